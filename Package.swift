@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ledger",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "ledger", targets: ["ledger"]),
+    ],
+    targets: [
+        // System libraries: each wrapped by a small safe Swift layer and used nowhere else.
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
+        .target(name: "COpenSSL", path: "Sources/COpenSSL", linkerSettings: [.linkedLibrary("crypto")]),
+
+        .target(name: "Postgres", dependencies: ["CLibPQ"]),
+        .target(name: "Crypto", dependencies: ["COpenSSL"]),
+        .target(name: "LedgerDomain"),
+        .target(name: "EventStore", dependencies: ["Postgres", "Crypto", "LedgerDomain"]),
+        .target(name: "Projections", dependencies: ["EventStore", "Postgres", "LedgerDomain"]),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD"]),
+        .target(name: "API", dependencies: ["HTTP", "EventStore", "Projections", "Postgres", "LedgerDomain"]),
+        .target(name: "LedgerCLI", dependencies: ["API", "HTTP", "EventStore", "Projections", "Postgres", "LedgerDomain", "Crypto"]),
+        .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
+
+        .target(name: "TestSupport", dependencies: ["Postgres", "EventStore"], path: "Tests/TestSupport"),
+        .testTarget(name: "LedgerDomainTests", dependencies: ["LedgerDomain"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
+        .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Crypto", "TestSupport"]),
+        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventStore", "TestSupport"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+        .testTarget(name: "APITests", dependencies: ["API", "HTTP", "TestSupport", "LedgerCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

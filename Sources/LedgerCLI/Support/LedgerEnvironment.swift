@@ -1,0 +1,89 @@
+import Foundation
+
+/// The process environment, read through a catalogue of the settings the service knows,
+/// so that `ledger --help` lists every one of them with its default.
+public struct LedgerEnvironment: Sendable {
+    public var values: [String: String]
+
+    public init(_ values: [String: String] = ProcessInfo.processInfo.environment) {
+        self.values = values
+    }
+
+    /// A configured value, or the setting's default, or nil.
+    public func string(_ setting: Setting) -> String? {
+        if let v = values[setting.name], !v.isEmpty { return v }
+        return setting.defaultValue
+    }
+
+    public func int(_ setting: Setting) throws -> Int {
+        guard let text = string(setting) else { throw ConfigurationError(setting: setting, problem: "is not set") }
+        guard let n = Int(text) else { throw ConfigurationError(setting: setting, problem: "must be an integer, got \(text)") }
+        return n
+    }
+
+    public func double(_ setting: Setting) throws -> Double {
+        guard let text = string(setting) else { throw ConfigurationError(setting: setting, problem: "is not set") }
+        guard let n = Double(text), n.isFinite else { throw ConfigurationError(setting: setting, problem: "must be a number, got \(text)") }
+        return n
+    }
+
+    public func require(_ setting: Setting) throws -> String {
+        guard let v = string(setting) else { throw ConfigurationError(setting: setting, problem: "is not set") }
+        return v
+    }
+
+    /// One environment variable the service reads.
+    public struct Setting: Sendable, Hashable {
+        public var name: String
+        public var defaultValue: String?
+        public var help: String
+    }
+
+    /// A setting that is missing or malformed.
+    public struct ConfigurationError: Error, CustomStringConvertible {
+        public var setting: Setting
+        public var problem: String
+        public var description: String { "\(setting.name) \(problem)" }
+    }
+}
+
+extension LedgerEnvironment.Setting {
+    public static let databaseURL = Self(name: "DATABASE_URL", defaultValue: nil,
+        help: "PostgreSQL URL the service, projector and commands use. `ledger dev` creates a local cluster when it is unset.")
+    public static let migrationDatabaseURL = Self(name: "LEDGER_MIGRATION_DATABASE_URL", defaultValue: nil,
+        help: "URL of a role that owns the schema, used by `ledger migrate` (default: DATABASE_URL).")
+    public static let host = Self(name: "LEDGER_HOST", defaultValue: "127.0.0.1", help: "Address the HTTP server binds.")
+    public static let port = Self(name: "LEDGER_PORT", defaultValue: "8080", help: "Port the HTTP server listens on.")
+    public static let httpThreads = Self(name: "LEDGER_HTTP_THREADS", defaultValue: "16",
+        help: "Request threads of the HTTP server (each may block on the database).")
+    public static let maxBodyBytes = Self(name: "LEDGER_MAX_BODY_BYTES", defaultValue: "1048576",
+        help: "Largest request body accepted; larger answers 413.")
+    public static let maxHeaderBytes = Self(name: "LEDGER_MAX_HEADER_BYTES", defaultValue: "16384",
+        help: "Largest request line plus headers accepted; larger answers 431.")
+    public static let connectionTimeout = Self(name: "LEDGER_CONNECTION_TIMEOUT", defaultValue: "30",
+        help: "Seconds a connection may stay idle or stall mid-request before it is closed (408 when a request was started).")
+    public static let maxConnections = Self(name: "LEDGER_MAX_CONNECTIONS", defaultValue: "1024",
+        help: "Concurrent HTTP connections accepted; more are refused.")
+    public static let poolSize = Self(name: "LEDGER_DB_POOL_SIZE", defaultValue: "16",
+        help: "Database connections of the API process.")
+    public static let logLevel = Self(name: "LEDGER_LOG_LEVEL", defaultValue: "info", help: "debug, info, warning or error.")
+    public static let readyMaxLag = Self(name: "LEDGER_READY_MAX_LAG", defaultValue: "10000",
+        help: "Projector lag, in events, above which /readyz answers 503.")
+    public static let pollInterval = Self(name: "LEDGER_PROJECTOR_POLL_INTERVAL", defaultValue: "1",
+        help: "Seconds the projector waits for a NOTIFY before it polls the log anyway.")
+    public static let shutdownGrace = Self(name: "LEDGER_SHUTDOWN_GRACE", defaultValue: "15",
+        help: "Seconds a SIGTERM waits for requests in flight before the server stops.")
+    public static let dataDirectory = Self(name: "LEDGER_DATA_DIR", defaultValue: ".ledger",
+        help: "Where `ledger dev` keeps its PostgreSQL cluster and demo.json.")
+    public static let sqlDirectory = Self(name: "LEDGER_SQL_DIR", defaultValue: nil,
+        help: "Folder of the numbered migrations (default: the `sql` folder found beside or above the executable, or ./sql).")
+    public static let environment = Self(name: "LEDGER_ENVIRONMENT", defaultValue: "development",
+        help: "`production` or `development`; decides which App Store environments and test roots are accepted.")
+
+    /// Every setting, in the order `ledger --help` prints them.
+    public static let all: [Self] = [
+        .databaseURL, .migrationDatabaseURL, .host, .port, .httpThreads, .maxBodyBytes, .maxHeaderBytes,
+        .connectionTimeout, .maxConnections, .poolSize, .logLevel, .readyMaxLag, .pollInterval,
+        .shutdownGrace, .dataDirectory, .sqlDirectory, .environment,
+    ]
+}

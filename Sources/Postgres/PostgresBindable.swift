@@ -1,0 +1,67 @@
+import Foundation
+
+/// A value that can be sent as a query parameter, in PostgreSQL's text format.
+///
+/// Every value reaches the server through `PQexecParams` parameters, never through SQL
+/// text, so a value can never change the meaning of a statement.
+public protocol PostgresBindable: Sendable {
+    /// The text form of the value, or `nil` for SQL `NULL`.
+    var postgresText: String? { get }
+}
+
+extension String: PostgresBindable { public var postgresText: String? { self } }
+extension Substring: PostgresBindable { public var postgresText: String? { String(self) } }
+extension Int: PostgresBindable { public var postgresText: String? { String(self) } }
+extension Int64: PostgresBindable { public var postgresText: String? { String(self) } }
+extension Int32: PostgresBindable { public var postgresText: String? { String(self) } }
+extension Bool: PostgresBindable { public var postgresText: String? { self ? "t" : "f" } }
+extension UUID: PostgresBindable { public var postgresText: String? { uuidString.lowercased() } }
+
+extension Optional: PostgresBindable where Wrapped: PostgresBindable {
+    public var postgresText: String? { self?.postgresText }
+}
+
+/// `bytea`, sent in hex form.
+public struct PostgresBytes: PostgresBindable, Hashable {
+    public var bytes: [UInt8]
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    public var postgresText: String? {
+        var out = "\\x"
+        out.reserveCapacity(2 + bytes.count * 2)
+        let digits = Array("0123456789abcdef")
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0x0f)])
+        }
+        return out
+    }
+}
+
+/// A one-dimensional `text[]` (or any array the server can cast from text), NULLs allowed.
+public struct PostgresTextArray: PostgresBindable {
+    public var elements: [String?]
+    public init(_ elements: [String?]) { self.elements = elements }
+    public init(_ elements: [String]) { self.elements = elements.map { Optional($0) } }
+
+    public var postgresText: String? {
+        var out = "{"
+        for (i, element) in elements.enumerated() {
+            if i > 0 { out.append(",") }
+            guard let element else { out.append("NULL"); continue }
+            out.append("\"")
+            for ch in element.unicodeScalars {
+                if ch == "\"" || ch == "\\" { out.append("\\") }
+                out.unicodeScalars.append(ch)
+            }
+            out.append("\"")
+        }
+        out.append("}")
+        return out
+    }
+}
+
+/// Literal SQL NULL of any type.
+public struct PostgresNull: PostgresBindable {
+    public init() {}
+    public var postgresText: String? { nil }
+}

@@ -1,0 +1,154 @@
+import CLibPQ
+import Foundation
+import Glibc
+
+/// One libpq connection.
+///
+/// Not safe for concurrent use: a connection belongs to one thread at a time, which the
+/// pool guarantees by lending it only inside `withConnection`. The `PGconn` is freed in
+/// `deinit` and never leaves this type.
+public final class PostgresConnection: @unchecked Sendable {
+    private let connection: OpaquePointer
+    /// The URL or keyword/value string it was opened with.
+    public let conninfo: String
+
+    /// Opens a connection; `conninfo` is a `postgresql://` URL or a libpq keyword string.
+    public init(conninfo: String) throws {
+        guard let connection = PQconnectdb(conninfo) else {
+            throw PostgresError(code: .connectionFailed, message: "libpq could not allocate a connection")
+        }
+        self.connection = connection
+        self.conninfo = conninfo
+        guard PQstatus(connection) == CONNECTION_OK else {
+            throw PostgresError(code: .connectionFailed, message: Self.trimmed(PQerrorMessage(connection)))
+        }
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        // Text results whose format does not depend on the server's defaults.
+        _ = try query("SET client_encoding = 'UTF8'; SET DateStyle = 'ISO'; SET TimeZone = 'UTC'; SET extra_float_digits = 3")
+    }
+
+    deinit { PQfinish(connection) }
+
+    /// Whether libpq still considers the connection usable.
+    public var isOpen: Bool { PQstatus(connection) == CONNECTION_OK }
+
+    /// Whether the connection is inside a transaction block (or a failed one).
+    public var inTransaction: Bool {
+        let status = PQtransactionStatus(connection)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    /// The server's process id, e.g. to cancel or terminate it from another session.
+    public var backendPID: Int32 { PQbackendPID(connection) }
+
+    /// Runs one statement with parameters (`$1`, `$2`, …) and returns its rows.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [any PostgresBindable] = []) throws -> PostgresResult {
+        try query(sql, texts: parameters.map { $0.postgresText })
+    }
+
+    /// Runs one statement with parameters already in text form.
+    @discardableResult
+    public func query(_ sql: String, texts parameters: [String?]) throws -> PostgresResult {
+        let result: OpaquePointer? = parameters.isEmpty
+            ? PQexec(connection, sql)
+            : Self.withCStrings(parameters) { values in
+                PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+            }
+        return try check(result)
+    }
+
+    /// Lends the raw `PGconn` pointer for the few calls this file does not wrap.
+    func withUnsafeConnection<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
+        try body(connection)
+    }
+
+    /// Reconnects with the same parameters; used by the pool after a server restart.
+    public func reset() throws {
+        PQreset(connection)
+        guard PQstatus(connection) == CONNECTION_OK else {
+            throw PostgresError(code: .connectionFailed, message: Self.trimmed(PQerrorMessage(connection)))
+        }
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        _ = try query("SET client_encoding = 'UTF8'; SET DateStyle = 'ISO'; SET TimeZone = 'UTC'; SET extra_float_digits = 3")
+    }
+
+    /// Detects, without blocking, a connection the server has closed while it sat idle
+    /// (a restart sends a termination message and closes the socket).
+    public func isAliveWithoutBlocking() -> Bool {
+        guard isOpen else { return false }
+        let socket = PQsocket(connection)
+        guard socket >= 0 else { return false }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, 0)
+        if ready <= 0 { return true }
+        // Readable while idle: either an async notification or the server going away.
+        if PQconsumeInput(connection) == 0 { return false }
+        return isOpen
+    }
+
+    /// Quotes an identifier (a schema or channel name chosen by the code, never by a user).
+    public func quoteIdentifier(_ identifier: String) -> String {
+        guard let quoted = PQescapeIdentifier(connection, identifier, identifier.utf8.count) else {
+            return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        defer { PQfreemem(quoted) }
+        return String(cString: quoted)
+    }
+
+    private func check(_ result: OpaquePointer?) throws -> PostgresResult {
+        guard let result else {
+            throw PostgresError(code: isOpen ? .serverError : .connectionLost, message: Self.trimmed(PQerrorMessage(connection)))
+        }
+        let status = PQresultStatus(result)
+        switch status {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_COPY_IN, PGRES_COPY_OUT:
+            return PostgresResult(taking: result)
+        default:
+            let error = Self.error(from: result, connection: connection)
+            PQclear(result)
+            throw error
+        }
+    }
+
+    static func error(from result: OpaquePointer, connection: OpaquePointer) -> PostgresError {
+        func field(_ code: UInt8) -> String? {
+            guard let value = PQresultErrorField(result, Int32(code)) else { return nil }
+            return String(cString: value)
+        }
+        let sqlState = field(UInt8(ascii: "C"))
+        let lost = PQstatus(connection) != CONNECTION_OK
+        let message = field(UInt8(ascii: "M")) ?? trimmed(PQresultErrorMessage(result))
+        return PostgresError(
+            code: lost ? .connectionLost : (sqlState == nil ? .connectionLost : .serverError),
+            sqlState: sqlState,
+            message: message.isEmpty ? trimmed(PQerrorMessage(connection)) : message,
+            detail: field(UInt8(ascii: "D")),
+            constraint: field(UInt8(ascii: "n"))
+        )
+    }
+
+    static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+        guard let message else { return "unknown libpq error" }
+        return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Lays the parameters out in one buffer and lends libpq an array of pointers into it.
+    static func withCStrings<T>(_ values: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
+        var storage = [CChar]()
+        var offsets = [Int?]()
+        offsets.reserveCapacity(values.count)
+        for value in values {
+            guard let value else { offsets.append(nil); continue }
+            offsets.append(storage.count)
+            storage.append(contentsOf: value.utf8.map { CChar(bitPattern: $0) })
+            storage.append(0)
+        }
+        return storage.withUnsafeBufferPointer { buffer in
+            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in
+                offset.map { buffer.baseAddress! + $0 }
+            }
+            return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+        }
+    }
+}
