@@ -1,1 +1,4 @@
-print("ledger")
+import Foundation
+import LedgerCLI
+
+exit(LedgerMain.run())

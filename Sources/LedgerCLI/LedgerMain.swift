@@ -1,0 +1,50 @@
+import Foundation
+
+/// The `ledger` executable: dispatches to one subcommand.
+public enum LedgerMain {
+    /// Every subcommand, in the order `ledger --help` lists them.
+    static let commands: [any LedgerCommand.Type] = [
+    ]
+
+    public static func run(_ argv: [String] = CommandLine.arguments) -> Int32 {
+        let environment = LedgerEnvironment()
+        let args = Array(argv.dropFirst())
+        guard let name = args.first, name != "--help", name != "-h", name != "help" else {
+            print(help())
+            return args.isEmpty ? 2 : 0
+        }
+        guard let command = commands.first(where: { $0.name == name }) else {
+            FileHandle.standardError.write(Data("ledger: unknown command \(name)\n\n\(help())\n".utf8))
+            return 2
+        }
+        let rest = Array(args.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            print(command.usage)
+            return 0
+        }
+        do {
+            return try command.run(arguments: rest, environment: environment)
+        } catch let error as UsageError {
+            FileHandle.standardError.write(Data("ledger \(name): \(error)\n\n\(command.usage)\n".utf8))
+            return 2
+        } catch {
+            FileHandle.standardError.write(Data("ledger \(name): \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    static func help() -> String {
+        var text = "usage: ledger COMMAND [OPTIONS]   (ledger COMMAND --help for its options)\n\nCommands:\n"
+        let width = (commands.map { $0.name.count }.max() ?? 0) + 2
+        for command in commands {
+            text += "  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary + "\n"
+        }
+        text += "\nEnvironment:\n"
+        for setting in LedgerEnvironment.Setting.all {
+            text += "  \(setting.name)"
+            if let d = setting.defaultValue { text += " (default: \(d))" }
+            text += "\n      \(setting.help)\n"
+        }
+        return text
+    }
+}
