@@ -1,5 +1,5 @@
 /// One `ledger` subcommand.
-public protocol LedgerCommand {
+public protocol LedgerCommand: Sendable {
     /// The word after `ledger`.
     static var name: String { get }
     /// One line for `ledger --help`.
