@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "LedgerCLI", dependencies: ["API", "HTTP", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto"]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
 
-        .target(name: "TestSupport", dependencies: ["Postgres", "EventStore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Postgres", "EventStore", "Crypto"], path: "Tests/TestSupport"),
         .testTarget(name: "LedgerJSONTests", dependencies: ["LedgerJSON", "TestSupport", "Postgres"]),
         .testTarget(name: "LedgerDomainTests", dependencies: ["LedgerDomain"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),

@@ -4,6 +4,15 @@ import Foundation
 public enum LedgerMain {
     /// Every subcommand, in the order `ledger --help` lists them.
     static let commands: [any LedgerCommand.Type] = [
+        DevCommand.self,
+        ServeCommand.self,
+        MigrateCommand.self,
+        ProjectCommand.self,
+        ReplayCommand.self,
+        ProjectionsCommand.self,
+        VerifyCommand.self,
+        BenchCommand.self,
+        PostgresCommand.self,
     ]
 
     public static func run(_ argv: [String] = CommandLine.arguments) -> Int32 {

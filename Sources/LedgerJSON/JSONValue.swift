@@ -4,13 +4,18 @@
 /// Numbers are integers (`Int64`) or decimals kept as exact text, never `Double`: money
 /// must not pass through a floating-point type (B2), and the text form of an event must
 /// be reproducible byte for byte (DESIGN §2, hash chain).
+///
+/// Equality is Swift's: strings compare by Unicode canonical equivalence, so two values
+/// can be equal while their `canonicalBytes` differ ("é" precomposed or not). Compare
+/// `canonicalBytes` where bytes matter (hashes, idempotency).
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     /// An integer that fits in `Int64`.
     case integer(Int64)
     /// Any other number, as exact decimal text in PostgreSQL's canonical form
-    /// (see `JSONValue.decimal(_:)`), e.g. `"1.50"` or `"100000000000000000000"`.
+    /// (see `JSONValue.decimal(fromLiteral:)`), e.g. `"1.50"` or `"100000000000000000000"`.
+    /// Build it with that function: `validateForJSONB()` refuses other text.
     case decimal(String)
     case string(String)
     case array([JSONValue])

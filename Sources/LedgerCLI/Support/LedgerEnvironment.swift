@@ -75,6 +75,8 @@ extension LedgerEnvironment.Setting {
         help: "Seconds a SIGTERM waits for requests in flight before the server stops.")
     public static let dataDirectory = Self(name: "LEDGER_DATA_DIR", defaultValue: ".ledger",
         help: "Where `ledger dev` keeps its PostgreSQL cluster and demo.json.")
+    public static let devPostgresPort = Self(name: "LEDGER_DEV_POSTGRES_PORT", defaultValue: "54329",
+        help: "Port of the PostgreSQL cluster `ledger dev` creates under LEDGER_DATA_DIR.")
     public static let sqlDirectory = Self(name: "LEDGER_SQL_DIR", defaultValue: nil,
         help: "Folder of the numbered migrations (default: the `sql` folder found beside or above the executable, or ./sql).")
     public static let environment = Self(name: "LEDGER_ENVIRONMENT", defaultValue: "development",
@@ -84,6 +86,6 @@ extension LedgerEnvironment.Setting {
     public static let all: [Self] = [
         .databaseURL, .migrationDatabaseURL, .host, .port, .httpThreads, .maxBodyBytes, .maxHeaderBytes,
         .connectionTimeout, .maxConnections, .poolSize, .logLevel, .readyMaxLag, .pollInterval,
-        .shutdownGrace, .dataDirectory, .sqlDirectory, .environment,
+        .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .environment,
     ]
 }

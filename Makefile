@@ -1,0 +1,63 @@
+# Everyday entry points. Each target that builds installs the Debian packages first when
+# any is missing (scripts/install-deps.sh: silent and instant when nothing is missing).
+#
+#   make run     release build, then `ledger dev`: a local cluster under .ledger/, migrations,
+#                demo data, API and projector (Ctrl-C stops everything)
+#   make test    the test command, scripts/test.sh (TEST_ARGS="--filter X" to narrow it)
+#   make build   debug build of everything
+#   make bench   release build, then `ledger bench append` against a throwaway cluster with
+#                PostgreSQL's default durability (fsync on): a benchmark that skips fsync
+#                measures a database nobody runs (BENCH_ARGS="--events 50000" to adjust)
+#   make clean   deletes the build folder (.build); the dev cluster in .ledger/ is kept
+#
+# `make run` builds in release mode: it runs the service the way it is deployed and the
+# bench numbers come from the same kind of binary; the debug build is the test command's.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := build
+
+# CI and cron may run with a minimal PATH; the project's machines keep Swift in /opt/swift.
+SWIFT ?= $(or $(shell command -v swift 2>/dev/null),/opt/swift/usr/bin/swift)
+LEDGER_RELEASE := .build/release/ledger
+TEST_ARGS ?=
+BENCH_ARGS ?=
+
+.PHONY: deps build release run test bench clean
+
+deps:
+	@bash scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product ledger
+
+run: release
+	$(LEDGER_RELEASE) dev
+
+test:
+	bash scripts/test.sh $(TEST_ARGS)
+
+# One shell for the whole recipe, so the trap stops the cluster and deletes its folder
+# whether the benchmark succeeds, fails or is interrupted. /tmp because, as root, the
+# server's own account must be able to enter the folders above the cluster; a port below
+# Linux's ephemeral range that nothing answers on.
+bench: release
+	@dir=$$(mktemp -d /tmp/ledger-bench-pg.XXXXXX); \
+	trap '$(LEDGER_RELEASE) pg stop --dir "$$dir" || true; rm -rf "$$dir"' EXIT; \
+	trap 'exit 130' INT; trap 'exit 143' TERM; \
+	port=""; \
+	for attempt in 1 2 3 4 5; do \
+	    candidate=$$((15000 + RANDOM % 15000)); \
+	    if ! (exec 3<>"/dev/tcp/127.0.0.1/$$candidate") 2>/dev/null; then port=$$candidate; break; fi; \
+	done; \
+	[ -n "$$port" ] || { echo "bench: no free port found" >&2; exit 1; }; \
+	url=$$($(LEDGER_RELEASE) pg start --dir "$$dir" --port "$$port" --set max_connections=300); \
+	echo "bench: PostgreSQL at $$url (default durability: fsync on)" >&2; \
+	LEDGER_MIGRATION_DATABASE_URL="$$url" DATABASE_URL="$$url" $(LEDGER_RELEASE) migrate >&2; \
+	DATABASE_URL="$$url" $(LEDGER_RELEASE) bench append $(BENCH_ARGS)
+
+clean:
+	rm -rf .build

@@ -1,0 +1,75 @@
+import LedgerJSON
+
+/// The OpenAPI 3.1 document the service serves at `/openapi.json`: the paths come from
+/// the router, so that a route cannot exist without being documented.
+enum OpenAPIDocument {
+    static let version = "0.1.0"
+
+    static func build(paths: JSONValue) -> JSONValue {
+        [
+            "openapi": "3.1.0",
+            "info": [
+                "title": "Ledger",
+                "version": .string(version),
+                "description": "Event-sourced billing ledger: the IAP product catalog, balances, journal, usage, App Store offer, StoreKit 2 transactions and App Store Server Notifications V2. Every state change is an event in an append-only, hash-chained log; reads come from projections.",
+                "license": ["name": "Apache-2.0", "identifier": "Apache-2.0"],
+            ],
+            "paths": paths,
+            "components": ["schemas": .object(schemas)],
+        ]
+    }
+
+    static var schemas: [String: JSONValue] {
+        [
+            "Problem": [
+                "type": "object",
+                "description": "RFC 9457 problem details (application/problem+json).",
+                "required": ["type", "title", "status", "code", "detail"],
+                "properties": [
+                    "type": ["type": "string", "format": "uri"],
+                    "title": ["type": "string"],
+                    "status": ["type": "integer"],
+                    "code": ["type": "string", "description": "Stable machine-readable code."],
+                    "detail": ["type": "string", "description": "What was wrong, for people."],
+                    "errors": ["type": "array", "items": ["type": "string"]],
+                ],
+            ],
+            "Health": [
+                "type": "object", "required": ["status"],
+                "properties": ["status": ["type": "string", "enum": ["ok"]]],
+            ],
+            "Readiness": [
+                "type": "object",
+                "required": ["ready", "status", "checks", "projections"],
+                "properties": [
+                    "ready": ["type": "boolean"],
+                    "status": ["type": "string", "enum": ["ready", "not_ready"]],
+                    "head": ["type": ["integer", "null"], "description": "The log's highest committed position."],
+                    "checks": [
+                        "type": "object",
+                        "properties": [
+                            "database": ["$ref": "#/components/schemas/ReadinessCheck"],
+                            "migrations": ["$ref": "#/components/schemas/ReadinessCheck"],
+                            "projections": ["$ref": "#/components/schemas/ReadinessCheck"],
+                        ],
+                    ],
+                    "projections": [
+                        "type": "array",
+                        "items": [
+                            "type": "object",
+                            "properties": [
+                                "name": ["type": "string"], "position": ["type": "integer"], "lag": ["type": "integer"],
+                                "failed_position": ["type": ["integer", "null"]], "error": ["type": ["string", "null"]],
+                                "exists": ["type": "boolean"],
+                            ],
+                        ],
+                    ],
+                ],
+            ],
+            "ReadinessCheck": [
+                "type": "object", "required": ["ok"],
+                "properties": ["ok": ["type": "boolean"], "detail": ["type": "string"]],
+            ],
+        ]
+    }
+}

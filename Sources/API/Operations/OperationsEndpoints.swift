@@ -1,0 +1,58 @@
+import EventStore
+import Foundation
+import HTTP
+import LedgerJSON
+import Postgres
+
+/// `/healthz`, `/readyz`, `/metrics` and `/openapi.json`: for load balancers and operators.
+enum OperationsEndpoints {
+    static func register(in router: inout Router, context: ServiceContext) {
+        router.add("GET", "/healthz", operation: operation(
+            id: "getHealth", summary: "Liveness: the process is up and serving HTTP.",
+            description: "Answers 200 without touching the database, so that a slow database does not get the process restarted.",
+            responses: ["200": response("The process is alive.", schema: "Health")])) { _ in
+            .json(["status": "ok"])
+        }
+
+        router.add("GET", "/readyz", operation: operation(
+            id: "getReadiness", summary: "Readiness: database reachable, migrations current, projector caught up.",
+            description: "503 when the database cannot be reached, a migration is pending, a projection stopped on a poison event, or the projector is more than LEDGER_READY_MAX_LAG events behind.",
+            responses: ["200": response("Ready to serve.", schema: "Readiness"),
+                        "503": response("Not ready; `checks` says why.", schema: "Readiness")])) { _ in
+            let readiness = Readiness.check(context)
+            return .json(readiness, status: readiness.ready ? 200 : 503, headers: ["Cache-Control": "no-store"])
+        }
+
+        router.add("GET", "/metrics", operation: operation(
+            id: "getMetrics", summary: "Prometheus metrics (text exposition format 0.0.4).",
+            description: "Requests by route and status, request latency, appends, the log's head and each projection's position, lag and failure.",
+            responses: ["200": ["description": "Metrics.", "content": ["text/plain; version=0.0.4": ["schema": ["type": "string"]]]]])) { _ in
+            .text(context.metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        }
+    }
+
+    /// Registered last: the document lists every route registered before it, and itself.
+    static func registerOpenAPI(in router: inout Router) {
+        let operation = operation(
+            id: "getOpenAPI", summary: "This OpenAPI 3.1 document.",
+            description: "Every route the service serves, generated from the router itself.",
+            responses: ["200": ["description": "The document.", "content": ["application/json": ["schema": ["type": "object"]]]]])
+        var paths = router.openAPIPaths().objectValue ?? [:]
+        paths["/openapi.json"] = ["get": operation]
+        let document = OpenAPIDocument.build(paths: .object(paths)).compactBytes(sortedKeys: true)
+        router.add("GET", "/openapi.json", operation: operation) { _ in
+            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: document)
+        }
+    }
+
+    static func operation(id: String, summary: String, description: String, tags: [String] = ["Operations"],
+                          responses: [String: JSONValue]) -> JSONValue {
+        ["operationId": .string(id), "summary": .string(summary), "description": .string(description),
+         "tags": .array(tags.map(JSONValue.string)), "security": [], "responses": .object(responses)]
+    }
+
+    static func response(_ description: String, schema: String) -> JSONValue {
+        ["description": .string(description),
+         "content": ["application/json": ["schema": ["$ref": .string("#/components/schemas/\(schema)")]]]]
+    }
+}

@@ -1,0 +1,68 @@
+import EventStore
+import Foundation
+import HTTP
+import Observability
+import Postgres
+import Projections
+
+/// Everything an endpoint may use: injected at start-up, so that tests build the same
+/// service against their own database.
+public struct ServiceContext: Sendable {
+    public var store: EventStore
+    public var pool: PostgresPool
+    public var logger: Logger
+    public var metrics: MetricsRegistry
+    public var migrations: [Migration]
+    public var projections: [any Projection]
+    /// Projector lag, in events, above which `/readyz` answers 503.
+    public var readyMaxLag: Int64
+    let appendCounter: Counter
+
+    public init(store: EventStore, pool: PostgresPool, logger: Logger, metrics: MetricsRegistry,
+                migrations: [Migration], projections: [any Projection] = AllProjections.all, readyMaxLag: Int64 = 10_000) {
+        self.store = store
+        self.pool = pool
+        self.logger = logger
+        self.metrics = metrics
+        self.migrations = migrations
+        self.projections = projections
+        self.readyMaxLag = readyMaxLag
+        self.appendCounter = metrics.counter("ledger_appends_total", help: "Appends to the event log by result.",
+                                             labelNames: ["result"])
+        Self.registerLogMetrics(metrics, pool: pool, projections: projections)
+    }
+
+    /// Appends on behalf of a request, counting the outcome.
+    public func append(_ request: AppendRequest) throws(AppendError) -> AppendResult {
+        do {
+            let result = try store.append(request)
+            appendCounter.increment(labels: ["result": result.replayed ? "replayed" : "appended"])
+            return result
+        } catch {
+            appendCounter.increment(labels: ["result": error.code.rawValue])
+            throw error
+        }
+    }
+
+    private static func registerLogMetrics(_ metrics: MetricsRegistry, pool: PostgresPool, projections: [any Projection]) {
+        metrics.gauge("ledger_log_head_position", help: "Highest committed position of the event log.") {
+            (try? pool.read { try EventStore.headPosition(on: $0) }).map(Double.init)
+        }
+        metrics.gauge("ledger_projection_position", help: "Position each projection has applied.", labelNames: ["projection"]) {
+            (try? ProjectionStatus.read(projections, pool: pool))?.items.map {
+                MetricSample(labels: ["projection": $0.name], value: Double($0.position))
+            } ?? []
+        }
+        metrics.gauge("ledger_projection_lag_events", help: "Events between the log's head and each projection.",
+                      labelNames: ["projection"]) {
+            guard let status = try? ProjectionStatus.read(projections, pool: pool) else { return [] }
+            return status.items.map { MetricSample(labels: ["projection": $0.name], value: Double(status.head - $0.position)) }
+        }
+        metrics.gauge("ledger_projection_failed", help: "1 when a projection stopped on a poison event.",
+                      labelNames: ["projection"]) {
+            (try? ProjectionStatus.read(projections, pool: pool))?.items.map {
+                MetricSample(labels: ["projection": $0.name], value: $0.failedPosition == nil ? 0 : 1)
+            } ?? []
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// Advisory lock keys (the two-integer form), shared by every process of a deployment.
+/// The namespace is "LEDG" in ASCII, so that the keys do not collide with another
+/// application's locks in the same database.
+public enum AdvisoryLock {
+    public static let namespace: Int32 = 0x4C45_4447
+    /// Held, per transaction, by whoever appends to the log (checked by the log's trigger).
+    public static let append: Int32 = 1
+    /// Held, per session, by the one active projector.
+    public static let projector: Int32 = 2
+    /// Held while migrations run.
+    public static let migrate: Int32 = 3
+    /// Held, per transaction, by a projection batch and by replay's final swap.
+    public static let projectionSwap: Int32 = 4
+    /// Held, per session, by the one rebuild that may run at a time.
+    public static let rebuild: Int32 = 5
+}

@@ -1,0 +1,32 @@
+/// Why an append wrote nothing. Codes are stable; `message` is for people.
+public struct AppendError: Error, Sendable, Equatable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public var description: String { rawValue }
+        /// A stream was not at the version the append expected.
+        public static let wrongExpectedVersion = Code(rawValue: "wrong_expected_version")
+        /// The idempotency key was used before for a different request.
+        public static let idempotencyConflict = Code(rawValue: "idempotency_conflict")
+        /// The request itself is malformed (names, sizes, JSON).
+        public static let invalidEvent = Code(rawValue: "invalid_event")
+        /// The database could not be reached or refused the write.
+        public static let unavailable = Code(rawValue: "store_unavailable")
+        /// The store is shutting down and took no new appends.
+        public static let closed = Code(rawValue: "store_closed")
+    }
+
+    public var code: Code
+    public var message: String
+    /// For `wrongExpectedVersion`: the stream and its actual version.
+    public var stream: String?
+    public var actualVersion: Int64?
+
+    public init(code: Code, message: String, stream: String? = nil, actualVersion: Int64? = nil) {
+        self.code = code
+        self.message = message
+        self.stream = stream
+        self.actualVersion = actualVersion
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

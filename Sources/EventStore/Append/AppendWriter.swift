@@ -1,0 +1,224 @@
+import Foundation
+import LedgerDomain
+import Postgres
+
+/// Writes one batch of appends in one transaction, on the appender thread's connection.
+///
+/// The transaction takes the append lock (an advisory transaction lock, checked by the
+/// log's insert trigger), reads the head, then writes. Holding the lock until commit is
+/// what makes positions commit-ordered: the next batch can only read the head after this
+/// one is visible, so a reader that has seen position p has seen everything below it.
+final class AppendWriter: @unchecked Sendable {
+    // Only ever used from the appender thread.
+    private let conninfo: String
+    private let faults: AppendFaults
+    private var connection: PostgresConnection?
+
+    /// Rows per INSERT statement: 14 parameters each, under libpq's 65,535 limit.
+    static let rowsPerStatement = 1_000
+
+    init(conninfo: String, faults: AppendFaults) {
+        self.conninfo = conninfo
+        self.faults = faults
+    }
+
+    func disconnect() { connection = nil }
+
+    /// One result per append, in order. Never throws: a failure is reported per append.
+    func write(_ appends: [PreparedAppend]) -> [Result<AppendResult, AppendError>] {
+        for attempt in 1...2 {
+            var planned: [AppendPlanner.Outcome] = []
+            var firstNewEvent: UUID?
+            do {
+                let conn = try connect()
+                do {
+                    return try commit(appends, on: conn, planned: &planned, firstNewEvent: &firstNewEvent)
+                } catch let error as PostgresError where error.code == .connectionLost || !conn.isOpen {
+                    connection = nil
+                    // The commit may or may not have happened: the event ids tell.
+                    if let id = firstNewEvent, let resolved = try? resolveAfterLoss(id, planned) { return resolved }
+                    if attempt == 2 { return fail(appends, error) }
+                    continue
+                }
+            } catch let error as PostgresError where error.code == .connectionFailed || error.code == .connectionLost {
+                connection = nil
+                if attempt == 2 { return fail(appends, error) }
+                continue
+            } catch let error as PostgresError {
+                // The server refused the batch. Split it so that one bad append cannot fail its
+                // neighbours; a single append gets the error itself.
+                guard appends.count > 1 else { return fail(appends, error) }
+                return appends.flatMap { write([$0]) }
+            } catch {
+                return fail(appends, PostgresError(code: .serverError, message: "\(error)"))
+            }
+        }
+        return fail(appends, PostgresError(code: .connectionLost, message: "the database is unreachable"))
+    }
+
+    private func connect() throws -> PostgresConnection {
+        if let connection, connection.isOpen { return connection }
+        let fresh = try PostgresConnection(conninfo: conninfo)
+        connection = fresh
+        return fresh
+    }
+
+    private func fail(_ appends: [PreparedAppend], _ error: PostgresError) -> [Result<AppendResult, AppendError>] {
+        let mapped: AppendError
+        if error.sqlState?.hasPrefix("23") == true {
+            mapped = AppendError(code: .invalidEvent, message: "the log refused the append: \(error.message)")
+        } else {
+            mapped = AppendError(code: .unavailable, message: "the event log could not be written: \(error.message)")
+        }
+        return appends.map { _ in .failure(mapped) }
+    }
+
+    private func commit(_ appends: [PreparedAppend], on conn: PostgresConnection,
+                        planned: inout [AppendPlanner.Outcome], firstNewEvent: inout UUID?) throws -> [Result<AppendResult, AppendError>] {
+        try conn.query("BEGIN")
+        do {
+            try conn.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.namespace), \(AdvisoryLock.append))")
+            var planner = try makePlanner(for: appends, on: conn)
+            let startHead = planner.headPosition
+            planned = appends.map { planner.plan($0) }
+            let rows = planner.rows
+            firstNewEvent = rows.first?.fields.eventID
+            var start = 0
+            while start < rows.count {
+                let end = min(start + Self.rowsPerStatement, rows.count)
+                try insert(rows[start..<end], on: conn)
+                start = end
+            }
+            if !rows.isEmpty && faults.abortAfterInsert() {
+                try conn.query("SELECT 1 / 0")
+            }
+            let results = try planned.map { outcome -> Result<AppendResult, AppendError> in
+                switch outcome {
+                case .appended(let r): return .success(r)
+                case .failed(let e): return .failure(e)
+                case .replay(let first, let count):
+                    if first > startHead {
+                        let slice = rows[Int(first - startHead - 1)..<Int(first - startHead - 1) + count]
+                        return .success(AppendResult(events: slice.map {
+                            AppendedEvent(position: $0.fields.position, eventID: $0.fields.eventID, stream: $0.fields.stream,
+                                          streamVersion: $0.fields.streamVersion, alreadyRecorded: true)
+                        }, replayed: true))
+                    }
+                    return .success(try readBack(first: first, count: count, on: conn))
+                }
+            }
+            if let last = rows.last {
+                try conn.query("SELECT pg_notify($1, $2)", [EventStore.notificationChannel, String(last.fields.position)])
+            }
+            try conn.query("COMMIT")
+            return results
+        } catch {
+            if conn.isOpen { _ = try? conn.query("ROLLBACK") }
+            throw error
+        }
+    }
+
+    private func makePlanner(for appends: [PreparedAppend], on conn: PostgresConnection) throws -> AppendPlanner {
+        let head = try conn.query("""
+            SELECT h.position, h.hash, c.now_us FROM
+              (SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint AS now_us) c
+              LEFT JOIN LATERAL (SELECT position, hash FROM events ORDER BY position DESC LIMIT 1) h ON true
+            """)[0]
+        let nowMicros = try head.requireInt64(2)
+        guard let recordedAt = Timestamp(microseconds: nowMicros) else {
+            throw PostgresError(code: .unexpectedResult, message: "the database clock is outside 1970-9999")
+        }
+        var streams = Set<String>()
+        var keys = Set<String>()
+        for append in appends {
+            streams.formUnion(append.streams)
+            for event in append.events { if let k = event.idempotencyKey { keys.insert(k) } }
+        }
+        var versions: [String: Int64] = [:]
+        let versionRows = try conn.query("""
+            SELECT s.stream, (SELECT e.stream_version FROM events e WHERE e.stream = s.stream
+                              ORDER BY e.stream_version DESC LIMIT 1)
+            FROM unnest($1::text[]) AS s(stream)
+            """, [PostgresTextArray(Array(streams))])
+        for row in versionRows.rows { versions[try row.requireString(0)] = row.int64(1) ?? 0 }
+        var known: [String: AppendPlanner.KnownKey] = [:]
+        if !keys.isEmpty {
+            let keyRows = try conn.query("""
+                SELECT idempotency_key, request_hash, position, event_id, stream, stream_version
+                FROM events WHERE idempotency_key = ANY($1::text[])
+                """, [PostgresTextArray(Array(keys))])
+            for row in keyRows.rows {
+                guard let id = UUID(uuidString: try row.requireString(3)) else { continue }
+                known[try row.requireString(0)] = AppendPlanner.KnownKey(
+                    requestHash: try row.requireBytes(1), position: try row.requireInt64(2), eventID: id,
+                    stream: try row.requireString(4), streamVersion: try row.requireInt64(5))
+            }
+        }
+        return AppendPlanner(headPosition: head.int64(0) ?? 0, headHash: head.bytes(1) ?? HashChain.genesis,
+                             recordedAt: recordedAt, versions: versions, keys: known)
+    }
+
+    private func insert(_ rows: ArraySlice<AppendPlanner.Row>, on conn: PostgresConnection) throws {
+        var sql = "INSERT INTO events (position, event_id, stream, stream_version, type, data, metadata, occurred_at, recorded_at, corrects_position, idempotency_key, request_hash, prev_hash, hash) VALUES "
+        var params: [String?] = []
+        params.reserveCapacity(rows.count * 14)
+        var n = 0
+        for (i, row) in rows.enumerated() {
+            if i > 0 { sql += "," }
+            sql += "("
+            for c in 0..<14 {
+                n += 1
+                sql += c == 0 ? "$\(n)" : ",$\(n)"
+            }
+            sql += ")"
+            let f = row.fields
+            params.append(String(f.position))
+            params.append(f.eventID.uuidString.lowercased())
+            params.append(f.stream)
+            params.append(String(f.streamVersion))
+            params.append(f.type)
+            params.append(f.dataText)
+            params.append(f.metadataText)
+            params.append(f.occurredAt.iso8601)
+            params.append(f.recordedAt.iso8601)
+            params.append(f.correctsPosition.map(String.init))
+            params.append(f.idempotencyKey)
+            params.append(row.requestHash.map { PostgresBytes($0).postgresText! })
+            params.append(PostgresBytes(row.prevHash).postgresText)
+            params.append(PostgresBytes(row.hash).postgresText)
+        }
+        try conn.query(sql, texts: params)
+    }
+
+    private func readBack(first: Int64, count: Int, on conn: PostgresConnection) throws -> AppendResult {
+        let rows = try conn.query("""
+            SELECT position, event_id, stream, stream_version FROM events
+            WHERE position BETWEEN $1 AND $2 ORDER BY position
+            """, [first, first + Int64(count) - 1])
+        let events = try rows.rows.map { row in
+            AppendedEvent(position: try row.requireInt64(0), eventID: UUID(uuidString: try row.requireString(1)) ?? UUID(),
+                          stream: try row.requireString(2), streamVersion: try row.requireInt64(3), alreadyRecorded: true)
+        }
+        guard events.count == count else {
+            throw PostgresError(code: .unexpectedResult, message: "the original append at \(first) has \(events.count) events, expected \(count)")
+        }
+        return AppendResult(events: events, replayed: true)
+    }
+
+    /// After the connection broke mid-commit: if the batch's first new event is in the log,
+    /// the commit happened and the planned results stand.
+    private func resolveAfterLoss(_ firstEvent: UUID, _ planned: [AppendPlanner.Outcome]) throws -> [Result<AppendResult, AppendError>]? {
+        let conn = try connect()
+        let found = try conn.query("SELECT 1 FROM events WHERE event_id = $1", [firstEvent]).rowCount == 1
+        guard found else { return nil }
+        var results: [Result<AppendResult, AppendError>] = []
+        for outcome in planned {
+            switch outcome {
+            case .appended(let r): results.append(.success(r))
+            case .failed(let e): results.append(.failure(e))
+            case .replay(let first, let count): results.append(.success(try readBack(first: first, count: count, on: conn)))
+            }
+        }
+        return results
+    }
+}

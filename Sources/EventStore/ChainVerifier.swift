@@ -1,0 +1,79 @@
+import Crypto
+import Postgres
+
+/// Recomputes the hash chain of the whole log (`ledger verify`).
+///
+/// Reads in position order, in chunks, and checks for each event: its position follows
+/// the previous one, its `prev_hash` is the previous event's `hash`, and its `hash` is
+/// SHA-256 of `prev_hash` and its canonical bytes, recomputed from the row as stored.
+public struct ChainVerifier: Sendable {
+    public struct Failure: Sendable, Equatable, CustomStringConvertible {
+        public var position: Int64
+        public var reason: String
+        public var description: String { "position \(position): \(reason)" }
+    }
+
+    public struct Report: Sendable {
+        /// Events checked before the first failure (all of them when there is none).
+        public var verified: Int64
+        public var headPosition: Int64
+        public var headHash: [UInt8]
+        public var failure: Failure?
+        /// Things an auditor should know that do not break the chain (a disabled trigger).
+        public var warnings: [String]
+        public var isValid: Bool { failure == nil }
+    }
+
+    public var chunkSize: Int
+
+    public init(chunkSize: Int = 10_000) { self.chunkSize = chunkSize }
+
+    public func verify(on connection: PostgresConnection, progress: (Int64) -> Void = { _ in }) throws -> Report {
+        var report = Report(verified: 0, headPosition: 0, headHash: HashChain.genesis, failure: nil, warnings: try warnings(connection))
+        var expectedPosition: Int64 = 1
+        var previousHash = HashChain.genesis
+        while true {
+            let events = try EventStore.read(after: expectedPosition - 1, limit: chunkSize, on: connection)
+            if events.isEmpty { break }
+            for event in events {
+                if event.position != expectedPosition {
+                    report.failure = Failure(position: expectedPosition,
+                        reason: "missing: the next event in the log is at position \(event.position)")
+                    return report
+                }
+                if event.prevHash != previousHash {
+                    report.failure = Failure(position: event.position,
+                        reason: "prev_hash \(Hex.encode(event.prevHash)) is not the hash of position \(event.position - 1) (\(Hex.encode(previousHash)))")
+                    return report
+                }
+                let recomputed = HashChain.hash(previous: previousHash, fields: event.chainFields)
+                if recomputed != event.hash {
+                    report.failure = Failure(position: event.position,
+                        reason: "hash \(Hex.encode(event.hash)) does not match the row's content (recomputed \(Hex.encode(recomputed))): the row was altered")
+                    return report
+                }
+                previousHash = event.hash
+                expectedPosition += 1
+                report.verified += 1
+                report.headPosition = event.position
+                report.headHash = event.hash
+            }
+            progress(report.verified)
+        }
+        return report
+    }
+
+    private func warnings(_ connection: PostgresConnection) throws -> [String] {
+        let rows = try connection.query("""
+            SELECT t.name, g.tgenabled FROM
+              (VALUES ('events_no_update'), ('events_no_delete'), ('events_no_truncate'), ('events_check_append')) AS t(name)
+              LEFT JOIN pg_trigger g ON g.tgname = t.name AND g.tgrelid = 'public.events'::regclass
+            ORDER BY t.name
+            """)
+        return rows.rows.compactMap { row in
+            let name = row.string(0) ?? "?"
+            guard let state = row.string(1) else { return "trigger \(name) is missing" }
+            return state == "D" ? "trigger \(name) is disabled" : nil
+        }
+    }
+}

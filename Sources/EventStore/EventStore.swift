@@ -1,0 +1,58 @@
+import Dispatch
+import Foundation
+import Postgres
+import Synchronization
+
+/// The event log: appends through the process's group-commit appender, reads through a
+/// connection pool.
+public final class EventStore: Sendable {
+    /// The channel `pg_notify` announces new positions on (payload: the new head).
+    public static let notificationChannel = "ledger_events"
+
+    public let pool: PostgresPool
+    private let appender: GroupCommitAppender
+
+    /// - Parameters:
+    ///   - conninfo: the database, as a `postgresql://` URL or libpq keywords.
+    ///   - pool: connections for reads (the appender has its own).
+    ///   - maximumBatchEvents: the most events one group commit writes.
+    ///   - faults: failure injection, for tests only.
+    public init(conninfo: String, pool: PostgresPool? = nil, maximumBatchEvents: Int = 2_000, faults: AppendFaults = .none) {
+        self.pool = pool ?? PostgresPool(conninfo: conninfo, maximumConnections: 8)
+        self.appender = GroupCommitAppender(conninfo: conninfo, maximumBatchEvents: maximumBatchEvents, faults: faults)
+    }
+
+    /// Appends atomically and waits for the result.
+    public func append(_ request: AppendRequest) throws(AppendError) -> AppendResult {
+        let prepared = try PreparedAppend(request)
+        let done = DispatchSemaphore(value: 0)
+        let box = Mutex<Result<AppendResult, AppendError>?>(nil)
+        appender.submit(prepared) { result in
+            box.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return try box.withLock { $0! }.get()
+    }
+
+    /// Appends without waiting; `completion` runs on the appender's thread and must not block.
+    public func submit(_ request: AppendRequest, completion: @escaping @Sendable (Result<AppendResult, AppendError>) -> Void) {
+        let prepared: PreparedAppend
+        do {
+            prepared = try PreparedAppend(request)
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        appender.submit(prepared, completion: completion)
+    }
+
+    /// Finishes queued appends and stops the appender.
+    public func close() { appender.close() }
+
+    /// What the appender has done since start.
+    public var appendStatistics: (transactions: Int, appends: Int, eventsWritten: Int, failedAppends: Int) {
+        let s = appender.statistics.withLock { $0 }
+        return (s.transactions, s.appends, s.eventsWritten, s.failedAppends)
+    }
+}

@@ -1,0 +1,59 @@
+import Crypto
+import Foundation
+import LedgerDomain
+
+/// The log's tamper-evidence: `hash = SHA-256(prev_hash ‖ canonical bytes)`, where the
+/// canonical bytes are the UTF-8 of the event's fields joined by newlines. The SQL
+/// function `event_canonical_bytes` (sql/0001) computes the same bytes from a stored row,
+/// and docs/audit.md gives the formula to auditors.
+public enum HashChain {
+    /// `prev_hash` of position 1.
+    public static let genesis = [UInt8](repeating: 0, count: 32)
+    static let version = "ledger-event-v1"
+
+    /// The fields of one event as the chain sees them.
+    public struct Fields: Sendable {
+        public var position: Int64
+        public var eventID: UUID
+        public var stream: String
+        public var streamVersion: Int64
+        public var type: String
+        public var occurredAt: Timestamp
+        public var recordedAt: Timestamp
+        public var correctsPosition: Int64?
+        public var idempotencyKey: String?
+        /// Exactly `data::text` as PostgreSQL prints it.
+        public var dataText: String
+        /// Exactly `metadata::text` as PostgreSQL prints it.
+        public var metadataText: String
+    }
+
+    public static func canonicalBytes(_ f: Fields) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(f.dataText.utf8.count + f.metadataText.utf8.count + 256)
+        func line(_ s: String) {
+            out.append(contentsOf: s.utf8)
+            out.append(0x0A)
+        }
+        line(version)
+        line(String(f.position))
+        line(f.eventID.uuidString.lowercased())
+        line(f.stream)
+        line(String(f.streamVersion))
+        line(f.type)
+        line(f.occurredAt.iso8601)
+        line(f.recordedAt.iso8601)
+        line(f.correctsPosition.map(String.init) ?? "")
+        line(f.idempotencyKey ?? "")
+        line(f.dataText)
+        out.append(contentsOf: f.metadataText.utf8)
+        return out
+    }
+
+    public static func hash(previous: [UInt8], fields: Fields) -> [UInt8] {
+        var hasher = SHA256Hasher()
+        hasher.update(previous)
+        hasher.update(canonicalBytes(fields))
+        return hasher.finalize()
+    }
+}

@@ -1,0 +1,79 @@
+import Crypto
+import Foundation
+
+/// One numbered SQL file, `NNNN_name.sql`.
+public struct Migration: Sendable, Equatable {
+    public var version: Int
+    public var name: String
+    public var sql: String
+    /// SHA-256 of the file's bytes, in hex: recorded when applied, checked ever after.
+    public var checksum: String
+
+    public init(version: Int, name: String, sql: String) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+        self.checksum = Hex.encode(SHA256.hash(Array(sql.utf8)))
+    }
+
+    /// Reads every `NNNN_name.sql` of a folder, in version order; two files with the same
+    /// number, or a file name that does not fit the pattern, is an error.
+    public static func load(from directory: String) throws -> [Migration] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".sql") }.sorted()
+        var seen: [Int: String] = [:]
+        var migrations: [Migration] = []
+        for file in names {
+            let stem = file.dropLast(4)
+            guard let underscore = stem.firstIndex(of: "_"), let version = Int(stem[..<underscore]), version > 0 else {
+                throw MigrationError(code: .badFileName, message: "\(file) does not match NNNN_name.sql")
+            }
+            if let other = seen[version] {
+                throw MigrationError(code: .duplicateVersion, message: "\(file) and \(other) both have number \(version)")
+            }
+            seen[version] = file
+            let sql = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+            migrations.append(Migration(version: version, name: String(stem[stem.index(after: underscore)...]), sql: sql))
+        }
+        return migrations.sorted { $0.version < $1.version }
+    }
+
+    /// Finds the migrations folder: `LEDGER_SQL_DIR` when given, else a `sql` folder in the
+    /// working directory or above the executable (a build tree or an installed layout).
+    public static func locateDirectory(configured: String?, executablePath: String = CommandLine.arguments.first ?? "") -> String? {
+        let fm = FileManager.default
+        func hasMigrations(_ path: String) -> Bool {
+            var isDir: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else { return false }
+            return ((try? fm.contentsOfDirectory(atPath: path)) ?? []).contains { $0.hasSuffix(".sql") }
+        }
+        if let configured { return hasMigrations(configured) ? configured : nil }
+        let cwd = fm.currentDirectoryPath + "/sql"
+        if hasMigrations(cwd) { return cwd }
+        var dir = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 {
+            let candidate = dir.appendingPathComponent("sql").path
+            if hasMigrations(candidate) { return candidate }
+            dir.deleteLastPathComponent()
+        }
+        return nil
+    }
+}
+
+/// A migration problem; nothing of the failing file is applied.
+public struct MigrationError: Error, CustomStringConvertible, Sendable {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public var description: String { rawValue }
+        public static let badFileName = Code(rawValue: "migration_bad_file_name")
+        public static let duplicateVersion = Code(rawValue: "migration_duplicate_version")
+        /// A file that was applied has changed since.
+        public static let modified = Code(rawValue: "migration_modified")
+        /// The database has a migration this build does not know.
+        public static let unknown = Code(rawValue: "migration_unknown")
+        public static let failed = Code(rawValue: "migration_failed")
+    }
+
+    public var code: Code
+    public var message: String
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import LedgerDomain
+import Postgres
+
+extension EventStore {
+    static let eventColumns = """
+        position, event_id, stream, stream_version, type, data::text, metadata::text,
+        (extract(epoch FROM occurred_at) * 1000000)::bigint, (extract(epoch FROM recorded_at) * 1000000)::bigint,
+        corrects_position, idempotency_key, prev_hash, hash
+        """
+
+    /// Events after `position`, in position order. Because positions are gapless and
+    /// commit-ordered, a reader that repeats this with the last position it saw never
+    /// skips an event.
+    public static func read(after position: Int64, limit: Int, on connection: PostgresConnection) throws -> [RecordedEvent] {
+        let rows = try connection.query("SELECT \(eventColumns) FROM events WHERE position > $1 ORDER BY position LIMIT $2",
+                                        [position, limit])
+        return try rows.rows.map(RecordedEvent.init(row:))
+    }
+
+    /// A stream's events from `version` on, in version order.
+    public static func readStream(_ stream: String, from version: Int64 = 1, limit: Int = 10_000,
+                                  on connection: PostgresConnection) throws -> [RecordedEvent] {
+        let rows = try connection.query("""
+            SELECT \(eventColumns) FROM events WHERE stream = $1 AND stream_version >= $2
+            ORDER BY stream_version LIMIT $3
+            """, [stream, version, limit])
+        return try rows.rows.map(RecordedEvent.init(row:))
+    }
+
+    /// The event at a position, if the log has it.
+    public static func event(at position: Int64, on connection: PostgresConnection) throws -> RecordedEvent? {
+        let rows = try connection.query("SELECT \(eventColumns) FROM events WHERE position = $1", [position])
+        return try rows.rows.first.map(RecordedEvent.init(row:))
+    }
+
+    /// The highest committed position (0 for an empty log).
+    public static func headPosition(on connection: PostgresConnection) throws -> Int64 {
+        try connection.query("SELECT coalesce(max(position), 0) FROM events")[0].requireInt64(0)
+    }
+
+    public func read(after position: Int64, limit: Int) throws -> [RecordedEvent] {
+        try pool.read { try Self.read(after: position, limit: limit, on: $0) }
+    }
+
+    public func readStream(_ stream: String, from version: Int64 = 1) throws -> [RecordedEvent] {
+        try pool.read { try Self.readStream(stream, from: version, on: $0) }
+    }
+
+    public func headPosition() throws -> Int64 {
+        try pool.read { try Self.headPosition(on: $0) }
+    }
+}
+
+extension RecordedEvent {
+    init(row: PostgresRow) throws {
+        func timestamp(_ column: Int) throws -> Timestamp {
+            guard let t = Timestamp(microseconds: try row.requireInt64(column)) else {
+                throw PostgresError(code: .unexpectedResult, message: "an event time is outside 1970-9999")
+            }
+            return t
+        }
+        guard let id = UUID(uuidString: try row.requireString(1)) else {
+            throw PostgresError(code: .unexpectedResult, message: "event_id is not a UUID")
+        }
+        self.init(position: try row.requireInt64(0), eventID: id, stream: try row.requireString(2),
+                  streamVersion: try row.requireInt64(3), type: try row.requireString(4),
+                  dataText: try row.requireString(5), metadataText: try row.requireString(6),
+                  occurredAt: try timestamp(7), recordedAt: try timestamp(8), correctsPosition: row.int64(9),
+                  idempotencyKey: row.string(10), prevHash: try row.requireBytes(11), hash: try row.requireBytes(12))
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Observability
+import Synchronization
+
+/// An HTTP/1.1 server over libmicrohttpd: a pool of worker threads, each an event loop
+/// that also runs the (synchronous, possibly blocking) handlers of its connections.
+///
+/// Every request gets an `X-Request-Id`, one log line (`msg` "request") and, when a
+/// registry is given, `http_requests_total`, `http_request_duration_seconds` and
+/// `http_requests_in_flight`.
+public final class HTTPServer: Sendable {
+    private enum Lifecycle {
+        case created
+        case running(MicroHTTPDaemon)
+        case stopping
+        case stopped
+    }
+
+    private let context: ServerContext
+    private let lifecycle = Mutex(Lifecycle.created)
+    private let boundPort = Atomic<Int>(0)
+
+    public init(configuration: HTTPServerConfiguration, router: Router, logger: Logger, metrics: MetricsRegistry? = nil) {
+        context = ServerContext(configuration: configuration, router: router, logger: logger, metrics: metrics)
+    }
+
+    /// Binds and starts serving. Throws `HTTPServerError` (`bind_failed`,
+    /// `invalid_address`, `invalid_configuration`, `start_failed`, `already_started`).
+    public func start() throws {
+        let configuration = context.configuration
+        try Self.validate(configuration)
+        try lifecycle.withLock { (state: inout Lifecycle) throws(HTTPServerError) in
+            guard case .created = state else {
+                throw HTTPServerError(code: .alreadyStarted, message: "the server was already started")
+            }
+            let socket = try ListeningSocket.open(host: configuration.host, port: configuration.port, backlog: 511)
+            state = .running(try MicroHTTPDaemon(listeningOn: socket.descriptor, context: context))
+            boundPort.store(socket.port, ordering: .relaxed)
+        }
+        context.logger.info("http server listening", [
+            "host": .string(configuration.host), "port": .int(port), "threads": .int(configuration.threads),
+        ])
+    }
+
+    /// The port the server listens on (the kernel's choice when configured as 0); 0
+    /// before `start()`.
+    public var port: Int { boundPort.load(ordering: .relaxed) }
+
+    /// Requests received (request line in) and not yet completely answered.
+    public var inFlight: Int { context.inFlight.load(ordering: .relaxed) }
+
+    /// Stops gracefully: new connections are refused at once, requests in flight get
+    /// their responses (with `Connection: close`) until they are done or `gracePeriod`
+    /// seconds have passed, then every connection is closed and the workers are joined. A
+    /// handler still running after the grace period is waited for (a thread cannot be
+    /// interrupted), but its response is not sent. Idempotent: later calls return at once.
+    public func shutdown(gracePeriod: Double) {
+        let daemon: MicroHTTPDaemon? = lifecycle.withLock { state in
+            guard case .running(let daemon) = state else {
+                if case .created = state { state = .stopped }
+                return nil
+            }
+            state = .stopping
+            return daemon
+        }
+        guard let daemon else { return }
+        context.shuttingDown.store(true, ordering: .relaxed)
+        daemon.quiesce()
+        let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, gracePeriod) * 1000))
+        while inFlight > 0 && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        let abandoned = inFlight
+        daemon.stop()
+        lifecycle.withLock { $0 = .stopped }
+        context.logger.info("http server stopped", ["port": .int(port), "abandoned_requests": .int(abandoned)])
+    }
+
+    deinit {
+        shutdown(gracePeriod: 0)
+    }
+
+    private static func validate(_ configuration: HTTPServerConfiguration) throws(HTTPServerError) {
+        func invalid(_ message: String) -> HTTPServerError { HTTPServerError(code: .invalidConfiguration, message: message) }
+        guard (0...65535).contains(configuration.port) else { throw invalid("port \(configuration.port) is out of range") }
+        guard (1...1024).contains(configuration.threads) else { throw invalid("threads must be between 1 and 1024") }
+        guard configuration.maxBodyBytes >= 0 else { throw invalid("maxBodyBytes must not be negative") }
+        guard configuration.maxHeaderBytes >= 256 else { throw invalid("maxHeaderBytes must be at least 256") }
+        guard configuration.connectionTimeoutSeconds >= 0 else { throw invalid("connectionTimeoutSeconds must not be negative") }
+        guard configuration.maxConnections >= 1 else { throw invalid("maxConnections must be at least 1") }
+    }
+}

@@ -1,0 +1,31 @@
+/// RFC 9457 problem details, sent as `application/problem+json`.
+///
+/// `code` is the stable, machine-readable name of the problem (clients branch on it);
+/// `type` is derived from it; `detail` says, for a person, what was wrong with this
+/// particular request.
+public struct Problem: Error, Sendable, Codable, Equatable, CustomStringConvertible {
+    /// The base of every problem `type` URI; the code is appended.
+    public static let typeBase = "https://ledger.invalid/problems/"
+
+    public var type: String
+    public var title: String
+    public var status: Int
+    public var code: String
+    public var detail: String
+    /// Individual findings when there are several (e.g. one per invalid field); omitted
+    /// from the JSON when `nil`.
+    public var errors: [String]?
+
+    public init(status: Int, code: String, title: String? = nil, detail: String, errors: [String]? = nil) {
+        self.type = Problem.typeBase + code
+        self.title = title ?? HTTPStatus.reasonPhrase(status)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.errors = errors
+    }
+
+    public var description: String {
+        "\(status) \(code): \(detail)"
+    }
+}

@@ -1,0 +1,121 @@
+import EventStore
+import Foundation
+import Glibc
+import HTTP
+import LedgerJSON
+import Postgres
+
+/// `ledger dev`: the embedded default — database, migrations, demo data, API and projector.
+public enum DevCommand: LedgerCommand {
+    public static let name = "dev"
+    public static let summary = "Run everything locally: a PostgreSQL cluster under .ledger/, migrations, demo data, API and projector."
+    public static let usage = """
+        usage: ledger dev
+
+        With DATABASE_URL unset, creates (once) and starts a PostgreSQL cluster under
+        LEDGER_DATA_DIR (default .ledger/) on 127.0.0.1:LEDGER_DEV_POSTGRES_PORT, creates the
+        `ledger` database and a `ledger` login role in ledger_service, and migrates. With
+        DATABASE_URL set, migrates that database instead. Then seeds the demo data (once),
+        starts `ledger serve` and `ledger project` as processes, waits until the API
+        answers, prints its URL and writes LEDGER_DATA_DIR/demo.json with the base URL and
+        every demo key and id. Ctrl-C stops the API, the projector and the cluster.
+        """
+
+    public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
+        _ = try Arguments(arguments, valued: [])
+        SignalWatcher.shared.install()
+        let logger = try environment.logger(component: "dev")
+        let dataDirectory = URL(fileURLWithPath: try environment.require(.dataDirectory)).standardizedFileURL.path
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+
+        var cluster: EmbeddedPostgres?
+        let adminURL: String
+        let serviceURL: String
+        if let configured = environment.string(.databaseURL) {
+            adminURL = environment.string(.migrationDatabaseURL) ?? configured
+            serviceURL = configured
+        } else {
+            let pg = EmbeddedPostgres(directory: dataDirectory + "/postgres", port: try environment.int(.devPostgresPort))
+            logger.info("starting the embedded PostgreSQL", ["directory": .string(pg.clusterDirectory)])
+            _ = try pg.start()
+            cluster = pg
+            adminURL = try pg.createDatabase(name: "ledger")
+            serviceURL = adminURL.replacingOccurrences(of: "postgresql://postgres@", with: "postgresql://ledger@")
+        }
+        let admin = try PostgresConnection(conninfo: adminURL)
+        try Migrator(migrations: try environment.migrations()).migrate(on: admin) { logger.info($0) }
+        if cluster != nil {
+            try admin.query("""
+                DO $$ BEGIN
+                  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ledger') THEN
+                    CREATE ROLE ledger LOGIN IN ROLE ledger_service;
+                  END IF;
+                END $$
+                """)
+        }
+
+        let store = EventStore(conninfo: adminURL)
+        let demo = try DemoData.seed(store: store)
+        store.close()
+
+        let port = try environment.int(.port)
+        let host = try environment.require(.host)
+        var childEnvironment = environment.values
+        childEnvironment["DATABASE_URL"] = serviceURL
+        childEnvironment["LEDGER_PORT"] = String(port)
+        childEnvironment["LEDGER_HOST"] = host
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let children = ChildProcesses(logger: logger)
+        try children.spawn(executable, ["project"], environment: childEnvironment, name: "projector")
+        try children.spawn(executable, ["serve"], environment: childEnvironment, name: "api")
+
+        let baseURL = "http://\(host):\(port)"
+        guard waitForHealth(host: host, port: port, children: children) else {
+            logger.error("the API did not come up; stopping")
+            children.stopAll()
+            try? cluster?.stop()
+            return 1
+        }
+        var document = demo
+        document["base_url"] = .string(baseURL)
+        document["database_url"] = .string(serviceURL)
+        document["admin_database_url"] = .string(adminURL)
+        let demoPath = dataDirectory + "/demo.json"
+        try Data(JSONValue.object(document).prettyText().utf8).write(to: URL(fileURLWithPath: demoPath))
+        print("""
+
+            ledger is running at \(baseURL)
+              health:   curl \(baseURL)/healthz
+              ready:    curl \(baseURL)/readyz
+              openapi:  curl \(baseURL)/openapi.json
+              demo keys and ids: \(demoPath)
+              database: \(serviceURL)
+            Ctrl-C stops everything.
+
+            """)
+        while !SignalWatcher.shared.shouldStop {
+            if let dead = children.firstExited() {
+                logger.error("a child process exited; stopping", ["process": .string(dead.name), "status": .int(Int(dead.status))])
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        logger.info("stopping the API, the projector and the database")
+        children.stopAll()
+        if let cluster { try cluster.stop() }
+        return 0
+    }
+
+    private static func waitForHealth(host: String, port: Int, children: ChildProcesses) -> Bool {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline && !SignalWatcher.shared.shouldStop {
+            if children.firstExited() != nil { return false }
+            if let client = try? HTTPClient(host: host, port: port, timeout: 2),
+               let response = try? client.send(method: "GET", path: "/healthz"), response.status == 200 {
+                return true
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return false
+    }
+}

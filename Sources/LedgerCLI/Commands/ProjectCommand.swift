@@ -1,0 +1,40 @@
+import EventStore
+import Foundation
+import Projections
+
+/// `ledger project`: the projector process.
+public enum ProjectCommand: LedgerCommand {
+    public static let name = "project"
+    public static let summary = "Run the projector: fold the log into projections (one active per database)."
+    public static let usage = """
+        usage: ledger project [--batch N]
+
+        Folds new events into every projection, applying each batch and moving its
+        checkpoint in one transaction. Wakes on the log's NOTIFY and polls every
+        LEDGER_PROJECTOR_POLL_INTERVAL seconds anyway. A second projector waits on an
+        advisory lock and takes over when the first one's session ends. A projection that
+        cannot apply an event stops there, logs the position and the error, and is retried
+        when the projector restarts; the others go on. Stops on SIGINT or SIGTERM after the
+        batch in flight.
+
+          --batch N   events per transaction (default 500)
+
+        LEDGER_FAULT_CRASH_AFTER_POSITION (tests only): exit with status 97 after applying
+        the batch holding that position, before it commits.
+        """
+
+    public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
+        let args = try Arguments(arguments, valued: ["batch"])
+        SignalWatcher.shared.install()
+        let logger = try environment.logger(component: "projector")
+        let crash = environment.values["LEDGER_FAULT_CRASH_AFTER_POSITION"].flatMap { Int64($0) }
+        let projector = Projector(
+            configuration: .init(conninfo: try environment.databaseURL(), projections: AllProjections.all,
+                                 batchSize: try args.int("batch", default: 500),
+                                 pollInterval: try environment.double(.pollInterval), crashAfterApplying: crash),
+            log: logger.projectorLog)
+        projector.run { SignalWatcher.shared.shouldStop }
+        logger.info("projector stopped")
+        return 0
+    }
+}

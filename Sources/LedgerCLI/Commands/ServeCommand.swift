@@ -1,0 +1,70 @@
+import API
+import EventStore
+import Foundation
+import HTTP
+import Observability
+import Postgres
+import Projections
+
+/// `ledger serve`: the HTTP API.
+public enum ServeCommand: LedgerCommand {
+    public static let name = "serve"
+    public static let summary = "Run the HTTP API (catalog, billing, App Store surfaces, health, metrics, OpenAPI)."
+    public static let usage = """
+        usage: ledger serve
+
+        Serves the HTTP API on LEDGER_HOST:LEDGER_PORT over DATABASE_URL. Does not migrate
+        (run `ledger migrate`) and does not project (run `ledger project`): /readyz answers
+        503 until both are done. On SIGTERM or SIGINT it stops accepting connections, lets
+        requests in flight finish (up to LEDGER_SHUTDOWN_GRACE seconds) and exits.
+        """
+
+    public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
+        _ = try Arguments(arguments, valued: [])
+        SignalWatcher.shared.install()
+        let logger = try environment.logger(component: "api")
+        let service = try Service(environment: environment, logger: logger)
+        try service.start()
+        SignalWatcher.shared.waitForStop()
+        logger.info("stopping: finishing requests in flight")
+        service.stop(gracePeriod: try environment.double(.shutdownGrace))
+        logger.info("stopped")
+        return 0
+    }
+}
+
+/// The API process's parts, wired from the environment.
+struct Service {
+    let server: HTTPServer
+    let store: EventStore
+    let logger: Logger
+    let host: String
+
+    init(environment: LedgerEnvironment, logger: Logger) throws {
+        let url = try environment.databaseURL()
+        let metrics = MetricsRegistry()
+        let pool = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))
+        store = EventStore(conninfo: url, pool: pool)
+        let context = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
+                                     migrations: try environment.migrations(), projections: AllProjections.all,
+                                     readyMaxLag: Int64(try environment.int(.readyMaxLag)))
+        host = try environment.require(.host)
+        let configuration = HTTPServerConfiguration(
+            host: host, port: try environment.int(.port), threads: try environment.int(.httpThreads),
+            maxBodyBytes: try environment.int(.maxBodyBytes), maxHeaderBytes: try environment.int(.maxHeaderBytes),
+            connectionTimeoutSeconds: try environment.int(.connectionTimeout),
+            maxConnections: try environment.int(.maxConnections))
+        server = HTTPServer(configuration: configuration, router: LedgerAPI.router(context), logger: logger, metrics: metrics)
+        self.logger = logger
+    }
+
+    func start() throws {
+        try server.start()
+        logger.info("listening", ["url": .string("http://\(host):\(server.port)")])
+    }
+
+    func stop(gracePeriod: Double) {
+        server.shutdown(gracePeriod: gracePeriod)
+        store.close()
+    }
+}

@@ -1,0 +1,445 @@
+import Crypto
+import Foundation
+import Postgres
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A PostgreSQL cluster living in a directory of its own, for development (`ledger dev`),
+/// the test command and benchmarks.
+///
+/// Layout of the cluster directory, which belongs to the cluster as a whole:
+///
+///     data/           the cluster (PGDATA), made by initdb: UTF8, locale C, superuser `postgres`
+///     data/ledger.conf  port, addresses and `settings`, rewritten before every start
+///     run/            the unix socket
+///     postgres.log    the server's log
+///     .lock           serialises start and stop between processes
+///
+/// The server trusts every connection from this machine (the unix socket and 127.0.0.1)
+/// and listens nowhere else: it is for one developer or one test run, never for sharing.
+///
+/// **Root.** `initdb` and `postgres` refuse to run as root, and CI runs as root. A root
+/// process therefore runs them as an unprivileged account (`runuser -u`, or `su`): the owner
+/// of an existing cluster, else `postgres` (made by the Debian package), else a
+/// `ledger-postgres` system account created on first use; it hands the cluster directory to
+/// that account. The account must also be able to *enter* every folder above the cluster
+/// directory. When it cannot (a checkout under /root, which is 0700), the cluster is placed
+/// under `/var/lib/ledger-postgres/<name>-<hash of the requested path>` instead and
+/// `relocationNote` says so. Loosening the permissions of someone's home folder was the
+/// alternative, and is not ours to do; a fixed, deterministic place keeps `start`, `stop`
+/// and `isRunning` agreeing on where the cluster is without any record of the move.
+public final class EmbeddedPostgres: Sendable {
+    /// The directory asked for, made absolute.
+    public let directory: String
+    /// Where the cluster really is: `directory`, or its replacement under
+    /// `/var/lib/ledger-postgres` (see the type's documentation).
+    public let clusterDirectory: String
+    /// The TCP port on 127.0.0.1.
+    public let port: Int
+    /// Server settings (`fsync` → `off`, …) written to `data/ledger.conf` before each start.
+    /// A cluster that is already running keeps the settings it was started with.
+    public let settings: [String: String]
+
+    /// The seconds `pg_ctl` waits for the server to start or stop; crash recovery of a large
+    /// development cluster on a slow disk can take a while.
+    private static let waitSeconds = 120
+    /// Where clusters go when the server account cannot reach the requested directory.
+    static let relocationRoot = "/var/lib/ledger-postgres"
+    /// Settings this type decides itself; `--set` may not override them.
+    static let managedSettings: Set<String> = [
+        "port", "listen_addresses", "unix_socket_directories", "data_directory",
+        "config_file", "hba_file", "ident_file", "include", "include_if_exists", "include_dir",
+    ]
+
+    /// - Parameters:
+    ///   - directory: a directory for this cluster alone; created when missing.
+    ///   - port: the TCP port on 127.0.0.1.
+    ///   - settings: extra server settings, e.g. `["fsync": "off"]` for a throwaway test cluster.
+    public init(directory: String, port: Int, settings: [String: String] = [:]) {
+        let absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
+        self.directory = absolute
+        self.port = port
+        self.settings = settings
+
+        guard ServerAccount.processIsRoot else {
+            clusterDirectory = absolute
+            return
+        }
+        let relocated = Self.relocationRoot + "/" + Self.relocatedName(for: absolute)
+        let account = Self.owner(ofCluster: absolute) ?? Self.owner(ofCluster: relocated) ?? ServerAccount.preferred()
+        // An account still to be created belongs to no group that owns anything, so only
+        // the "other" permission bits can let it through.
+        let probe = account ?? ServerAccount(name: ServerAccount.dedicatedName, uid: .max, gid: .max, groups: [])
+        clusterDirectory = probe.canTraverse(ancestorsOf: absolute) ? absolute : relocated
+    }
+
+    /// PGDATA.
+    public var dataDirectory: String { clusterDirectory + "/data" }
+    /// The folder holding the unix socket.
+    public var socketDirectory: String { clusterDirectory + "/run" }
+    /// The server's log file.
+    public var logFile: String { clusterDirectory + "/postgres.log" }
+
+    /// The superuser URL of the `postgres` database.
+    public var url: String { Self.url(port: port, database: "postgres") }
+
+    /// Says where the cluster went when it could not live in `directory`; nil when it does.
+    public var relocationNote: String? {
+        guard clusterDirectory != directory else { return nil }
+        return "the PostgreSQL server cannot run as root and its account cannot enter the folders above \(directory), " +
+            "so the cluster lives in \(clusterDirectory) instead"
+    }
+
+    /// Whether a server is running on this cluster (whatever port it listens on).
+    public var isRunning: Bool { runningServer() != nil }
+
+    /// The port the running server listens on, or nil when it is not running.
+    public var runningPort: Int? { runningServer()?.port }
+
+    /// Creates the cluster when absent, starts it when it is not running, waits until it
+    /// accepts connections, and returns the superuser URL
+    /// `postgresql://postgres@127.0.0.1:PORT/postgres`. A server already running on this
+    /// cluster is reused as it is.
+    @discardableResult
+    public func start() throws -> String {
+        let serverSettings = try validatedSettings()
+        let account = try serverAccount(creating: true)
+        try prepareClusterDirectory(for: account)
+        return try withLock {
+            if try waitForRunningServer() {
+                return url
+            }
+            let binaries = try PostgresBinaries.locate(majorVersion: clusterMajorVersion)
+            let runner = HelperProcess(user: account?.name)
+            if clusterMajorVersion == nil {
+                try initialize(with: binaries, runner: runner, account: account)
+            }
+            try writeServerSettings(serverSettings, account: account)
+            try makeDirectory(socketDirectory, account: account)
+            rotateLogIfLarge()
+            let logStart = Self.fileSize(logFile)
+            let outcome = try runner.run(binaries.pgCtl, [
+                "start", "-D", dataDirectory, "-l", logFile, "-w", "-t", String(Self.waitSeconds), "-s",
+            ], in: clusterDirectory)
+            guard outcome.succeeded, runningServer() != nil else {
+                var message = "PostgreSQL did not start on 127.0.0.1:\(port) (cluster \(dataDirectory))"
+                if !outcome.output.isEmpty { message += "\n\(outcome.output)" }
+                let tail = Self.tail(of: logFile, from: logStart, lines: 30)
+                message += tail.isEmpty ? "\n(the server log \(logFile) is empty)" : "\nlast lines of \(logFile):\n\(tail)"
+                throw EmbeddedPostgresError(code: .startFailed, message: message)
+            }
+            return url
+        }
+    }
+
+    /// Stops the server with a fast shutdown (open sessions are disconnected, their
+    /// transactions rolled back) and waits for it to exit. Does nothing when it is not running.
+    public func stop() throws {
+        guard FileManager.default.fileExists(atPath: dataDirectory) else { return }
+        let account = try serverAccount(creating: false)
+        try withLock {
+            guard runningServer() != nil else { return }
+            let binaries = try PostgresBinaries.locate(majorVersion: clusterMajorVersion)
+            let outcome = try HelperProcess(user: account?.name).run(binaries.pgCtl, [
+                "stop", "-D", dataDirectory, "-m", "fast", "-w", "-t", String(Self.waitSeconds), "-s",
+            ], in: clusterDirectory)
+            guard outcome.succeeded else {
+                throw EmbeddedPostgresError(code: .stopFailed, message: "pg_ctl stop failed for \(dataDirectory): \(outcome.output)")
+            }
+        }
+    }
+
+    /// Creates database `name` when it does not exist yet and returns its superuser URL.
+    /// The server must be running.
+    @discardableResult
+    public func createDatabase(name: String) throws -> String {
+        do {
+            let connection = try PostgresConnection(conninfo: url)
+            if try connection.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]).rowCount == 0 {
+                let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                try connection.query("CREATE DATABASE \(quoted)")
+            }
+        } catch let error as PostgresError where error.sqlState == "42P04" {
+            // Another process created it between our check and our CREATE: the goal is met.
+        } catch {
+            throw EmbeddedPostgresError(code: .createDatabaseFailed, message: "cannot create database \(name): \(error)")
+        }
+        return Self.url(port: port, database: name)
+    }
+
+    // MARK: - Starting
+
+    /// Checks `settings` and renders them as configuration-file lines, sorted by name so the
+    /// file is the same for the same settings.
+    private func validatedSettings() throws -> [String] {
+        try settings.sorted { $0.key < $1.key }.map { name, value in
+            let isName = name.first.map { $0.isLetter || $0 == "_" } == true
+                && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") }
+            guard isName else {
+                throw EmbeddedPostgresError(code: .invalidSetting, message: "`\(name)` is not a PostgreSQL setting name")
+            }
+            guard !Self.managedSettings.contains(name.lowercased()) else {
+                throw EmbeddedPostgresError(code: .invalidSetting, message: "`\(name)` is managed by the cluster itself (use the port option for the port)")
+            }
+            guard !value.contains(where: { $0.isNewline || $0 == "\0" }) else {
+                throw EmbeddedPostgresError(code: .invalidSetting, message: "the value of `\(name)` may not contain a line break")
+            }
+            return "\(name) = \(Self.quoted(value))"
+        }
+    }
+
+    /// Runs initdb and replaces its access rules with ours.
+    private func initialize(with binaries: PostgresBinaries, runner: HelperProcess, account: ServerAccount?) throws {
+        var arguments = [
+            "-D", dataDirectory, "-U", "postgres", "-E", "UTF8", "--locale=C",
+            "--auth-local=trust", "--auth-host=trust",
+        ]
+        // A cluster whose server will not fsync gains nothing from initdb's fsync either,
+        // and skipping it saves seconds on every throwaway test cluster.
+        if let fsync = settings.first(where: { $0.key.lowercased() == "fsync" })?.value,
+           ["off", "false", "no", "0"].contains(fsync.lowercased()) {
+            arguments.append("--no-sync")
+        }
+        let outcome = try runner.run(binaries.initdb, arguments, in: clusterDirectory)
+        guard outcome.succeeded else {
+            throw EmbeddedPostgresError(code: .initdbFailed, message: "initdb failed for \(dataDirectory):\n\(outcome.output)")
+        }
+        // initdb's own file also admits ::1, where this server does not listen; ours names
+        // exactly the two ways in.
+        try write("""
+            # Written by ledger (EmbeddedPostgres): a local cluster for development and tests.
+            # It trusts connections from this machine only: the unix socket and 127.0.0.1.
+            # TYPE  DATABASE     USER  ADDRESS        METHOD
+            local   all          all                  trust
+            host    all          all   127.0.0.1/32   trust
+            local   replication  all                  trust
+            host    replication  all   127.0.0.1/32   trust
+
+            """, to: dataDirectory + "/pg_hba.conf", account: account)
+    }
+
+    /// Writes `data/ledger.conf` and makes sure `postgresql.conf` includes it. A file, rather
+    /// than `pg_ctl -o "-c …"`, because pg_ctl hands `-o` to a shell: a value with a space or
+    /// a quote would be split or reinterpreted there.
+    private func writeServerSettings(_ lines: [String], account: ServerAccount?) throws {
+        let main = dataDirectory + "/postgresql.conf"
+        let include = "include_if_exists = 'ledger.conf'"
+        guard let text = try? String(contentsOfFile: main, encoding: .utf8) else {
+            throw EmbeddedPostgresError(code: .directoryFailed, message: "cannot read \(main)")
+        }
+        if !text.split(separator: "\n").contains(where: { $0.trimmingCharacters(in: .whitespaces) == include }) {
+            try write(text + (text.hasSuffix("\n") ? "" : "\n") + "\n# Added by ledger (EmbeddedPostgres).\n\(include)\n",
+                      to: main, account: account)
+        }
+
+        var conf = "# Written by ledger (EmbeddedPostgres) before every start: edits are overwritten.\n"
+        conf += "listen_addresses = '127.0.0.1'\n"
+        conf += "port = \(port)\n"
+        // The socket path must fit in sockaddr_un (104 bytes on macOS, 108 on Linux, with the
+        // terminating NUL); a cluster in a deep folder goes without a socket and is reached
+        // over TCP only, which is all the URL uses.
+        let socket = socketDirectory + "/.s.PGSQL.\(port)"
+        if socket.utf8.count < 104 {
+            conf += "unix_socket_directories = \(Self.quoted(socketDirectory))\n"
+        } else {
+            conf += "# The socket path would be too long for sockaddr_un: TCP only.\nunix_socket_directories = ''\n"
+        }
+        for line in lines { conf += line + "\n" }
+        try write(conf, to: dataDirectory + "/ledger.conf", account: account)
+    }
+
+    /// Whether a server is running and ready, waiting for one that is starting up (another
+    /// process's start, or crash recovery). False when none is running.
+    private func waitForRunningServer() throws -> Bool {
+        let deadline = Date().addingTimeInterval(TimeInterval(Self.waitSeconds))
+        while let server = runningServer() {
+            guard server.port == port else {
+                throw EmbeddedPostgresError(code: .portMismatch, message:
+                    "the cluster in \(dataDirectory) is already running on port \(server.port), not \(port); " +
+                    "stop it first (ledger pg stop --dir \(directory)) or use port \(server.port)")
+            }
+            if server.isReady { return true }
+            guard Date() < deadline else {
+                throw EmbeddedPostgresError(code: .startFailed, message:
+                    "the server of \(dataDirectory) is running but did not become ready within \(Self.waitSeconds) s\n" +
+                    "last lines of \(logFile):\n\(Self.tail(of: logFile, from: 0, lines: 30))")
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return false
+    }
+
+    // MARK: - The running server
+
+    /// What `postmaster.pid` says about a live server.
+    private struct RunningServer {
+        var port: Int
+        /// Accepting connections: status "ready", or "standby" for a hot standby.
+        var isReady: Bool
+    }
+
+    /// Reads `postmaster.pid` (pid, data directory, start time, port, socket directory,
+    /// listen address, shared memory key, status) and checks that its process is alive and
+    /// is a PostgreSQL server: after a crash or a reboot the file stays behind, and its pid
+    /// may since have been given to an unrelated process.
+    private func runningServer() -> RunningServer? {
+        guard let text = try? String(contentsOfFile: dataDirectory + "/postmaster.pid", encoding: .utf8) else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard lines.count >= 4, let pid = pid_t(lines[0]), pid > 0, let port = Int(lines[3]) else { return nil }
+        guard kill(pid, 0) == 0 || errno == EPERM else { return nil }
+        if let command = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8),
+           !command.hasPrefix("postgres") {
+            return nil
+        }
+        let status = lines.count > 7 ? lines[7] : ""
+        return RunningServer(port: port, isReady: status == "ready" || status == "standby")
+    }
+
+    /// The major version the cluster was created with, or nil when there is no cluster yet.
+    private var clusterMajorVersion: String? {
+        (try? String(contentsOfFile: dataDirectory + "/PG_VERSION", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    // MARK: - Accounts, files and locking
+
+    /// The account to run the server programs as: nil when this process is not root.
+    private func serverAccount(creating: Bool) throws -> ServerAccount? {
+        guard ServerAccount.processIsRoot else { return nil }
+        if let owner = Self.owner(ofCluster: clusterDirectory) { return owner }
+        if let account = ServerAccount.preferred() { return account }
+        guard creating else {
+            throw EmbeddedPostgresError(code: .accountUnavailable, message: "no `\(ServerAccount.preferredName)` account to run pg_ctl as")
+        }
+        return try ServerAccount.ensureDedicated()
+    }
+
+    /// The non-root owner of an existing cluster's data directory: a cluster made by one
+    /// account only opens for that account.
+    private static func owner(ofCluster directory: String) -> ServerAccount? {
+        var info = stat()
+        guard stat(directory + "/data", &info) == 0, info.st_uid != 0 else { return nil }
+        return ServerAccount.withUID(UInt32(info.st_uid))
+    }
+
+    /// Creates the cluster directory (and any missing parents, enterable by everyone) and,
+    /// as root, hands it to the server account.
+    private func prepareClusterDirectory(for account: ServerAccount?) throws {
+        let manager = FileManager.default
+        var missing: [String] = []
+        var path = clusterDirectory
+        while !path.isEmpty, path != "/", !manager.fileExists(atPath: path) {
+            missing.insert(path, at: 0)
+            path = (path as NSString).deletingLastPathComponent
+        }
+        for directory in missing {
+            guard mkdir(directory, 0o755) == 0 || errno == EEXIST else {
+                throw Self.systemError("cannot create \(directory)")
+            }
+            // The umask may have narrowed 0755, and the server account must pass through
+            // these folders; the cluster directory itself is narrowed again by the chown below.
+            if account != nil, directory != clusterDirectory { chmod(directory, 0o755) }
+        }
+        if let account {
+            try handOver(clusterDirectory, to: account)
+            chmod(clusterDirectory, 0o700)
+        }
+    }
+
+    private func makeDirectory(_ path: String, account: ServerAccount?) throws {
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw Self.systemError("cannot create \(path)") }
+        if let account { try handOver(path, to: account) }
+    }
+
+    /// Writes a file in place (keeping the owner of an existing file) and, as root, gives it
+    /// to the server account; configuration files are private to it.
+    private func write(_ text: String, to path: String, account: ServerAccount?) throws {
+        do {
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
+        } catch {
+            throw EmbeddedPostgresError(code: .directoryFailed, message: "cannot write \(path): \(error)")
+        }
+        if let account {
+            try handOver(path, to: account)
+            chmod(path, 0o600)
+        }
+    }
+
+    private func handOver(_ path: String, to account: ServerAccount) throws {
+        guard chown(path, uid_t(account.uid), gid_t(account.gid)) == 0 else {
+            throw Self.systemError("cannot give \(path) to the account \(account.name)")
+        }
+    }
+
+    /// Holds an exclusive `flock` on `.lock` while `body` runs, so that two processes (a
+    /// `ledger dev` and a test run, say) never initdb or start the same cluster together.
+    /// The descriptor is close-on-exec: a server started inside must not inherit, and keep,
+    /// the lock.
+    private func withLock<T>(_ body: () throws -> T) throws -> T {
+        let path = clusterDirectory + "/.lock"
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Self.systemError("cannot open \(path)") }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw Self.systemError("cannot lock \(path)") }
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    /// Keeps a development cluster's log from growing without end: past 16 MiB the old log
+    /// becomes `postgres.log.1` (replacing the previous one).
+    private func rotateLogIfLarge() {
+        guard Self.fileSize(logFile) > 16 << 20 else { return }
+        let old = logFile + ".1"
+        try? FileManager.default.removeItem(atPath: old)
+        try? FileManager.default.moveItem(atPath: logFile, toPath: old)
+    }
+
+    // MARK: - Helpers
+
+    static func url(port: Int, database: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let name = database.addingPercentEncoding(withAllowedCharacters: allowed) ?? database
+        return "postgresql://postgres@127.0.0.1:\(port)/\(name)"
+    }
+
+    /// A configuration-file string literal: quotes doubled, backslashes escaped.
+    private static func quoted(_ value: String) -> String {
+        "'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    /// `<last folder name>-<12 hex digits of SHA-256 of the path>`: readable, and distinct
+    /// for distinct requested paths.
+    private static func relocatedName(for path: String) -> String {
+        let base = (path as NSString).lastPathComponent.map { character -> Character in
+            character.isASCII && (character.isLetter || character.isNumber || "-._".contains(character)) ? character : "_"
+        }
+        return String(base) + "-" + String(Hex.encode(SHA256.hash(Array(path.utf8))).prefix(12))
+    }
+
+    private static func fileSize(_ path: String) -> UInt64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value ?? 0
+    }
+
+    /// The last `lines` lines written to `path` after byte `offset`.
+    private static func tail(of path: String, from offset: UInt64, lines: Int) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+        defer { try? handle.close() }
+        // A failed start writes a handful of lines; reading at most the last 64 KiB of them
+        // keeps a huge log from being loaded whole.
+        let end = (try? handle.seekToEnd()) ?? 0
+        let start = max(offset, end > 65_536 ? end - 65_536 : 0)
+        guard (try? handle.seek(toOffset: start)) != nil, let data = try? handle.readToEnd() else { return "" }
+        let text = String(decoding: data, as: UTF8.self)
+        return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+    }
+
+    private static func systemError(_ what: String) -> EmbeddedPostgresError {
+        EmbeddedPostgresError(code: .directoryFailed, message: "\(what): \(String(cString: strerror(errno)))")
+    }
+}

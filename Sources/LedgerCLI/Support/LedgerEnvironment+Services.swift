@@ -1,0 +1,32 @@
+import EventStore
+import Foundation
+import Observability
+
+extension LedgerEnvironment {
+    /// The JSON-lines logger every long-running command writes with.
+    public func logger(component: String) throws -> Logger {
+        let text = string(.logLevel) ?? "info"
+        guard let level = Logger.Level(parsing: text) else {
+            throw ConfigurationError(setting: .logLevel, problem: "must be debug, info, warning or error, got \(text)")
+        }
+        return Logger(minimumLevel: level).with(["component": .string(component)])
+    }
+
+    /// DATABASE_URL, with a message that says what to do when it is missing.
+    public func databaseURL() throws -> String {
+        guard let url = string(.databaseURL) else {
+            throw ConfigurationError(setting: .databaseURL,
+                problem: "is not set: point it at PostgreSQL (postgresql://user@host:port/db), or run `ledger dev`, which creates a local database")
+        }
+        return url
+    }
+
+    /// The migrations this build applies and checks.
+    public func migrations() throws -> [Migration] {
+        guard let directory = Migration.locateDirectory(configured: string(.sqlDirectory)) else {
+            throw ConfigurationError(setting: .sqlDirectory,
+                problem: "points nowhere and no sql/ folder was found beside the executable or in the working directory")
+        }
+        return try Migration.load(from: directory)
+    }
+}

@@ -1,0 +1,109 @@
+/// The byte-level pieces every writer shares: quoted strings and integers.
+enum JSONBytes {
+    /// Appends `s` as a JSON string the way PostgreSQL's `escape_json` writes it: `"` and
+    /// `\` escaped, the five short escapes `\b \f \n \r \t`, every other byte below 0x20
+    /// as `\u00xx` in lowercase hex, everything else (U+007F and all non-ASCII) as raw
+    /// UTF-8. Returns whether `s` contains U+0000 (written as `\u0000`).
+    @discardableResult
+    static func appendQuoted(_ s: String, to out: inout ByteWriter) -> Bool {
+        out.append(0x22)
+        var sawNUL = false
+        if let done = s.utf8.withContiguousStorageIfAvailable({ bytes in appendEscaped(bytes, to: &out) }) {
+            sawNUL = done
+        } else {
+            sawNUL = Array(s.utf8).withUnsafeBufferPointer { appendEscaped($0, to: &out) }
+        }
+        out.append(0x22)
+        return sawNUL
+    }
+
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteWriter) -> Bool {
+        var sawNUL = false
+        var runStart = 0
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            // Most bytes need no escape; copy them in runs rather than one by one.
+            if b >= 0x20 && b != 0x22 && b != 0x5C {
+                i += 1
+                continue
+            }
+            if runStart < i { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+            switch b {
+            case 0x22: out.append(0x5C, 0x22)
+            case 0x5C: out.append(0x5C, 0x5C)
+            case 0x08: out.append(0x5C, UInt8(ascii: "b"))
+            case 0x0C: out.append(0x5C, UInt8(ascii: "f"))
+            case 0x0A: out.append(0x5C, UInt8(ascii: "n"))
+            case 0x0D: out.append(0x5C, UInt8(ascii: "r"))
+            case 0x09: out.append(0x5C, UInt8(ascii: "t"))
+            default:
+                if b == 0 { sawNUL = true }
+                out.reserve(6)
+                out.appendReserved(0x5C)
+                out.appendReserved(UInt8(ascii: "u"))
+                out.appendReserved(0x30)
+                out.appendReserved(0x30)
+                out.appendReserved(lowerHexDigit(b >> 4))
+                out.appendReserved(lowerHexDigit(b & 0x0F))
+            }
+            i += 1
+            runStart = i
+        }
+        if runStart < bytes.count { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
+        return sawNUL
+    }
+
+    @inline(__always)
+    private static func lowerHexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 0x30 + nibble : 0x57 + nibble
+    }
+
+    /// Appends the decimal digits of `n`, as `numeric_out` (and `int8out`) print it.
+    static func appendInteger(_ n: Int64, to out: inout ByteWriter) {
+        // Digits come out last first: collect them at the end of a 20-byte window.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var magnitude = n.magnitude
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(truncatingIfNeeded: 48 &+ magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if n < 0 { out.append(UInt8(ascii: "-")) }
+            out.append(UnsafeBufferPointer(rebasing: digits[start..<20]))
+        }
+    }
+
+    /// Appends the UTF-8 of `s` unchanged.
+    static func appendRaw(_ s: String, to out: inout ByteWriter) {
+        if s.utf8.withContiguousStorageIfAvailable({ out.append($0) }) == nil {
+            Array(s.utf8).withUnsafeBufferPointer { out.append($0) }
+        }
+    }
+
+    /// The `jsonb` key order (`lengthCompareJsonbStringValue` in PostgreSQL's
+    /// `jsonb_util.c`): shorter keys first, then bytewise (`memcmp`) among equal lengths.
+    @inline(__always)
+    static func jsonbKeyPrecedes(_ a: String, _ b: String) -> Bool {
+        let la = a.utf8.count
+        let lb = b.utf8.count
+        if la != lb { return la < lb }
+        return a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    /// Code point order, which for UTF-8 is plain bytewise order.
+    @inline(__always)
+    static func bytewisePrecedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    /// The members of an object in the given order, as dictionary indices: sorting
+    /// indices moves no strings or values around.
+    static func orderedIndices(_ members: [String: JSONValue], by precedes: (String, String) -> Bool) -> [Dictionary<String, JSONValue>.Index] {
+        var order = Array(members.indices)
+        let keys = members.keys
+        order.sort { precedes(keys[$0], keys[$1]) }
+        return order
+    }
+}

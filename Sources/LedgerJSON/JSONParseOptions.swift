@@ -1,0 +1,38 @@
+/// Limits and policies of `JSONValue.parse`.
+///
+/// The defaults accept the documents PostgreSQL's `jsonb` accepts, except for nesting
+/// deeper than 256 levels and numbers whose exponent inflates them by more than 64 bytes:
+/// both would let hostile input cost far more stack or memory than its size suggests.
+public struct JSONParseOptions: Sendable, Hashable {
+    /// What to do when an object repeats a key.
+    public enum DuplicateKeys: Sendable, Hashable {
+        /// Keep the last value, as PostgreSQL's `jsonb` does.
+        case lastWins
+        /// Refuse the document with `JSONParseError.Code.duplicateKey`.
+        case reject
+    }
+
+    /// The deepest nesting of arrays and objects accepted; deeper input fails with
+    /// `too_deep` before it can exhaust the stack.
+    public var maxDepth: Int
+    public var duplicateKeys: DuplicateKeys
+    /// How many bytes longer than its literal a number's canonical text may be. Only an
+    /// exponent makes it longer (`1e100000` is 8 bytes in and 100001 out), so this bounds
+    /// amplification without limiting plainly written numbers: the text PostgreSQL prints
+    /// never has an exponent and always parses back. `Int.max` leaves only `numeric`'s own
+    /// limits.
+    public var maxNumberGrowth: Int
+
+    public init(maxDepth: Int = 256, duplicateKeys: DuplicateKeys = .lastWins, maxNumberGrowth: Int = 64) {
+        self.maxDepth = maxDepth
+        self.duplicateKeys = duplicateKeys
+        self.maxNumberGrowth = maxNumberGrowth
+    }
+
+    /// Depth 256, last key wins, numbers may grow by at most 64 bytes.
+    public static let `default` = JSONParseOptions()
+
+    /// Like `default`, but any number PostgreSQL's `numeric` accepts is accepted, however
+    /// far its exponent inflates it; for trusted input.
+    public static let unboundedNumbers = JSONParseOptions(maxNumberGrowth: .max)
+}

@@ -1,0 +1,10 @@
+/// Every projection the service maintains, in the order the projector applies them.
+public enum AllProjections {
+    public static var all: [any Projection] {
+        [CatalogueProjection()]
+    }
+
+    public static func named(_ name: String) -> (any Projection)? {
+        all.first { $0.name == name }
+    }
+}

@@ -1,0 +1,166 @@
+import EventStore
+import Foundation
+import Postgres
+import Synchronization
+
+/// The projector process's engine (`ledger project`): one active instance per database.
+///
+/// It takes a session advisory lock, so that a second projector waits and takes over the
+/// moment the first one's connection ends (when it dies, or is killed). It wakes on the
+/// log's NOTIFY, with polling as a fallback, reads events in position order and, for each
+/// batch, applies them and moves the checkpoints in one transaction: a crash between the
+/// two leaves neither, so each event is applied exactly once.
+public final class Projector: Sendable {
+    public struct Configuration: Sendable {
+        public var conninfo: String
+        public var projections: [any Projection]
+        public var batchSize: Int
+        /// Seconds to wait for a NOTIFY before reading the log anyway.
+        public var pollInterval: Double
+        /// Fault injection for tests: exit the process, without committing, after applying
+        /// the batch that contains this position.
+        public var crashAfterApplying: Int64?
+
+        public init(conninfo: String, projections: [any Projection], batchSize: Int = 500, pollInterval: Double = 1,
+                    crashAfterApplying: Int64? = nil) {
+            self.conninfo = conninfo
+            self.projections = projections
+            self.batchSize = batchSize
+            self.pollInterval = pollInterval
+            self.crashAfterApplying = crashAfterApplying
+        }
+    }
+
+    /// What the projector is doing, for logs and tests.
+    public struct Status: Sendable, Equatable {
+        public var active = false
+        public var appliedThrough: Int64 = 0
+        public var batches = 0
+        public var failed: [String] = []
+    }
+
+    let configuration: Configuration
+    let log: ProjectorLog
+    public let status = Mutex(Status())
+
+    public init(configuration: Configuration, log: @escaping ProjectorLog) {
+        self.configuration = configuration
+        self.log = log
+    }
+
+    /// Runs until `shouldStop` returns true; survives database restarts.
+    public func run(shouldStop: @Sendable () -> Bool) {
+        var waitingReported = false
+        while !shouldStop() {
+            do {
+                let connection = try PostgresConnection(conninfo: configuration.conninfo)
+                guard try acquireLock(connection, shouldStop: shouldStop, waitingReported: &waitingReported) else { return }
+                status.withLock { $0.active = true }
+                log(.info, "projector active", ["projections": configuration.projections.map(\.name).joined(separator: ",")])
+                try connection.listen(EventStore.notificationChannel)
+                try prepareSchemas(on: connection)
+                while !shouldStop() {
+                    let applied = try runBatch(on: connection)
+                    if applied < configuration.batchSize {
+                        _ = try connection.waitForNotifications(timeout: applied == 0 ? configuration.pollInterval : 0)
+                    }
+                }
+                status.withLock { $0.active = false }
+                return
+            } catch {
+                status.withLock { $0.active = false }
+                log(.warning, "projector error; reconnecting", ["error": "\(error)"])
+                Thread.sleep(forTimeInterval: min(configuration.pollInterval, 1))
+            }
+        }
+    }
+
+    private func acquireLock(_ connection: PostgresConnection, shouldStop: @Sendable () -> Bool, waitingReported: inout Bool) throws -> Bool {
+        while !shouldStop() {
+            let got = try connection.query("SELECT pg_try_advisory_lock($1, $2)", [AdvisoryLock.namespace, AdvisoryLock.projector])[0].bool(0) ?? false
+            if got { return true }
+            if !waitingReported {
+                log(.info, "another projector is active; waiting to take over", [:])
+                waitingReported = true
+            }
+            Thread.sleep(forTimeInterval: min(configuration.pollInterval, 0.5))
+        }
+        return false
+    }
+
+    /// Creates missing schemas and rebuilds those whose stored version is not the code's.
+    private func prepareSchemas(on connection: PostgresConnection) throws {
+        var outdated: [any Projection] = []
+        for projection in configuration.projections {
+            if let checkpoint = try ProjectionSchema.checkpoint(projection.schema, on: connection) {
+                if let failed = checkpoint.failedPosition {
+                    // A restart (usually with fixed code) retries a projection that stopped.
+                    log(.warning, "retrying a projection that stopped on a poison event", ["projection": projection.name,
+                        "position": String(failed), "error": checkpoint.error ?? ""])
+                    try connection.query("UPDATE \(connection.quoteIdentifier(projection.schema))._checkpoint SET failed_position = NULL, error = NULL")
+                }
+                if checkpoint.version != projection.version {
+                    log(.info, "projection version changed; rebuilding", ["projection": projection.name,
+                        "stored_version": String(checkpoint.version), "code_version": String(projection.version)])
+                    outdated.append(projection)
+                }
+            } else {
+                try connection.transaction { try ProjectionSchema.create(projection.schema, for: projection, on: $0) }
+                log(.info, "projection created", ["projection": projection.name])
+            }
+        }
+        if !outdated.isEmpty {
+            try ProjectionRebuilder(conninfo: configuration.conninfo, batchSize: configuration.batchSize, log: log)
+                .rebuild(outdated)
+        }
+    }
+
+    /// Applies one batch to every projection that is behind; returns the events read.
+    func runBatch(on connection: PostgresConnection) throws -> Int {
+        try connection.query("BEGIN")
+        do {
+            try connection.query("SELECT pg_advisory_xact_lock($1, $2)", [AdvisoryLock.namespace, AdvisoryLock.projectionSwap])
+            var active: [(any Projection, Int64)] = []
+            for projection in configuration.projections {
+                guard let checkpoint = try ProjectionSchema.checkpoint(projection.schema, on: connection) else { continue }
+                if checkpoint.failedPosition == nil { active.append((projection, checkpoint.position)) }
+            }
+            guard let from = active.map(\.1).min() else {
+                try connection.query("COMMIT")
+                return 0
+            }
+            let events = try EventStore.read(after: from, limit: configuration.batchSize, on: connection)
+            guard !events.isEmpty else {
+                try connection.query("COMMIT")
+                return 0
+            }
+            var failures: [ProjectionFailure] = []
+            for (projection, checkpoint) in active {
+                let pending = events.drop { $0.position <= checkpoint }
+                let applier = ProjectionApplier(projection: projection, schema: projection.schema)
+                if case .failed(let failure, _) = try applier.apply(pending, from: checkpoint, on: connection) {
+                    failures.append(failure)
+                }
+            }
+            if let crash = configuration.crashAfterApplying, events.last!.position >= crash {
+                log(.error, "fault injection: exiting after applying, before the checkpoint commits", ["position": String(events.last!.position)])
+                exit(97)
+            }
+            try connection.query("COMMIT")
+            let through = events.last!.position
+            status.withLock { s in
+                s.appliedThrough = through
+                s.batches += 1
+                s.failed.append(contentsOf: failures.map(\.projection))
+            }
+            for failure in failures {
+                log(.error, "projection stopped on a poison event", ["projection": failure.projection,
+                    "position": String(failure.position), "type": failure.eventType, "error": failure.message])
+            }
+            return events.count
+        } catch {
+            if connection.isOpen { _ = try? connection.query("ROLLBACK") }
+            throw error
+        }
+    }
+}

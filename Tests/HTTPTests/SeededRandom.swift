@@ -1,0 +1,20 @@
+/// A small deterministic generator (SplitMix64), so that property-style tests are
+/// reproducible: a failure prints the seed, and the same seed gives the same inputs.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A string of `length` characters drawn from `alphabet`.
+    mutating func string(from alphabet: [Character], length: Int) -> String {
+        String((0..<length).map { _ in alphabet.randomElement(using: &self)! })
+    }
+}

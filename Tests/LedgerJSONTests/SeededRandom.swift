@@ -1,0 +1,56 @@
+import Foundation
+
+/// SplitMix64: tiny, fast and fully determined by its seed, so a failing generated case
+/// can be replayed from the seed the failure message prints.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
+
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+
+    mutating func pick<T>(_ choices: [T]) -> T { choices[int(0...(choices.count - 1))] }
+}
+
+/// Runs generated cases, each from its own seed, so a failure names the one seed that
+/// reproduces it: set LEDGER_TEST_SEED to that value to run just that case first.
+enum Property {
+    /// The base seed: LEDGER_TEST_SEED if set (decimal or 0x-hex), else a fixed one so
+    /// runs are reproducible by default.
+    static var baseSeed: UInt64 {
+        guard let text = ProcessInfo.processInfo.environment["LEDGER_TEST_SEED"] else { return 0x5EED_1ED6_E000_0001 }
+        if text.hasPrefix("0x") { return UInt64(text.dropFirst(2), radix: 16) ?? 0 }
+        return UInt64(text) ?? 0
+    }
+
+    /// The seed of case `index` of a test named `name`.
+    static func seed(_ name: String, _ index: Int) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in name.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+        return baseSeed ^ h &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    /// Calls `body` for `count` cases with a generator seeded for each.
+    static func check(_ name: String, count: Int, _ body: (inout SeededRandom, _ seed: UInt64) throws -> Void) throws {
+        for i in 0..<count {
+            let s = seed(name, i)
+            var rng = SeededRandom(seed: s)
+            try body(&rng, s)
+        }
+    }
+}
+
+extension UInt64 {
+    /// As the failure messages print seeds.
+    var hex: String { "0x" + String(self, radix: 16) }
+}

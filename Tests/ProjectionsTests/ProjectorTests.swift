@@ -1,0 +1,121 @@
+import Dispatch
+import EventStore
+import Foundation
+import Postgres
+import Projections
+import Testing
+import TestSupport
+
+@Suite("The projector")
+struct ProjectorTests {
+    @Test("folds the log into the catalogue, each event once, across batches")
+    func foldsTheCatalogue() throws {
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let store = EventStore(conninfo: db.serviceURL)
+        defer { store.close() }
+        for i in 0..<120 { _ = try store.append(AppendRequest(event("project-\(i % 7)", "type.\(i % 3)"))) }
+        let projector = RunningProjector(url: db.serviceURL, projections: [CatalogueProjection()], batchSize: 25)
+        #expect(try waitForProjections([CatalogueProjection()], url: db.serviceURL))
+        // Events appended while it runs are picked up through NOTIFY.
+        for i in 0..<30 { _ = try store.append(AppendRequest(event("payer-\(i % 2)", "type.9"))) }
+        #expect(try waitForProjections([CatalogueProjection()], url: db.serviceURL))
+        projector.shutdown()
+        let connection = try db.connect()
+        let totals = try catalogueTotals(on: connection)
+        #expect(totals.types == 150 && totals.streams == 150 && totals.head == 150)
+        let row = try connection.query("SELECT version, events, first_position, last_type, category FROM proj_catalogue.streams WHERE stream = 'project-3'")[0]
+        #expect(row.int64(0) == 17 && row.int64(1) == 17 && row.int64(2) == 4)
+        #expect(row.string(3) == "type.2" && row.string(4) == "project")
+    }
+
+    @Test("a poison event stops its projection at the event before it; the others go on")
+    func poisonEventStopsOneProjection() throws {
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let store = EventStore(conninfo: db.serviceURL)
+        defer { store.close() }
+        for i in 0..<10 { _ = try store.append(AppendRequest(event("org-\(i)"))) }
+        let poison = try store.append(AppendRequest(event("org-x", "poison"))).position
+        for i in 0..<10 { _ = try store.append(AppendRequest(event("org-\(i)"))) }
+        let projections: [any Projection] = [PoisonProjection(), CatalogueProjection()]
+        let projector = RunningProjector(url: db.serviceURL, projections: projections, batchSize: 7)
+        #expect(try waitForProjections(projections, url: db.serviceURL))
+        projector.shutdown()
+        let connection = try db.connect()
+        let checkpoint = try #require(try ProjectionSchema.checkpoint("proj_poison_test", on: connection))
+        #expect(checkpoint.position == poison - 1)
+        #expect(checkpoint.failedPosition == poison)
+        #expect(checkpoint.error?.contains("cannot apply a poison event") == true)
+        #expect(try connection.query("SELECT max(position) FROM proj_poison_test.seen")[0].int64(0) == poison - 1)
+        #expect(try catalogueTotals(on: connection).types == 21)
+        #expect(projector.projector.status.withLock { $0.failed } == ["poison_test"])
+    }
+
+    @Test("replay rebuilds byte-identical tables and swaps them in")
+    func replayIsByteIdentical() throws {
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let store = EventStore(conninfo: db.serviceURL)
+        defer { store.close() }
+        for i in 0..<400 { _ = try store.append(AppendRequest(event("s-\(i % 37)", "t.\(i % 11)", ["i": .integer(Int64(i))]))) }
+        let catalogue = CatalogueProjection()
+        let projector = RunningProjector(url: db.serviceURL, projections: [catalogue], batchSize: 64)
+        #expect(try waitForProjections([catalogue], url: db.serviceURL))
+        let connection = try db.connect()
+        let live = try checksums(catalogue, on: connection)
+        let oid = try connection.query("SELECT oid FROM pg_namespace WHERE nspname = 'proj_catalogue'")[0].int64(0)
+        // The projector keeps running while the rebuild swaps underneath it.
+        try ProjectionRebuilder(conninfo: db.serviceURL, batchSize: 50, log: { _, _, _ in }).rebuild([catalogue])
+        #expect(try checksums(catalogue, on: connection) == live)
+        #expect(try connection.query("SELECT oid FROM pg_namespace WHERE nspname = 'proj_catalogue'")[0].int64(0) != oid, "a new schema was swapped in")
+        #expect(try connection.query("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'proj_catalogue__%'")[0].int64(0) == 0)
+        // And it keeps projecting into the swapped-in schema.
+        for i in 0..<20 { _ = try store.append(AppendRequest(event("late-\(i)"))) }
+        #expect(try waitForProjections([catalogue], url: db.serviceURL))
+        projector.shutdown()
+        #expect(try catalogueTotals(on: connection).types == 420)
+    }
+
+    @Test("replay while events keep arriving loses and repeats nothing")
+    func replayUnderLoad() throws {
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let store = EventStore(conninfo: db.serviceURL)
+        defer { store.close() }
+        for i in 0..<300 { _ = try store.append(AppendRequest(event("s-\(i % 13)"))) }
+        let catalogue = CatalogueProjection()
+        let projector = RunningProjector(url: db.serviceURL, projections: [catalogue], batchSize: 40)
+        let writer = Thread {
+            for i in 0..<300 { _ = try? store.append(AppendRequest(event("w-\(i % 5)"))) }
+        }
+        writer.start()
+        try ProjectionRebuilder(conninfo: db.serviceURL, batchSize: 30, log: { _, _, _ in }).rebuild([catalogue])
+        #expect(try LedgerProcess.eventually { try store.headPosition() == 600 })
+        #expect(try waitForProjections([catalogue], url: db.serviceURL))
+        projector.shutdown()
+        let connection = try db.connect()
+        let totals = try catalogueTotals(on: connection)
+        #expect(totals.types == 600 && totals.streams == 600)
+    }
+
+    @Test("a projection whose code version changed is rebuilt by the projector")
+    func versionBumpRebuilds() throws {
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let store = EventStore(conninfo: db.serviceURL)
+        defer { store.close() }
+        for i in 0..<50 { _ = try store.append(AppendRequest(event("s-\(i % 3)"))) }
+        var projector = RunningProjector(url: db.serviceURL, projections: [CatalogueProjection()])
+        #expect(try waitForProjections([CatalogueProjection()], url: db.serviceURL))
+        projector.shutdown()
+        let connection = try db.connect()
+        try connection.query("UPDATE proj_catalogue._checkpoint SET version = 0")
+        try connection.query("DELETE FROM proj_catalogue.streams")   // a stale table the rebuild must replace
+        projector = RunningProjector(url: db.serviceURL, projections: [CatalogueProjection()])
+        #expect(try waitForProjections([CatalogueProjection()], url: db.serviceURL))
+        projector.shutdown()
+        #expect(try ProjectionSchema.checkpoint("proj_catalogue", on: connection)?.version == 1)
+        #expect(try catalogueTotals(on: connection).streams == 50)
+    }
+}

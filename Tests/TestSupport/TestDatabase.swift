@@ -1,0 +1,80 @@
+import Crypto
+import EventStore
+import Foundation
+import Postgres
+
+/// A fresh database on the test cluster, migrated, dropped at the end of the test.
+///
+/// Each test gets its own, so tests run in parallel without seeing each other's events.
+public final class TestDatabase: Sendable {
+    public let name: String
+    /// Superuser URL of this database (for tampering and inspection).
+    public let superuserURL: String
+    /// URL of a login role that is only a member of `ledger_service`, as the service runs.
+    public let serviceURL: String
+
+    public static let serviceLogin = "ledger_test_service"
+
+    private init(name: String, superuserURL: String, serviceURL: String) {
+        self.name = name
+        self.superuserURL = superuserURL
+        self.serviceURL = serviceURL
+    }
+
+    /// Creates and (by default) migrates a new database.
+    public static func create(migrated: Bool = true) throws -> TestDatabase {
+        let clusterURL = try TestPostgres.requireURL()
+        let name = "ledger_test_" + Hex.encode(SecureRandom.bytes(6))
+        let admin = try PostgresConnection(conninfo: clusterURL)
+        try admin.query("CREATE DATABASE \(admin.quoteIdentifier(name)) ENCODING 'UTF8' TEMPLATE template0")
+        let db = TestDatabase(name: name, superuserURL: try url(clusterURL, user: nil, database: name),
+                              serviceURL: try url(clusterURL, user: serviceLogin, database: name))
+        if migrated {
+            let connection = try PostgresConnection(conninfo: db.superuserURL)
+            try Migrator(migrations: try Migration.load(from: migrationsDirectory)).migrate(on: connection)
+            try ensureServiceLogin(admin)
+        }
+        return db
+    }
+
+    /// Drops the database, closing whatever is still connected to it.
+    public func drop() {
+        guard let url = try? TestPostgres.requireURL(), let admin = try? PostgresConnection(conninfo: url) else { return }
+        _ = try? admin.query("DROP DATABASE IF EXISTS \(admin.quoteIdentifier(name)) WITH (FORCE)")
+    }
+
+    public func connect() throws -> PostgresConnection { try PostgresConnection(conninfo: superuserURL) }
+    public func connectAsService() throws -> PostgresConnection { try PostgresConnection(conninfo: serviceURL) }
+
+    /// The repository's `sql/` folder.
+    public static var migrationsDirectory: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("sql").path
+    }
+
+    /// The repository root.
+    public static var repositoryRoot: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    }
+
+    private static func ensureServiceLogin(_ admin: PostgresConnection) throws {
+        try admin.query("""
+            DO $$
+            BEGIN
+                IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ledger_test_service') THEN
+                    CREATE ROLE ledger_test_service LOGIN IN ROLE ledger_service;
+                END IF;
+            EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+            END $$
+            """)
+    }
+
+    private static func url(_ base: String, user: String?, database: String) throws -> String {
+        guard var components = URLComponents(string: base) else {
+            throw PostgresError(code: .connectionFailed, message: "\(TestPostgres.urlVariable) is not a URL")
+        }
+        if let user { components.user = user; components.password = nil }
+        components.path = "/" + database
+        return components.string!
+    }
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build and the tests need, when any is missing:
+#   postgresql        server programs for the throwaway test cluster (`ledger pg`)
+#   libpq-dev         libpq, under the Postgres module
+#   libssl-dev        OpenSSL, under the Crypto and AppStore modules
+#   libmicrohttpd-dev the HTTP server library
+# Idempotent and silent when everything is there, so the test command can run it every time
+# (one dpkg-query, no apt, no network). Swift itself is not installed here: CI images and
+# developers bring their own toolchain (see scripts/test.sh for where it is looked for).
+set -euo pipefail
+
+packages=(postgresql libpq-dev libssl-dev libmicrohttpd-dev)
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "install-deps: not a Debian-like system; install PostgreSQL (server and libpq), OpenSSL and libmicrohttpd yourself" >&2
+    exit 0
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+    # "install ok installed" is the only state in which the files are really there
+    # (a removed-but-not-purged package still has a dpkg record).
+    if [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)" != "install ok installed" ]; then
+        missing+=("$package")
+    fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+    as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+    as_root=(sudo)
+else
+    echo "install-deps: missing ${missing[*]}, and not root and no sudo to install them" >&2
+    exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+# Retries for a flaky mirror; the lock timeout waits for unattended-upgrades on a freshly
+# booted machine instead of failing at once.
+apt_options=(-o Acquire::Retries=3 -o DPkg::Lock::Timeout=300)
+started=$SECONDS
+"${as_root[@]}" apt-get "${apt_options[@]}" update -qq >&2
+# No recommends: postgresql recommends sysstat and friends, which the tests do not need.
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${apt_options[@]}" install -y -qq --no-install-recommends "${missing[@]}" >&2
+echo "install-deps: done in $((SECONDS - started)) s" >&2
