@@ -28,7 +28,7 @@ struct CanonicalWriter {
         case .object(let members):
             out.append(UInt8(ascii: "{"))
             var first = true
-            for index in JSONBytes.orderedIndices(members, by: JSONBytes.jsonbKeyPrecedes) {
+            for index in JSONBytes.jsonbOrderedIndices(members) {
                 let (key, member) = members[index]
                 if !first { out.append(UInt8(ascii: ","), 0x20) }
                 first = false

@@ -18,40 +18,62 @@ enum JSONBytes {
     }
 
     private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteWriter) -> Bool {
+        guard let start = bytes.baseAddress else { return false }
+        let raw = UnsafeRawPointer(start)
+        let n = bytes.count
         var sawNUL = false
         var runStart = 0
         var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            // Most bytes need no escape; copy them in runs rather than one by one.
-            if b >= 0x20 && b != 0x22 && b != 0x5C {
+        while i < n {
+            // Most bytes need no escape: skip them eight at a time, and copy them in runs.
+            while i + 8 <= n && !wordNeedsEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
+            let stop = min(i + 8, n)
+            while i < stop {
+                let b = start[i]
+                if b >= 0x20 && b != 0x22 && b != 0x5C {
+                    i += 1
+                    continue
+                }
+                if runStart < i { out.append(UnsafeBufferPointer(start: start + runStart, count: i - runStart)) }
+                switch b {
+                case 0x22: out.append(0x5C, 0x22)
+                case 0x5C: out.append(0x5C, 0x5C)
+                case 0x08: out.append(0x5C, UInt8(ascii: "b"))
+                case 0x0C: out.append(0x5C, UInt8(ascii: "f"))
+                case 0x0A: out.append(0x5C, UInt8(ascii: "n"))
+                case 0x0D: out.append(0x5C, UInt8(ascii: "r"))
+                case 0x09: out.append(0x5C, UInt8(ascii: "t"))
+                default:
+                    if b == 0 { sawNUL = true }
+                    out.reserve(6)
+                    out.appendReserved(0x5C)
+                    out.appendReserved(UInt8(ascii: "u"))
+                    out.appendReserved(0x30)
+                    out.appendReserved(0x30)
+                    out.appendReserved(lowerHexDigit(b >> 4))
+                    out.appendReserved(lowerHexDigit(b & 0x0F))
+                }
                 i += 1
-                continue
+                runStart = i
             }
-            if runStart < i { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-            switch b {
-            case 0x22: out.append(0x5C, 0x22)
-            case 0x5C: out.append(0x5C, 0x5C)
-            case 0x08: out.append(0x5C, UInt8(ascii: "b"))
-            case 0x0C: out.append(0x5C, UInt8(ascii: "f"))
-            case 0x0A: out.append(0x5C, UInt8(ascii: "n"))
-            case 0x0D: out.append(0x5C, UInt8(ascii: "r"))
-            case 0x09: out.append(0x5C, UInt8(ascii: "t"))
-            default:
-                if b == 0 { sawNUL = true }
-                out.reserve(6)
-                out.appendReserved(0x5C)
-                out.appendReserved(UInt8(ascii: "u"))
-                out.appendReserved(0x30)
-                out.appendReserved(0x30)
-                out.appendReserved(lowerHexDigit(b >> 4))
-                out.appendReserved(lowerHexDigit(b & 0x0F))
-            }
-            i += 1
-            runStart = i
         }
-        if runStart < bytes.count { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])) }
+        if runStart < n { out.append(UnsafeBufferPointer(start: start + runStart, count: n - runStart)) }
         return sawNUL
+    }
+
+    /// Whether any of the eight bytes in `w` is below 0x20, a `"` or a `\`.
+    @inline(__always)
+    private static func wordNeedsEscape(_ w: UInt64) -> Bool {
+        // The classic bit tricks: (x - 0x01…) & ~x & 0x80… is nonzero exactly when some
+        // byte of x is zero; with 0x20… in place of 0x01…, when some byte is below 0x20.
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (w &- ones &* 0x20) & ~w & highs
+        let q = w ^ (ones &* 0x22)
+        let quote = (q &- ones) & ~q & highs
+        let b = w ^ (ones &* 0x5C)
+        let backslash = (b &- ones) & ~b & highs
+        return control | quote | backslash != 0
     }
 
     @inline(__always)
@@ -98,12 +120,24 @@ enum JSONBytes {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
-    /// The members of an object in the given order, as dictionary indices: sorting
-    /// indices moves no strings or values around.
-    static func orderedIndices(_ members: [String: JSONValue], by precedes: (String, String) -> Bool) -> [Dictionary<String, JSONValue>.Index] {
-        var order = Array(members.indices)
+    /// The members of an object in `jsonb` key order, as dictionary indices: sorting
+    /// indices moves no strings or values around, and comparing the lengths first settles
+    /// most comparisons without touching the bytes.
+    static func jsonbOrderedIndices(_ members: [String: JSONValue]) -> [Dictionary<String, JSONValue>.Index] {
         let keys = members.keys
-        order.sort { precedes(keys[$0], keys[$1]) }
+        var entries = members.indices.map { (length: keys[$0].utf8.count, index: $0) }
+        entries.sort { a, b in
+            if a.length != b.length { return a.length < b.length }
+            return keys[a.index].utf8.lexicographicallyPrecedes(keys[b.index].utf8)
+        }
+        return entries.map(\.index)
+    }
+
+    /// The members of an object in code point order, as dictionary indices.
+    static func bytewiseOrderedIndices(_ members: [String: JSONValue]) -> [Dictionary<String, JSONValue>.Index] {
+        let keys = members.keys
+        var order = Array(members.indices)
+        order.sort { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
         return order
     }
 }

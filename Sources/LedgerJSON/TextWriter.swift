@@ -47,7 +47,7 @@ struct TextWriter {
 
     private func ordered(_ members: [String: JSONValue]) -> [Dictionary<String, JSONValue>.Index] {
         switch keyOrder {
-        case .sorted: return JSONBytes.orderedIndices(members, by: JSONBytes.bytewisePrecedes)
+        case .sorted: return JSONBytes.bytewiseOrderedIndices(members)
         case .unsorted: return Array(members.indices)
         }
     }

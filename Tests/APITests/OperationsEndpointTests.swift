@@ -1,0 +1,142 @@
+import API
+import EventStore
+import Foundation
+import HTTP
+import LedgerJSON
+import Postgres
+import Projections
+import Synchronization
+import Testing
+import TestSupport
+
+@Suite("Health, readiness, metrics and the OpenAPI document, over HTTP")
+struct OperationsEndpointTests {
+    @Test("/healthz answers 200 without the database")
+    func healthz() throws {
+        let service = try TestService()
+        defer { service.shutdown() }
+        let (status, body) = try service.json("/healthz")
+        #expect(status == 200)
+        #expect(body == ["status": "ok"])
+    }
+
+    @Test("/readyz is 503 until the projections exist and catch up, then 200; 503 again when one stops")
+    func readyz() throws {
+        let service = try TestService(projections: [CatalogueProjection(), PoisonAfter()])
+        defer { service.shutdown() }
+        var (status, body) = try service.json("/readyz")
+        #expect(status == 503)
+        #expect(body["checks"]?["database"]?["ok"] == true)
+        #expect(body["checks"]?["migrations"]?["ok"] == true)
+        #expect(body["checks"]?["projections"]?["ok"] == false)
+
+        for i in 0..<5 { _ = try service.store.append(AppendRequest(event("org-\(i)"))) }
+        let projector = Projector(configuration: .init(conninfo: service.db.serviceURL,
+                                                      projections: [CatalogueProjection(), PoisonAfter()], pollInterval: 0.1),
+                                  log: { _, _, _ in })
+        let stop = StopFlag()
+        Thread { projector.run { stop.isSet } }.start()
+        defer { stop.set() }
+        #expect(LedgerProcess.eventually { (try? service.json("/readyz").0) == 200 })
+        (status, body) = try service.json("/readyz")
+        #expect(body["head"] == 5)
+        #expect(body["status"] == "ready")
+
+        _ = try service.store.append(AppendRequest(event("org-x", "poison")))
+        #expect(LedgerProcess.eventually { (try? service.json("/readyz").0) == 503 })
+        (status, body) = try service.json("/readyz")
+        #expect(body["checks"]?["projections"]?["detail"]?.stringValue?.contains("stopped at position 6") == true)
+    }
+
+    @Test("/readyz names a pending migration")
+    func readyzPendingMigration() throws {
+        let service = try TestService()
+        defer { service.shutdown() }
+        try service.db.connect().query("DELETE FROM schema_migrations WHERE version = 2")
+        let (status, body) = try service.json("/readyz")
+        #expect(status == 503)
+        #expect(body["checks"]?["migrations"]?["detail"]?.stringValue?.contains("2_service_role") == true)
+    }
+
+    @Test("/metrics: requests by route and status, latency histogram, appends, log head, projection lag")
+    func metrics() throws {
+        let service = try TestService()
+        defer { service.shutdown() }
+        _ = try service.context.append(AppendRequest(event("org-1")))
+        _ = try service.get("/healthz")
+        _ = try service.get("/nowhere")
+        let response = try service.get("/metrics")
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
+        let text = String(decoding: response.body, as: UTF8.self)
+        #expect(text.contains(#"http_requests_total{method="GET",route="/healthz",status="200"} 1"#))
+        #expect(text.contains(#"http_requests_total{method="GET",route="unmatched",status="404"} 1"#))
+        #expect(text.contains("# TYPE http_request_duration_seconds histogram"))
+        #expect(text.contains(#"ledger_appends_total{result="appended"} 1"#))
+        #expect(text.contains("ledger_log_head_position 1"))
+        #expect(text.contains(#"ledger_projection_lag_events{projection="catalogue"} 1"#))
+    }
+
+    @Test("/openapi.json is OpenAPI 3.1 and lists exactly the routes the router serves")
+    func openAPI() throws {
+        let service = try TestService()
+        defer { service.shutdown() }
+        let (status, document) = try service.json("/openapi.json")
+        #expect(status == 200)
+        #expect(document["openapi"] == "3.1.0")
+        let paths = try #require(document["paths"]?.objectValue)
+        var documented = Set<String>()
+        for (path, item) in paths {
+            for method in item.objectValue?.keys ?? [:].keys { documented.insert("\(method.uppercased()) \(path)") }
+        }
+        let routed = Set(LedgerAPI.router(service.context).routes.map { "\($0.method) \($0.pattern)" })
+        #expect(documented == routed)
+        // Every $ref points at a schema that exists.
+        let schemas = Set(document["components"]?["schemas"]?.objectValue?.keys.map { $0 } ?? [])
+        for ref in Self.refs(in: document) {
+            #expect(schemas.contains(String(ref.dropFirst("#/components/schemas/".count))), "dangling \(ref)")
+        }
+    }
+
+    @Test("an unknown route is a 404 problem in JSON")
+    func unknownRoute() throws {
+        let service = try TestService()
+        defer { service.shutdown() }
+        let response = try service.get("/v1/nothing/here")
+        #expect(response.status == 404)
+        #expect(response.headers["content-type"] == "application/problem+json")
+        let problem = try JSONValue.parse(response.body)
+        #expect(problem["code"] == "not_found")
+        #expect(problem["status"] == 404)
+    }
+
+    static func refs(in value: JSONValue) -> [String] {
+        switch value {
+        case .object(let members):
+            return members.flatMap { key, v in key == "$ref" ? [v.stringValue ?? ""] : refs(in: v) }
+        case .array(let items): return items.flatMap(refs(in:))
+        default: return []
+        }
+    }
+}
+
+/// A second projection that stops on `poison`, to make /readyz fail.
+struct PoisonAfter: Projection {
+    let name = "poison_api_test"
+    let version = 1
+    let tables: [String] = []
+    var tablesSQL: [String] { [] }
+    func apply(_ event: RecordedEvent, in context: ProjectionContext) throws {
+        if event.type == "poison" { throw ProjectionError("poison") }
+    }
+}
+
+final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+    func set() { flag.store(true, ordering: .relaxed) }
+}
+
+func event(_ stream: String, _ type: String = "test.happened") -> EventToAppend {
+    EventToAppend(stream: stream, type: type, data: ["n": 1], metadata: EventMetadata(actor: Actor(.system, "tests")))
+}

@@ -1,0 +1,49 @@
+import API
+import EventStore
+import Foundation
+import HTTP
+import LedgerJSON
+import Observability
+import Postgres
+import Projections
+import TestSupport
+
+/// The real HTTP server with the real router, on an ephemeral port, over a fresh database.
+final class TestService: Sendable {
+    let db: TestDatabase
+    let store: EventStore
+    let server: HTTPServer
+    let logs = MemoryLogSink()
+    let context: ServiceContext
+
+    init(projections: [any Projection] = AllProjections.all) throws {
+        db = try TestDatabase.create()
+        let pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 4)
+        store = EventStore(conninfo: db.serviceURL, pool: pool)
+        let logger = Logger(minimumLevel: .debug, sink: logs)
+        let metrics = MetricsRegistry()
+        context = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
+                                 migrations: try Migration.load(from: TestDatabase.migrationsDirectory),
+                                 projections: projections, readyMaxLag: 100)
+        server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4),
+                            router: LedgerAPI.router(context), logger: logger, metrics: metrics)
+        try server.start()
+    }
+
+    func client() throws -> HTTPClient { try HTTPClient(host: "127.0.0.1", port: server.port) }
+
+    func get(_ path: String, headers: [(String, String)] = []) throws -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
+        try client().send(method: "GET", path: path, headers: headers)
+    }
+
+    func json(_ path: String) throws -> (Int, JSONValue) {
+        let response = try get(path)
+        return (response.status, try JSONValue.parse(response.body))
+    }
+
+    func shutdown() {
+        server.shutdown(gracePeriod: 5)
+        store.close()
+        db.drop()
+    }
+}
