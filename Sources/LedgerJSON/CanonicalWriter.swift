@@ -5,7 +5,7 @@ struct CanonicalWriter {
     /// Refuse values `jsonb` would refuse or print differently, instead of writing them.
     let strict: Bool
 
-    func write(_ value: JSONValue, to out: inout ByteWriter) throws(JSONValidationError) {
+    func write(_ value: JSONValue, to out: inout ByteWriter, depth: Int = 0) throws(JSONValidationError) {
         switch value {
         case .null:
             out.append("null")
@@ -19,13 +19,15 @@ struct CanonicalWriter {
         case .string(let s):
             try writeString(s, to: &out)
         case .array(let elements):
+            if strict { try JSONValue.checkDepth(depth + 1) }
             out.append(UInt8(ascii: "["))
             for (i, element) in elements.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ","), 0x20) }
-                do { try write(element, to: &out) } catch { throw error.prepending(.index(i)) }
+                do { try write(element, to: &out, depth: depth + 1) } catch { throw error.prepending(.index(i)) }
             }
             out.append(UInt8(ascii: "]"))
         case .object(let members):
+            if strict { try JSONValue.checkDepth(depth + 1) }
             out.append(UInt8(ascii: "{"))
             var first = true
             for index in JSONBytes.jsonbOrderedIndices(members) {
@@ -35,7 +37,7 @@ struct CanonicalWriter {
                 do {
                     try writeString(key, to: &out)
                     out.append(UInt8(ascii: ":"), 0x20)
-                    try write(member, to: &out)
+                    try write(member, to: &out, depth: depth + 1)
                 } catch {
                     throw error.prepending(.key(key))
                 }

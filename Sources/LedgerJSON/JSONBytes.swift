@@ -103,41 +103,4 @@ enum JSONBytes {
             Array(s.utf8).withUnsafeBufferPointer { out.append($0) }
         }
     }
-
-    /// The `jsonb` key order (`lengthCompareJsonbStringValue` in PostgreSQL's
-    /// `jsonb_util.c`): shorter keys first, then bytewise (`memcmp`) among equal lengths.
-    @inline(__always)
-    static func jsonbKeyPrecedes(_ a: String, _ b: String) -> Bool {
-        let la = a.utf8.count
-        let lb = b.utf8.count
-        if la != lb { return la < lb }
-        return a.utf8.lexicographicallyPrecedes(b.utf8)
-    }
-
-    /// Code point order, which for UTF-8 is plain bytewise order.
-    @inline(__always)
-    static func bytewisePrecedes(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
-    }
-
-    /// The members of an object in `jsonb` key order, as dictionary indices: sorting
-    /// indices moves no strings or values around, and comparing the lengths first settles
-    /// most comparisons without touching the bytes.
-    static func jsonbOrderedIndices(_ members: [String: JSONValue]) -> [Dictionary<String, JSONValue>.Index] {
-        let keys = members.keys
-        var entries = members.indices.map { (length: keys[$0].utf8.count, index: $0) }
-        entries.sort { a, b in
-            if a.length != b.length { return a.length < b.length }
-            return keys[a.index].utf8.lexicographicallyPrecedes(keys[b.index].utf8)
-        }
-        return entries.map(\.index)
-    }
-
-    /// The members of an object in code point order, as dictionary indices.
-    static func bytewiseOrderedIndices(_ members: [String: JSONValue]) -> [Dictionary<String, JSONValue>.Index] {
-        let keys = members.keys
-        var order = Array(members.indices)
-        order.sort { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
-        return order
-    }
 }

@@ -22,6 +22,8 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         public static let invalidEscape = Code("invalid_escape")
         /// `\u` not followed by four hexadecimal digits.
         public static let invalidUnicodeEscape = Code("invalid_unicode_escape")
+        /// `\u0000`, when `JSONParseOptions.allowsNUL` is false.
+        public static let nulCharacter = Code("nul_character")
         /// A `\u` escape of a UTF-16 surrogate that is not part of a high-low pair.
         public static let loneSurrogate = Code("lone_surrogate")
         /// Bytes that are not well-formed UTF-8.

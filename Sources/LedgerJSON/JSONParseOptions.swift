@@ -1,8 +1,9 @@
 /// Limits and policies of `JSONValue.parse`.
 ///
 /// The defaults accept the documents PostgreSQL's `jsonb` accepts, except for nesting
-/// deeper than 256 levels and numbers whose exponent inflates them by more than 64 bytes:
-/// both would let hostile input cost far more stack or memory than its size suggests.
+/// deeper than 256 levels and numbers whose exponent inflates them by more than 64 bytes
+/// (both would let hostile input cost far more stack or memory than its size suggests),
+/// and plus `\u0000`, which is valid JSON (see `allowsNUL`).
 public struct JSONParseOptions: Sendable, Hashable {
     /// What to do when an object repeats a key.
     public enum DuplicateKeys: Sendable, Hashable {
@@ -15,6 +16,7 @@ public struct JSONParseOptions: Sendable, Hashable {
     /// The deepest nesting of arrays and objects accepted; deeper input fails with
     /// `too_deep` before it can exhaust the stack.
     public var maxDepth: Int
+    /// What to do when an object repeats a key; `jsonb` keeps the last value.
     public var duplicateKeys: DuplicateKeys
     /// How many bytes longer than its literal a number's canonical text may be. Only an
     /// exponent makes it longer (`1e100000` is 8 bytes in and 100001 out), so this bounds
@@ -22,11 +24,16 @@ public struct JSONParseOptions: Sendable, Hashable {
     /// never has an exponent and always parses back. `Int.max` leaves only `numeric`'s own
     /// limits.
     public var maxNumberGrowth: Int
+    /// Whether `\u0000` is accepted. It is valid JSON, so by default it is, and
+    /// `validateForJSONB()` refuses the value later; `false` refuses it while parsing, as
+    /// PostgreSQL does, even inside a value that a repeated key then discards.
+    public var allowsNUL: Bool
 
-    public init(maxDepth: Int = 256, duplicateKeys: DuplicateKeys = .lastWins, maxNumberGrowth: Int = 64) {
+    public init(maxDepth: Int = 256, duplicateKeys: DuplicateKeys = .lastWins, maxNumberGrowth: Int = 64, allowsNUL: Bool = true) {
         self.maxDepth = maxDepth
         self.duplicateKeys = duplicateKeys
         self.maxNumberGrowth = maxNumberGrowth
+        self.allowsNUL = allowsNUL
     }
 
     /// Depth 256, last key wins, numbers may grow by at most 64 bytes.

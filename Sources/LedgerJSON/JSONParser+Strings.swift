@@ -81,6 +81,9 @@ extension JSONParser {
             } else if (0xDC00...0xDFFF).contains(unit) {
                 throw error(.loneSurrogate, at: backslash, "\\u\(hex(unit, width: 4)) is a low surrogate without a high surrogate before it")
             }
+            if scalar == 0 && !options.allowsNUL {
+                throw error(.nulCharacter, at: backslash, "\\u0000 is not allowed: PostgreSQL text cannot hold U+0000")
+            }
             appendUTF8(scalar)
         default:
             throw error(.invalidEscape, at: backslash, "invalid escape '\\\(c >= 0x20 && c < 0x7F ? String(Character(Unicode.Scalar(c))) : "U+" + hex(c, width: 4))'")

@@ -18,6 +18,9 @@ public struct JSONValidationError: Error, Sendable, Hashable, CustomStringConver
         public static let decimalOutOfRange = Code("decimal_out_of_range")
         /// A string or key of more than 268435455 bytes, `jsonb`'s limit.
         public static let stringTooLong = Code("string_too_long")
+        /// Arrays and objects nested deeper than `JSONParseOptions.default.maxDepth`.
+        /// PostgreSQL would store it, but `JSONValue.parse` could not read it back.
+        public static let tooDeep = Code("too_deep")
     }
 
     public let code: Code

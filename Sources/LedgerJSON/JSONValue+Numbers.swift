@@ -48,6 +48,7 @@ extension JSONValue {
         }
     }
 
+    /// The text of a `.decimal`, or nil for other values (an `.integer` included).
     public var decimalText: String? {
         if case .decimal(let text) = self { return text }
         return nil

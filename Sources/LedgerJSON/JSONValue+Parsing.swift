@@ -8,7 +8,8 @@ extension JSONValue {
     /// `.decimal("1.0")`), else `.decimal` with that printed text. When a key repeats,
     /// the last value wins unless `options` say otherwise.
     ///
-    /// `\u0000` is valid JSON and parses, but `jsonb` refuses it: see `validateForJSONB()`.
+    /// `\u0000` is valid JSON and parses unless `options.allowsNUL` is false, but `jsonb`
+    /// refuses it: see `validateForJSONB()`.
     public static func parse(_ bytes: some Collection<UInt8>, options: JSONParseOptions = .default) throws(JSONParseError) -> JSONValue {
         let result = bytes.withContiguousStorageIfAvailable { buffer in
             Result { () throws(JSONParseError) -> JSONValue in try parse(buffer: buffer, options: options) }

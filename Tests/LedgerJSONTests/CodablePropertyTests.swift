@@ -34,7 +34,7 @@ struct CodablePropertyTests {
             let optionals = (0..<rng.int(0...4)).map { _ in rng.chance(0.3) ? nil : Optional(Gen.integer(&rng)) }
             let ours = try JSONValueEncoder().encode(items)
             let foundation = try JSONValue.parse(JSONEncoder().encode(items))
-            #expect(ours.canonicalBytes == foundation.canonicalBytes, "seed \(seed.hex)")
+            #expect(sameBytes(ours.canonicalText, foundation.canonicalText), "seed \(seed.hex)")
             #expect(try JSONValueEncoder().encode(optionals) == JSONValue.parse(JSONEncoder().encode(optionals)), "seed \(seed.hex)")
             // And Foundation reads what we write.
             let text = Data(ours.compactBytes())

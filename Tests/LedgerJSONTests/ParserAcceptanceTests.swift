@@ -50,7 +50,7 @@ struct ParserAcceptanceTests {
         let (text, expected) = Self.cases[i]
         let value = try JSONValue.parse(text)
         #expect(value == expected, "\(text.debugDescription)")
-        #expect(value.canonicalBytes == expected.canonicalBytes, "\(text.debugDescription)")
+        #expect(sameBytes(value.canonicalText, expected.canonicalText), "\(text.debugDescription)")
         // The same through the generic byte entry points.
         #expect(try JSONValue.parse(Array(text.utf8)) == expected)
         #expect(try JSONValue.parse(text.utf8) == expected)
@@ -101,6 +101,20 @@ struct ParserAcceptanceTests {
             Issue.record("accepted")
         } catch {
             #expect(error.code == .equivalentKeys)
+        }
+    }
+
+    @Test("\\u0000 parses by default and can be refused while parsing, as PostgreSQL does")
+    func nul() throws {
+        let text = #"{"a":"\u0000","a":1}"#
+        // Last key wins, so the value holds no NUL and validates; PostgreSQL refuses the text.
+        try JSONValue.parse(text).validateForJSONB()
+        do {
+            _ = try JSONValue.parse(text, options: JSONParseOptions(allowsNUL: false))
+            Issue.record("accepted")
+        } catch {
+            #expect(error.code == .nulCharacter)
+            #expect(error.offset == 6)
         }
     }
 

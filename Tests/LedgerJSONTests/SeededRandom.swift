@@ -54,3 +54,10 @@ extension UInt64 {
     /// As the failure messages print seeds.
     var hex: String { "0x" + String(self, radix: 16) }
 }
+
+/// Byte equality of texts. Swift's `==` on `String` is Unicode canonical equivalence, so
+/// "é" and "e\u{301}" compare equal: too lenient for checking output byte for byte.
+func sameBytes(_ a: String?, _ b: String?) -> Bool {
+    guard let a, let b else { return a == nil && b == nil }
+    return a.utf8.elementsEqual(b.utf8)
+}

@@ -44,4 +44,33 @@ struct ValidationTests {
             try value.validateForJSONB()
         }
     }
+
+    @Test("nesting deeper than the parser reads back is refused; 256 levels are fine")
+    func depth() throws {
+        func nested(_ levels: Int) -> JSONValue {
+            var value: JSONValue = 1
+            for i in 0..<levels { value = i % 2 == 0 ? [value] : ["k": value] }
+            return value
+        }
+        try nested(256).validateForJSONB()
+        #expect(try JSONValue.parse(nested(256).canonicalText) == nested(256))
+        do {
+            try nested(257).validateForJSONB()
+            Issue.record("accepted")
+        } catch {
+            #expect(error.code == .tooDeep)
+        }
+        var buffer: [UInt8] = []
+        #expect(throws: JSONValidationError.self) { try nested(257).writeCanonical(into: &buffer) }
+    }
+
+    @Test("whatever passes validation reads back from its canonical text with default options")
+    func readBack() throws {
+        try Property.check("validation.readback", count: 2000) { (rng, seed) throws in
+            let value = Gen.value(&rng, maxDepth: 5)
+            guard (try? value.validateForJSONB()) != nil else { return }
+            let back = try JSONValue.parse(value.canonicalText)
+            #expect(sameBytes(back.canonicalText, value.canonicalText), "seed \(seed.hex)")
+        }
+    }
 }

@@ -113,9 +113,9 @@ struct ProjectorTests {
         try connection.query("UPDATE proj_catalogue._checkpoint SET version = 0")
         try connection.query("DELETE FROM proj_catalogue.streams")   // a stale table the rebuild must replace
         projector = RunningProjector(url: db.serviceURL, projections: [CatalogueProjection()])
-        #expect(try waitForProjections([CatalogueProjection()], url: db.serviceURL))
+        // The stale schema is already at the head, so wait for the version, not the position.
+        #expect(try LedgerProcess.eventually { try ProjectionSchema.checkpoint("proj_catalogue", on: connection)?.version == 1 })
         projector.shutdown()
-        #expect(try ProjectionSchema.checkpoint("proj_catalogue", on: connection)?.version == 1)
         #expect(try catalogueTotals(on: connection).streams == 50)
     }
 }

@@ -106,13 +106,15 @@ public final class EmbeddedPostgres: Sendable {
     @discardableResult
     public func start() throws -> String {
         let serverSettings = try validatedSettings()
+        // Before anything is created (an account, a directory): without the programs there
+        // is nothing to run.
+        let binaries = try PostgresBinaries.locate(majorVersion: clusterMajorVersion)
         let account = try serverAccount(creating: true)
         try prepareClusterDirectory(for: account)
         return try withLock {
             if try waitForRunningServer() {
                 return url
             }
-            let binaries = try PostgresBinaries.locate(majorVersion: clusterMajorVersion)
             let runner = HelperProcess(user: account?.name)
             if clusterMajorVersion == nil {
                 try initialize(with: binaries, runner: runner, account: account)
