@@ -16,9 +16,6 @@ public enum LedgerMain {
     ]
 
     public static func run(_ argv: [String] = CommandLine.arguments) -> Int32 {
-        // Line by line even into a pipe, so that what a command prints is seen when it is printed.
-        nonisolated(unsafe) let standardOutput = stdout
-        setvbuf(standardOutput, nil, _IOLBF, 0)
         let environment = LedgerEnvironment()
         let args = Array(argv.dropFirst())
         guard let name = args.first, name != "--help", name != "-h", name != "help" else {

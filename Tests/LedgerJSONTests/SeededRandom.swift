@@ -22,26 +22,35 @@ struct SeededRandom: RandomNumberGenerator {
     mutating func pick<T>(_ choices: [T]) -> T { choices[int(0...(choices.count - 1))] }
 }
 
-/// Runs generated cases, each from its own seed, so a failure names the one seed that
-/// reproduces it: set LEDGER_TEST_SEED to that value to run just that case first.
+/// Runs generated cases, each from its own seed, and failure messages print that seed.
+///
+/// To replay a failure, run with LEDGER_TEST_CASE_SEED set to the printed seed: every
+/// property test then runs that one case. LEDGER_TEST_SEED (decimal or 0x-hex) changes
+/// the base from which all case seeds derive, to explore other cases.
 enum Property {
-    /// The base seed: LEDGER_TEST_SEED if set (decimal or 0x-hex), else a fixed one so
-    /// runs are reproducible by default.
-    static var baseSeed: UInt64 {
-        guard let text = ProcessInfo.processInfo.environment["LEDGER_TEST_SEED"] else { return 0x5EED_1ED6_E000_0001 }
-        if text.hasPrefix("0x") { return UInt64(text.dropFirst(2), radix: 16) ?? 0 }
-        return UInt64(text) ?? 0
+    static func environmentSeed(_ name: String) -> UInt64? {
+        guard let text = ProcessInfo.processInfo.environment[name], !text.isEmpty else { return nil }
+        if text.hasPrefix("0x") { return UInt64(text.dropFirst(2), radix: 16) }
+        return UInt64(text)
     }
+
+    /// The base seed: fixed unless LEDGER_TEST_SEED says otherwise, so runs reproduce.
+    static var baseSeed: UInt64 { environmentSeed("LEDGER_TEST_SEED") ?? 0x5EED_1ED6_E000_0001 }
 
     /// The seed of case `index` of a test named `name`.
     static func seed(_ name: String, _ index: Int) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         for b in name.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
-        return baseSeed ^ h &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15
+        return (baseSeed ^ h) &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15
     }
 
     /// Calls `body` for `count` cases with a generator seeded for each.
     static func check(_ name: String, count: Int, _ body: (inout SeededRandom, _ seed: UInt64) throws -> Void) throws {
+        if let replay = environmentSeed("LEDGER_TEST_CASE_SEED") {
+            var rng = SeededRandom(seed: replay)
+            try body(&rng, replay)
+            return
+        }
         for i in 0..<count {
             let s = seed(name, i)
             var rng = SeededRandom(seed: s)

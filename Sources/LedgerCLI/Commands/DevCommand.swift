@@ -93,6 +93,7 @@ public enum DevCommand: LedgerCommand {
             Ctrl-C stops everything.
 
             """)
+        fflush(nil)  // seen at once even when stdout is a pipe
         while !SignalWatcher.shared.shouldStop {
             if let dead = children.firstExited() {
                 logger.error("a child process exited; stopping", ["process": .string(dead.name), "status": .int(Int(dead.status))])
