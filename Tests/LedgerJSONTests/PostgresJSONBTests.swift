@@ -53,9 +53,10 @@ struct PostgresJSONBTests {
             if failures <= 5 { Issue.record("seed \(seeds[i].hex): server \(outcomes[i]) ours \(value.canonicalText)") }
         }
         #expect(failures == 0)
-        let stored = try server.storedTexts(values.prefix(1000).map { $0.canonicalText })
-        #expect(zip(stored, values.prefix(1000)).allSatisfy { sameBytes($0, $1.canonicalText) })
-        #expect(stored.count == 1000)
+        let sample = values.prefix(1000)
+        let stored = try server.storedTexts(sample.map { $0.canonicalText })
+        #expect(stored.count == sample.count)
+        #expect(zip(stored, sample).allSatisfy { sameBytes($0, $1.canonicalText) })
     }
 
     @Test("5000 generated number literals: same value text, same refusals")

@@ -32,7 +32,9 @@ struct PostgresParserDifferentialTests {
         }
         #expect(failures == 0)
         // Both halves must really be exercised.
-        #expect(accepted > 3000 && accepted < 5800, "accepted \(accepted) of \(texts.count)")
+        if !Property.isReplaying {
+            #expect(accepted > 3000 && accepted < 5800, "accepted \(accepted) of \(texts.count)")
+        }
     }
 
     @Test("the rejection table is rejected by the server too")

@@ -34,6 +34,9 @@ enum Property {
         return UInt64(text)
     }
 
+    /// Whether one case is being replayed (LEDGER_TEST_CASE_SEED): counts do not hold then.
+    static var isReplaying: Bool { environmentSeed("LEDGER_TEST_CASE_SEED") != nil }
+
     /// The base seed: fixed unless LEDGER_TEST_SEED says otherwise, so runs reproduce.
     static var baseSeed: UInt64 { environmentSeed("LEDGER_TEST_SEED") ?? 0x5EED_1ED6_E000_0001 }
 

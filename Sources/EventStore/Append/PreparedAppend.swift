@@ -83,10 +83,13 @@ struct PreparedAppend: Sendable {
         let dataText: String
         let metadataText: String
         do {
-            try event.data.validateForJSONB()
-            try metadata.validateForJSONB()
-            dataText = event.data.canonicalText
-            metadataText = metadata.canonicalText
+            // Checks and writes PostgreSQL's jsonb text in one pass.
+            var buffer: [UInt8] = []
+            try event.data.writeCanonical(into: &buffer)
+            dataText = String(decoding: buffer, as: UTF8.self)
+            buffer.removeAll(keepingCapacity: true)
+            try metadata.writeCanonical(into: &buffer)
+            metadataText = String(decoding: buffer, as: UTF8.self)
         } catch {
             throw invalid("event \(index): \(error)")
         }
