@@ -50,9 +50,9 @@ public final class EventStore: Sendable {
     /// Finishes queued appends and stops the appender.
     public func close() { appender.close() }
 
-    /// What the appender has done since start.
-    public var appendStatistics: (transactions: Int, appends: Int, eventsWritten: Int, failedAppends: Int) {
+    /// What the appender has done since start, and where its time went.
+    public var appendStatistics: (transactions: Int, appends: Int, eventsWritten: Int, failedAppends: Int, phases: AppendPhases) {
         let s = appender.statistics.withLock { $0 }
-        return (s.transactions, s.appends, s.eventsWritten, s.failedAppends)
+        return (s.transactions, s.appends, s.eventsWritten, s.failedAppends, s.phases)
     }
 }

@@ -26,9 +26,36 @@ public enum HashChain {
         public var dataText: String
         /// Exactly `metadata::text` as PostgreSQL prints it.
         public var metadataText: String
+
+        /// The fields in the text form the chain hashes.
+        var texts: Texts {
+            Texts(position: position, eventID: eventID.lowercaseText, stream: stream, streamVersion: streamVersion, type: type,
+                  occurredAt: occurredAt.iso8601, recordedAt: recordedAt.iso8601, correctsPosition: correctsPosition,
+                  idempotencyKey: idempotencyKey, dataText: dataText, metadataText: metadataText)
+        }
     }
 
-    public static func canonicalBytes(_ f: Fields) -> [UInt8] {
+    /// The fields already rendered as text; the appender renders each once and uses the
+    /// same strings for the hash and for the row it writes.
+    struct Texts: Sendable {
+        var position: Int64
+        var eventID: String
+        var stream: String
+        var streamVersion: Int64
+        var type: String
+        var occurredAt: String
+        var recordedAt: String
+        var correctsPosition: Int64?
+        var idempotencyKey: String?
+        var dataText: String
+        var metadataText: String
+    }
+
+    public static func canonicalBytes(_ fields: Fields) -> [UInt8] { canonicalBytes(fields.texts) }
+
+    public static func hash(previous: [UInt8], fields: Fields) -> [UInt8] { hash(previous: previous, texts: fields.texts) }
+
+    static func canonicalBytes(_ f: Texts) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(f.dataText.utf8.count + f.metadataText.utf8.count + 256)
         func line(_ s: String) {
@@ -37,12 +64,12 @@ public enum HashChain {
         }
         line(version)
         line(String(f.position))
-        line(f.eventID.uuidString.lowercased())
+        line(f.eventID)
         line(f.stream)
         line(String(f.streamVersion))
         line(f.type)
-        line(f.occurredAt.iso8601)
-        line(f.recordedAt.iso8601)
+        line(f.occurredAt)
+        line(f.recordedAt)
         line(f.correctsPosition.map(String.init) ?? "")
         line(f.idempotencyKey ?? "")
         line(f.dataText)
@@ -50,10 +77,10 @@ public enum HashChain {
         return out
     }
 
-    public static func hash(previous: [UInt8], fields: Fields) -> [UInt8] {
+    static func hash(previous: [UInt8], texts: Texts) -> [UInt8] {
         var hasher = SHA256Hasher()
         hasher.update(previous)
-        hasher.update(canonicalBytes(fields))
+        hasher.update(canonicalBytes(texts))
         return hasher.finalize()
     }
 }

@@ -26,14 +26,18 @@ public struct PostgresBytes: PostgresBindable, Hashable {
     public var bytes: [UInt8]
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
     public var postgresText: String? {
-        var out = "\\x"
-        out.reserveCapacity(2 + bytes.count * 2)
-        let digits = Array("0123456789abcdef")
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0f)])
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: 2 + bytes.count * 2) { out in
+            out[0] = UInt8(ascii: "\\")
+            out[1] = UInt8(ascii: "x")
+            var i = 2
+            for b in bytes {
+                out[i] = digits[Int(b >> 4)]
+                out[i + 1] = digits[Int(b & 0x0f)]
+                i += 2
+            }
+            return i
         }
-        return out
     }
 }
 

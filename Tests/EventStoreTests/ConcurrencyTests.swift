@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import Postgres
 import Synchronization
+import Threads
 import Testing
 import TestSupport
 
@@ -48,7 +49,7 @@ struct ConcurrencyTests {
         }
         reader.start()
 
-        DispatchQueue.concurrentPerform(iterations: writers) { w in
+        ThreadGroup.run(writers, name: "test-writer") { w in
             var random = SeededRandom(seed: UInt64(w))
             let store = EventStore(conninfo: db.serviceURL, faults: AppendFaults(abortAfterInsert: {
                 Int.random(in: 0..<4) == 0

@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import Postgres
 import Synchronization
+import Threads
 import Testing
 import TestSupport
 
@@ -69,7 +70,7 @@ struct ConnectionTests {
         defer { db.drop() }
         let pool = PostgresPool(conninfo: db.superuserURL, maximumConnections: 3)
         let failures = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: 40) { i in
+        ThreadGroup.run(40, name: "pool-user") { i in
             do {
                 let value = try pool.withConnection { try $0.query("SELECT $1::int + 1", [i])[0].int(0) }
                 if value != i + 1 { failures.add(1, ordering: .relaxed) }

@@ -1,4 +1,5 @@
 @testable import EventStore
+import Crypto
 import Foundation
 import LedgerDomain
 import LedgerJSON
@@ -76,9 +77,15 @@ struct PlannerTests {
             // The rows form one chain from the genesis hash.
             var previous = HashChain.genesis
             for (i, row) in planner.rows.enumerated() {
-                #expect(row.fields.position == Int64(i + 1))
+                let t = row.texts
+                #expect(t.position == Int64(i + 1))
                 #expect(row.prevHash == previous)
-                #expect(row.hash == HashChain.hash(previous: previous, fields: row.fields))
+                // The appender's pre-rendered texts hash like the public fields verify uses.
+                let fields = HashChain.Fields(position: t.position, eventID: row.eventID, stream: t.stream,
+                    streamVersion: t.streamVersion, type: t.type, occurredAt: row.occurredAt, recordedAt: planner.recordedAt,
+                    correctsPosition: t.correctsPosition, idempotencyKey: t.idempotencyKey, dataText: t.dataText,
+                    metadataText: t.metadataText)
+                #expect(row.hash == HashChain.hash(previous: previous, fields: fields))
                 previous = row.hash
             }
         }
@@ -96,5 +103,21 @@ struct PlannerTests {
         }
         let key = Int.random(in: 0..<3, using: &random) == 0 ? "k\(Int.random(in: 0..<4, using: &random))" : nil
         return AppendRequest(events: events, expectedVersions: expected, idempotencyKey: key)
+    }
+}
+
+@Suite("Event ids")
+struct EventIDTests {
+    @Test("generated event ids are random version-4 UUIDs, rendered as PostgreSQL prints them")
+    func uuids() {
+        var seen = Set<UUID>()
+        for _ in 0..<10_000 {
+            let id = SecureRandom.uuid()
+            #expect(seen.insert(id).inserted)
+            let text = id.lowercaseText
+            #expect(text == id.uuidString.lowercased())
+            #expect(Array(text)[14] == "4")
+            #expect("89ab".contains(Array(text)[19]))
+        }
     }
 }

@@ -9,7 +9,9 @@ import LedgerDomain
 /// exactly as if they had been committed one by one.
 struct AppendPlanner {
     struct Row: Sendable {
-        var fields: HashChain.Fields
+        var texts: HashChain.Texts
+        var eventID: UUID
+        var occurredAt: Timestamp
         var requestHash: [UInt8]?
         var prevHash: [UInt8]
         var hash: [UInt8]
@@ -34,7 +36,9 @@ struct AppendPlanner {
     private(set) var headPosition: Int64
     private(set) var headHash: [UInt8]
     let recordedAt: Timestamp
-    private var versions: [String: Int64]
+    private let recordedAtText: String
+    /// Stream versions as they stand after the appends planned so far.
+    private(set) var versions: [String: Int64]
     private var keys: [String: KnownKey]
     private(set) var rows: [Row] = []
 
@@ -42,6 +46,7 @@ struct AppendPlanner {
         self.headPosition = headPosition
         self.headHash = headHash
         self.recordedAt = recordedAt
+        self.recordedAtText = recordedAt.iso8601
         self.versions = versions
         self.keys = keys
     }
@@ -80,13 +85,13 @@ struct AppendPlanner {
             if let known = earlier[i] { results.append(known); continue }
             let position = headPosition + 1
             let version = (versions[event.stream] ?? 0) + 1
-            let fields = HashChain.Fields(
-                position: position, eventID: event.eventID, stream: event.stream, streamVersion: version,
-                type: event.type, occurredAt: event.occurredAt ?? recordedAt, recordedAt: recordedAt,
+            let texts = HashChain.Texts(
+                position: position, eventID: event.eventIDText, stream: event.stream, streamVersion: version,
+                type: event.type, occurredAt: event.occurredAtText ?? recordedAtText, recordedAt: recordedAtText,
                 correctsPosition: event.correctsPosition, idempotencyKey: event.idempotencyKey,
                 dataText: event.dataText, metadataText: event.metadataText)
-            let hash = HashChain.hash(previous: headHash, fields: fields)
-            rows.append(Row(fields: fields, requestHash: event.requestHash, prevHash: headHash, hash: hash))
+            let hash = HashChain.hash(previous: headHash, texts: texts)
+            rows.append(Row(texts: texts, eventID: event.eventID, occurredAt: event.occurredAt ?? recordedAt, requestHash: event.requestHash, prevHash: headHash, hash: hash))
             headPosition = position
             headHash = hash
             versions[event.stream] = version

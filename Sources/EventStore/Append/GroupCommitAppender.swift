@@ -30,6 +30,7 @@ final class GroupCommitAppender: Sendable {
         var eventsWritten = 0
         var failedAppends = 0
         var lastPosition: Int64 = 0
+        var phases = AppendPhases()
     }
 
     private let queue = Mutex(Queue())
@@ -101,7 +102,9 @@ final class GroupCommitAppender: Sendable {
 
     private func process(_ batch: [Pending]) {
         let outcomes = writer.write(batch.map(\.append))
+        let phases = writer.phases
         statistics.withLock { s in
+            s.phases = phases
             s.transactions += 1
             s.appends += batch.count
             for outcome in outcomes {

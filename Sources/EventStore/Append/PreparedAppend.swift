@@ -8,6 +8,9 @@ import LedgerJSON
 struct PreparedAppend: Sendable {
     struct Event: Sendable {
         var eventID: UUID
+        /// Rendered here, on the caller's thread, so that the appender does not.
+        var eventIDText: String
+        var occurredAtText: String?
         var stream: String
         var type: String
         var dataText: String
@@ -98,7 +101,9 @@ struct PreparedAppend: Sendable {
         }
         if let p = event.correctsPosition, p <= 0 { throw invalid("event \(index): corrects_position must be positive") }
         if let key = event.idempotencyKey { try checkKey(key) }
-        var e = Event(eventID: event.eventID ?? UUID(), stream: event.stream, type: event.type, dataText: dataText,
+        let eventID = event.eventID ?? SecureRandom.uuid()
+        var e = Event(eventID: eventID, eventIDText: eventID.lowercaseText, occurredAtText: event.occurredAt?.iso8601,
+                      stream: event.stream, type: event.type, dataText: dataText,
                       metadataText: metadataText, occurredAt: event.occurredAt, correctsPosition: event.correctsPosition,
                       idempotencyKey: event.idempotencyKey, requestHash: nil)
         if e.idempotencyKey != nil {
@@ -119,7 +124,7 @@ struct PreparedAppend: Sendable {
             hasher.update("\n")
             hasher.update(event.correctsPosition.map(String.init) ?? "-")
             hasher.update("\n")
-            hasher.update(includeID ? event.eventID.uuidString.lowercased() : "-")
+            hasher.update(includeID ? event.eventIDText : "-")
             hasher.update("\n")
             hasher.update(event.dataText)
             hasher.update("\n")

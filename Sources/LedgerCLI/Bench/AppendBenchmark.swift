@@ -4,6 +4,7 @@ import Foundation
 import LedgerJSON
 import Postgres
 import Synchronization
+import Threads
 
 /// `ledger bench append`: the append path against raw INSERTs of the same rows.
 enum AppendBenchmark {
@@ -48,6 +49,10 @@ enum AppendBenchmark {
         let stats = store.appendStatistics
         let sorted = latencies.sorted()
         func pct(_ p: Double) -> String { String(format: "%.1f ms", sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000) }
+        let p = stats.phases
+        let total = max(p.lockAndRead + p.plan + p.write + p.commit, 1e-9)
+        print(String(format: "append: appender time: lock+read %.0f%%, plan+hash %.0f%%, write (COPY) %.0f%%, commit %.0f%%",
+                     p.lockAndRead / total * 100, p.plan / total * 100, p.write / total * 100, p.commit / total * 100))
         print("append: \(stats.transactions) transactions, \(String(format: "%.0f", Double(stats.eventsWritten) / Double(max(stats.transactions, 1)))) events per transaction, latency p50 \(pct(0.5)), p99 \(pct(0.99))")
         print(String(format: "append: %.0f events/s; raw insert: %.0f events/s; ratio: %.2f", rate, best, rate / best))
         return 0
@@ -79,7 +84,7 @@ enum AppendBenchmark {
         let firstError = Mutex<String?>(nil)
         let metadata = EventMetadata(actor: Actor(.system, "bench"))
         let start = DispatchTime.now().uptimeNanoseconds
-        DispatchQueue.concurrentPerform(iterations: options.writers) { w in
+        ThreadGroup.run(options.writers, name: "bench-writer") { w in
             var versions: [Int: Int64] = [:]
             let window = DispatchSemaphore(value: options.window)
             let group = DispatchGroup()

@@ -5,6 +5,7 @@ import Foundation
 import LedgerJSON
 import Postgres
 import Synchronization
+import Threads
 
 /// The ceiling the append path is measured against: the same rows, inserted by plain
 /// multi-row INSERTs of 500 rows through libpq into a scratch table with the columns and
@@ -38,7 +39,7 @@ enum RawInsertBaseline {
         let next = Atomic<Int>(0)
         let failure = Mutex<String?>(nil)
         let start = DispatchTime.now().uptimeNanoseconds
-        DispatchQueue.concurrentPerform(iterations: connections) { _ in
+        ThreadGroup.run(connections, name: "bench-raw") { _ in
             do {
                 let connection = try PostgresConnection(conninfo: url)
                 while true {
