@@ -24,11 +24,21 @@ public enum DevCommand: LedgerCommand {
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
         _ = try Arguments(arguments, valued: [])
         SignalWatcher.shared.install()
+        var cluster: EmbeddedPostgres?
+        do {
+            return try run(environment: environment, cluster: &cluster)
+        } catch {
+            // Leave nothing running behind a failed start.
+            try? cluster?.stop()
+            throw error
+        }
+    }
+
+    private static func run(environment: LedgerEnvironment, cluster: inout EmbeddedPostgres?) throws -> Int32 {
         let logger = try environment.logger(component: "dev")
         let dataDirectory = URL(fileURLWithPath: try environment.require(.dataDirectory)).standardizedFileURL.path
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
 
-        var cluster: EmbeddedPostgres?
         let adminURL: String
         let serviceURL: String
         if let configured = environment.string(.databaseURL) {
