@@ -32,7 +32,7 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Crypto", "TestSupport", "Threads"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventStore", "TestSupport"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Observability", "LedgerJSON"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Observability", "LedgerJSON", "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["API", "HTTP", "TestSupport", "LedgerCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 @testable import EventStore
+import TestSupport
 import Crypto
 import Foundation
 import LedgerDomain

@@ -1,3 +1,4 @@
+import TestSupport
 @testable import LedgerJSON
 
 /// Random JSON values and texts for property tests.

@@ -1,3 +1,4 @@
+import TestSupport
 /// Random JSON texts written token by token, with what a value generator never
 /// produces: duplicate keys, every escape form (either hex case, surrogate pairs),
 /// exponents, and whitespace everywhere.
