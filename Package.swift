@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "EventStore", dependencies: ["Postgres", "Crypto", "LedgerJSON", "LedgerDomain", "Observability"]),
         .target(name: "Projections", dependencies: ["EventStore", "Postgres", "LedgerJSON", "LedgerDomain", "Observability"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "LedgerJSON", "Observability"]),
-        .target(name: "API", dependencies: ["HTTP", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability"]),
+        .target(name: "API", dependencies: ["HTTP", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto"]),
         .target(name: "LedgerCLI", dependencies: ["API", "HTTP", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads"]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
 

@@ -5,6 +5,7 @@ public enum LedgerAPI {
     public static func router(_ context: ServiceContext) -> Router {
         var router = Router()
         OperationsEndpoints.register(in: &router, context: context)
+        BillingEndpoints.register(in: &router, context: context)
         OperationsEndpoints.registerOpenAPI(in: &router)
         return router
     }

@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import HTTP
+import LedgerDomain
 import Observability
 import Postgres
 import Projections
@@ -16,10 +17,15 @@ public struct ServiceContext: Sendable {
     public var projections: [any Projection]
     /// Projector lag, in events, above which `/readyz` answers 503.
     public var readyMaxLag: Int64
+    /// Signs journal cursors (LEDGER_CURSOR_SECRET).
+    public var cursorSecret: [UInt8]
+    /// The request's clock, injected so that tests can set the time.
+    public var now: @Sendable () -> Timestamp
     let appendCounter: Counter
 
     public init(store: EventStore, pool: PostgresPool, logger: Logger, metrics: MetricsRegistry,
-                migrations: [Migration], projections: [any Projection] = AllProjections.all, readyMaxLag: Int64 = 10_000) {
+                migrations: [Migration], projections: [any Projection] = AllProjections.all, readyMaxLag: Int64 = 10_000,
+                cursorSecret: [UInt8], now: @escaping @Sendable () -> Timestamp = ServiceContext.systemClock) {
         self.store = store
         self.pool = pool
         self.logger = logger
@@ -27,9 +33,16 @@ public struct ServiceContext: Sendable {
         self.migrations = migrations
         self.projections = projections
         self.readyMaxLag = readyMaxLag
+        self.cursorSecret = cursorSecret
+        self.now = now
         self.appendCounter = metrics.counter("ledger_appends_total", help: "Appends to the event log by result.",
                                              labelNames: ["result"])
         Self.registerLogMetrics(metrics, pool: pool, projections: projections)
+    }
+
+    /// The machine's clock, at microsecond precision.
+    public static let systemClock: @Sendable () -> Timestamp = {
+        Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000)) ?? .minimum
     }
 
     /// Appends on behalf of a request, counting the outcome.

@@ -6,6 +6,8 @@ import LedgerJSON
 import Observability
 import Postgres
 import Projections
+import LedgerDomain
+import Synchronization
 import TestSupport
 
 /// The real HTTP server with the real router, on an ephemeral port, over a fresh database.
@@ -15,6 +17,8 @@ final class TestService: Sendable {
     let server: HTTPServer
     let logs = MemoryLogSink()
     let context: ServiceContext
+    /// The service's clock; tests move it.
+    let clock = TestClock()
 
     init(projections: [any Projection] = AllProjections.all) throws {
         db = try TestDatabase.create()
@@ -24,7 +28,8 @@ final class TestService: Sendable {
         let metrics = MetricsRegistry()
         context = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
                                  migrations: try Migration.load(from: TestDatabase.migrationsDirectory),
-                                 projections: projections, readyMaxLag: 100)
+                                 projections: projections, readyMaxLag: 100,
+                                 cursorSecret: Array("test-cursor-secret-of-at-least-32-bytes".utf8), now: clock.read)
         server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4),
                             router: LedgerAPI.router(context), logger: logger, metrics: metrics)
         try server.start()
@@ -46,4 +51,11 @@ final class TestService: Sendable {
         store.close()
         db.drop()
     }
+}
+
+/// A clock a test sets.
+final class TestClock: Sendable {
+    private let micros = Atomic<Int64>(Timestamp(iso8601: "2026-11-15T12:00:00Z")!.microseconds)
+    var read: @Sendable () -> Timestamp { { [self] in Timestamp(microseconds: micros.load(ordering: .relaxed))! } }
+    func set(_ iso: String) { micros.store(Timestamp(iso8601: iso)!.microseconds, ordering: .relaxed) }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import EventStore
 import Foundation
 import Observability
@@ -28,5 +29,26 @@ extension LedgerEnvironment {
                 problem: "points nowhere and no sql/ folder was found beside the executable or in the working directory")
         }
         return try Migration.load(from: directory)
+    }
+}
+
+extension LedgerEnvironment {
+    /// Whether LEDGER_ENVIRONMENT says production.
+    public var isProduction: Bool { string(.environment) == "production" }
+
+    /// The key that signs journal cursors: LEDGER_CURSOR_SECRET, or outside production a
+    /// random one for this process.
+    public func cursorSecret(logger: Logger) throws -> [UInt8] {
+        if let secret = string(.cursorSecret) {
+            guard secret.utf8.count >= 32 else {
+                throw ConfigurationError(setting: .cursorSecret, problem: "must be at least 32 characters")
+            }
+            return Array(secret.utf8)
+        }
+        if isProduction {
+            throw ConfigurationError(setting: .cursorSecret, problem: "is required in production (journal cursors must survive restarts)")
+        }
+        logger.warning("LEDGER_CURSOR_SECRET is not set: journal cursors will not survive a restart")
+        return SecureRandom.bytes(32)
     }
 }

@@ -79,6 +79,8 @@ extension LedgerEnvironment.Setting {
         help: "Port of the PostgreSQL cluster `ledger dev` creates under LEDGER_DATA_DIR.")
     public static let sqlDirectory = Self(name: "LEDGER_SQL_DIR", defaultValue: nil,
         help: "Folder of the numbered migrations (default: the `sql` folder found beside or above the executable, or ./sql).")
+    public static let cursorSecret = Self(name: "LEDGER_CURSOR_SECRET", defaultValue: nil,
+        help: "Secret (at least 32 characters) that signs journal cursors; required in production. Elsewhere a random one is made per process (cursors then do not survive a restart); `ledger dev` keeps one in LEDGER_DATA_DIR.")
     public static let environment = Self(name: "LEDGER_ENVIRONMENT", defaultValue: "development",
         help: "`production` or `development`; decides which App Store environments and test roots are accepted.")
 
@@ -86,6 +88,6 @@ extension LedgerEnvironment.Setting {
     public static let all: [Self] = [
         .databaseURL, .migrationDatabaseURL, .host, .port, .httpThreads, .maxBodyBytes, .maxHeaderBytes,
         .connectionTimeout, .maxConnections, .poolSize, .logLevel, .readyMaxLag, .pollInterval,
-        .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .environment,
+        .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .environment,
     ]
 }

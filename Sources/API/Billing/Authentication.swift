@@ -1,0 +1,54 @@
+import Crypto
+import HTTP
+import LedgerDomain
+import Postgres
+
+/// Secret keys: `Authorization: Bearer sk_…`, looked up by their SHA-256.
+enum Authentication {
+    static func principal(of request: HTTPRequest, context: ServiceContext) throws -> KeyPrincipal {
+        guard let header = request.headers["authorization"] else {
+            throw unauthenticated("missing Authorization header: send `Authorization: Bearer <secret key>`")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", parts[1].hasPrefix("sk_"), parts[1].utf8.count <= 200 else {
+            throw unauthenticated("the Authorization header must be `Bearer sk_…`")
+        }
+        let digest = Hex.encode(SHA256.hash(Array(parts[1].utf8)))
+        let rows = try context.pool.read { conn in
+            try conn.query("SELECT principal_kind, principal_id, revoked FROM proj_billing.keys WHERE sha256 = $1", [digest])
+        }
+        guard rows.rowCount == 1, rows[0].bool(2) == false,
+              let kind = KeyPrincipal.Kind(rawValue: try rows[0].requireString(0)) else {
+            throw unauthenticated("unknown or revoked key")
+        }
+        return KeyPrincipal(kind: kind, id: try rows[0].requireString(1))
+    }
+
+    /// The principal may read `account`; anybody else gets the same 404 as for an account
+    /// that does not exist (never 403: existence is not revealed).
+    static func authorize(_ principal: KeyPrincipal, toRead account: BillingAccount) throws {
+        let allowed: Bool
+        switch (principal.kind, account) {
+        case (.project, .project(let id)), (.payer, .payer(let id)): allowed = principal.id == id
+        default: allowed = false
+        }
+        guard allowed else { throw BillingProblems.notFound(account) }
+    }
+
+    static func unauthenticated(_ detail: String) -> HTTPError {
+        var response = HTTPResponse.problem(Problem(status: 401, code: "unauthenticated", detail: detail))
+        response.headers.replaceOrAdd(name: "WWW-Authenticate", value: #"Bearer realm="ledger""#)
+        return HTTPError(response: response)
+    }
+}
+
+/// The problems of the billing surface, by code.
+enum BillingProblems {
+    static func notFound(_ account: BillingAccount) -> Problem {
+        Problem(status: 404, code: "not_found", detail: "no \(account.kind) \(account.id) for this key")
+    }
+
+    static func invalidParameter(_ detail: String) -> Problem {
+        Problem(status: 400, code: "invalid_parameter", detail: detail)
+    }
+}

@@ -1,0 +1,177 @@
+import HTTP
+import LedgerDomain
+
+/// U1–U7: a project's or a payer's usage for one UTC month.
+enum UsageEndpoint {
+    struct Units: Codable, Sendable {
+        var apiRequests: Int64 = 0
+        var streamEvents: Int64 = 0
+        var webhookDeliveries: Int64 = 0
+        var counted: Int64 = 0
+        var freeLimit = BillingRules.freeUnitsPerMonth
+        var freeUsed: Int64 = 0
+        var billed: Int64 = 0
+        var amount = Millicredits.zero
+
+        enum CodingKeys: String, CodingKey {
+            case counted, billed, amount
+            case apiRequests = "api_requests", streamEvents = "stream_events", webhookDeliveries = "webhook_deliveries"
+            case freeLimit = "free_limit", freeUsed = "free_used"
+        }
+    }
+
+    struct Storage: Codable, Sendable {
+        var peakBytes: Int64 = 0
+        var allowanceBytes: Int64 = 0
+        var billedBytes: Int64 = 0
+        var amount = Millicredits.zero
+
+        enum CodingKeys: String, CodingKey {
+            case amount
+            case peakBytes = "peak_bytes", allowanceBytes = "allowance_bytes", billedBytes = "billed_bytes"
+        }
+    }
+
+    struct ProjectLine: Codable, Sendable {
+        var projectID: String
+        var units: Units
+        var storage: Storage
+        var bytesServed: Int64
+        var bytesReceived: Int64
+        var amount: Millicredits
+
+        enum CodingKeys: String, CodingKey {
+            case units, storage, amount
+            case projectID = "project_id", bytesServed = "bytes_served", bytesReceived = "bytes_received"
+        }
+    }
+
+    struct Response: Codable, Sendable {
+        var account: AccountRef
+        var payer: AccountRef
+        var month: String
+        /// `open`, `closing` or `closed`; amounts are final only when closed.
+        var status: String
+        var final: Bool
+        var bytesServed: Int64 = 0
+        var bytesReceived: Int64 = 0
+        var units = Units()
+        var storage = Storage()
+        var amount = Millicredits.zero
+        /// On a payer's read only: each project of the pool.
+        var projects: [ProjectLine]?
+        var position: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case account, payer, month, status, final, units, storage, amount, projects, position
+            case bytesServed = "bytes_served", bytesReceived = "bytes_received"
+        }
+    }
+
+    static func handle(_ request: HTTPRequest, account: BillingAccount, context: ServiceContext) throws -> HTTPResponse {
+        let principal = try Authentication.principal(of: request, context: context)
+        try Authentication.authorize(principal, toRead: account)
+        let now = context.now()
+        let month: UTCMonth
+        if let text = request.query("month") {
+            guard let m = UTCMonth(text) else {
+                throw BillingProblems.invalidParameter("month must be a UTC month YYYY-MM, got \(text.debugDescription)")
+            }
+            month = m
+        } else {
+            month = UTCMonth(containing: now)
+        }
+        try ReadYourWrites.wait(request, context: context)
+        let response = try BillingReader.read(context.pool, now: now) { reader -> Response? in
+            guard try reader.exists(account) else { return nil }
+            switch account {
+            case .payer(let id): return try payerUsage(reader, id: id, month: month)
+            case .project(let id): return try projectUsage(reader, id: id, month: month)
+            }
+        }
+        guard let response else { throw BillingProblems.notFound(account) }
+        return .json(response, headers: ["Cache-Control": "no-store"])
+    }
+
+    /// U5, U6: a project reads its own part of each pool it was billed to in the month
+    /// (one, unless its funding changed during the month); `payer` names its payer now.
+    static func projectUsage(_ reader: BillingReader, id: String, month: UTCMonth) throws -> Response? {
+        guard let current = try reader.currentPool(ofProject: id) else { return nil }
+        let pools = try reader.conn.query("""
+            SELECT DISTINCT pool FROM proj_billing.project_months WHERE project_id = $1 AND month = $2 ORDER BY pool
+            """, [id, month.description]).rows.compactMap { Pool(try $0.requireString(0)) }
+        var response = Response(account: BillingAccount.project(id).json, payer: payerRef(current), month: month.description,
+                                status: "open", final: false, position: try reader.position())
+        var statuses: [String] = []
+        for pool in Set(pools + [current]).sorted() {
+            guard let pm = try reader.poolMonth(pool, month.description) else { continue }
+            if pool == current || pm.meters[id] != nil { statuses.append(pm.status) }
+            guard let line = try line(pm, project: id) else { continue }
+            try add(line, to: &response)
+        }
+        response.status = statuses.isEmpty ? "open" : (statuses.allSatisfy { $0 == "closed" } ? "closed" : (statuses.contains("closing") ? "closing" : "open"))
+        response.final = response.status == "closed"
+        return response
+    }
+
+    /// U7: the payer's read is the pool's: every project, and the pool's own free units.
+    static func payerUsage(_ reader: BillingReader, id: String, month: UTCMonth) throws -> Response {
+        let pool = Pool.payer(id)
+        var response = Response(account: BillingAccount.payer(id).json, payer: payerRef(pool), month: month.description,
+                                status: "open", final: false, projects: [], position: try reader.position())
+        if let pm = try reader.poolMonth(pool, month.description) {
+            response.status = pm.status
+            response.final = pm.status == "closed"
+            for projectID in Set(pm.meters.keys).union(pm.charges.keys).sorted() {
+                guard let line = try line(pm, project: projectID) else { continue }
+                response.projects!.append(line)
+                try add(line, to: &response)
+            }
+            response.units.freeUsed = pm.freeUsed
+            response.storage.allowanceBytes = pm.allowanceBytes
+        }
+        return response
+    }
+
+    static func line(_ pm: BillingReader.PoolMonth, project: String) throws -> ProjectLine? {
+        let meters = pm.meters[project]
+        guard meters != nil || pm.charges[project] != nil else { return nil }
+        let charge = pm.charges[project]
+        var units = Units()
+        units.apiRequests = meters?.apiRequests ?? 0
+        units.streamEvents = meters?.streamEvents ?? 0
+        units.webhookDeliveries = meters?.webhookDeliveries ?? 0
+        units.counted = charge?.units ?? (units.apiRequests + units.streamEvents + units.webhookDeliveries)
+        units.freeUsed = charge?.freeUnits ?? 0
+        units.billed = charge?.billedUnits ?? 0
+        units.amount = charge?.unitsAmount ?? .zero
+        let storage = Storage(peakBytes: charge?.storageBytes ?? 0, allowanceBytes: pm.allowanceBytes,
+                              billedBytes: charge?.billedStorageBytes ?? 0, amount: charge?.storageAmount ?? .zero)
+        return ProjectLine(projectID: project, units: units, storage: storage, bytesServed: meters?.bytesServed ?? 0,
+                           bytesReceived: meters?.bytesReceived ?? 0, amount: charge?.amount ?? .zero)
+    }
+
+    static func add(_ line: ProjectLine, to response: inout Response) throws {
+        response.bytesServed += line.bytesServed
+        response.bytesReceived += line.bytesReceived
+        response.units.apiRequests += line.units.apiRequests
+        response.units.streamEvents += line.units.streamEvents
+        response.units.webhookDeliveries += line.units.webhookDeliveries
+        response.units.counted += line.units.counted
+        response.units.freeUsed += line.units.freeUsed
+        response.units.billed += line.units.billed
+        response.units.amount = try response.units.amount + line.units.amount
+        response.storage.peakBytes += line.storage.peakBytes
+        response.storage.allowanceBytes = line.storage.allowanceBytes
+        response.storage.billedBytes += line.storage.billedBytes
+        response.storage.amount = try response.storage.amount + line.storage.amount
+        response.amount = try response.amount + line.amount
+    }
+
+    static func payerRef(_ pool: Pool) -> AccountRef {
+        switch pool {
+        case .payer(let id): return AccountRef(kind: "payer", id: id)
+        case .project(let id): return AccountRef(kind: "self", id: id)
+        }
+    }
+}

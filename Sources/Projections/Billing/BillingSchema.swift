@@ -1,0 +1,77 @@
+/// The tables of the billing projection. Balances are kept per account *and pool*: a
+/// project that changes funding has one row per pool it was billed to, so that its share
+/// of a payer's pool never mixes with its own pool's credits.
+/// Amounts are `bigint` millicredits; instants that
+/// rules compare are microseconds since the Unix epoch.
+enum BillingSchema {
+    static let statements = [
+        "CREATE TABLE payers (payer_id text PRIMARY KEY, name text NOT NULL, position bigint NOT NULL)",
+        "CREATE TABLE projects (project_id text PRIMARY KEY, name text NOT NULL, position bigint NOT NULL)",
+        // Funding history: the pool of a project at an instant is the row with the latest
+        // effective time at or before it.
+        """
+        CREATE TABLE funding (project_id text NOT NULL, effective_us bigint NOT NULL, position bigint NOT NULL,
+            pool text NOT NULL, PRIMARY KEY (project_id, effective_us, position))
+        """,
+        """
+        CREATE TABLE pools (pool text PRIMARY KEY, plan text NOT NULL DEFAULT 'none',
+            allowance_storage_bytes bigint NOT NULL DEFAULT 0)
+        """,
+        """
+        CREATE TABLE keys (sha256 text PRIMARY KEY, key_id text NOT NULL UNIQUE, principal_kind text NOT NULL,
+            principal_id text NOT NULL, prefix text NOT NULL, revoked boolean NOT NULL DEFAULT false, position bigint NOT NULL)
+        """,
+        """
+        CREATE TABLE pricing (singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+            unit_price bigint NOT NULL, storage_price bigint NOT NULL, position bigint NOT NULL)
+        """,
+        """
+        CREATE TABLE journal (account text NOT NULL, position bigint NOT NULL, idx integer NOT NULL,
+            entry_id text NOT NULL, kind text NOT NULL, source text, amount bigint NOT NULL, project_id text,
+            pool text NOT NULL, month text, hold_id text, corrects text, description text NOT NULL,
+            occurred_at timestamptz NOT NULL, PRIMARY KEY (account, position, idx))
+        """,
+        "CREATE INDEX journal_entry_idx ON journal (entry_id)",
+        """
+        CREATE TABLE corrections (entry_id text NOT NULL, correction_id text NOT NULL, account text NOT NULL,
+            position bigint NOT NULL, amount bigint NOT NULL, reason text NOT NULL, actor text NOT NULL,
+            occurred_at timestamptz NOT NULL, PRIMARY KEY (entry_id, correction_id))
+        """,
+        "CREATE INDEX corrections_account_idx ON corrections (account, position)",
+        """
+        CREATE TABLE balances (account text NOT NULL, pool text NOT NULL, credit_plan bigint NOT NULL DEFAULT 0,
+            credit_purchase bigint NOT NULL DEFAULT 0, credit_grant bigint NOT NULL DEFAULT 0,
+            correction bigint NOT NULL DEFAULT 0, usage_posted bigint NOT NULL DEFAULT 0,
+            hold_posted bigint NOT NULL DEFAULT 0, hold_held bigint NOT NULL DEFAULT 0, PRIMARY KEY (account, pool))
+        """,
+        """
+        CREATE TABLE holds (hold_id text PRIMARY KEY, project_id text NOT NULL, pool text NOT NULL,
+            amount bigint NOT NULL, status text NOT NULL, captured bigint, position bigint NOT NULL)
+        """,
+        """
+        CREATE TABLE pool_months (pool text NOT NULL, month text NOT NULL, status text NOT NULL DEFAULT 'open',
+            free_used bigint NOT NULL DEFAULT 0, closing_position bigint, closed_position bigint,
+            PRIMARY KEY (pool, month))
+        """,
+        """
+        CREATE TABLE project_months (project_id text NOT NULL, month text NOT NULL, pool text NOT NULL,
+            api_requests bigint NOT NULL DEFAULT 0, stream_events bigint NOT NULL DEFAULT 0,
+            webhook_deliveries bigint NOT NULL DEFAULT 0, free_units bigint NOT NULL DEFAULT 0,
+            billed_units bigint NOT NULL DEFAULT 0, units_amount bigint NOT NULL DEFAULT 0,
+            storage_peak bigint NOT NULL DEFAULT 0, bytes_served bigint NOT NULL DEFAULT 0,
+            bytes_received bigint NOT NULL DEFAULT 0, PRIMARY KEY (project_id, month, pool))
+        """,
+        "CREATE INDEX project_months_pool_idx ON project_months (pool, month)",
+        """
+        CREATE TABLE charges (pool text NOT NULL, month text NOT NULL, project_id text NOT NULL,
+            units bigint NOT NULL, free_units bigint NOT NULL, billed_units bigint NOT NULL,
+            units_amount bigint NOT NULL, storage_bytes bigint NOT NULL, billed_storage_bytes bigint NOT NULL,
+            storage_amount bigint NOT NULL, amount bigint NOT NULL, entry_id text, position bigint NOT NULL,
+            PRIMARY KEY (pool, month, project_id))
+        """,
+        """
+        CREATE TABLE late_usage (position bigint PRIMARY KEY, usage_id text NOT NULL, project_id text NOT NULL,
+            pool text NOT NULL, month text NOT NULL, meter text NOT NULL, quantity bigint NOT NULL)
+        """,
+    ]
+}
