@@ -28,6 +28,12 @@ extension JSONValue {
         return members[key]
     }
 
+    /// The element at `index` of an array; nil for anything else or out of range.
+    public subscript(index: Int) -> JSONValue? {
+        guard case .array(let items) = self, items.indices.contains(index) else { return nil }
+        return items[index]
+    }
+
     public var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil

@@ -9,10 +9,18 @@ public enum BillingAdminQueries {
         try pool.read { try $0.query("SELECT position FROM proj_billing._checkpoint")[0].requireInt64(0) }
     }
 
-    /// Waits until the billing projection has applied `position`; false on timeout.
+    /// Waits until the billing projection has applied `position`; false on timeout. A
+    /// projection the projector has not created yet counts as position 0.
     public static func waitForProjection(_ pool: PostgresPool, position target: Int64, timeout: Double = 30) throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        while try position(pool) < target {
+        func reached() throws -> Int64 {
+            do {
+                return try position(pool)
+            } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.undefinedTable {
+                return 0
+            }
+        }
+        while try reached() < target {
             if Date() >= deadline { return false }
             Thread.sleep(forTimeInterval: 0.02)
         }

@@ -77,9 +77,12 @@ enum JournalEndpoint {
                 for row in corrected.rows { byEntry[try row.requireString(0), default: []].append(try row.requireString(1)) }
                 for i in entries.indices { entries[i].correctedBy = byEntry[entries[i].id] ?? [] }
             }
-            let hasMore = rows.rowCount > limit
-            return Response(account: account.json, entries: entries, hasMore: hasMore,
-                            nextCursor: hasMore ? last.map { JournalCursor.encode($0, account: account.key, secret: context.cursorSecret) } : nil,
+            // The cursor after the last entry is returned even on the last page, so that a
+            // client can come back later for the entries posted since (J1): new entries only
+            // ever go after it. On an empty page it is the cursor the client sent.
+            let resume = last ?? after
+            return Response(account: account.json, entries: entries, hasMore: rows.rowCount > limit,
+                            nextCursor: resume.map { JournalCursor.encode($0, account: account.key, secret: context.cursorSecret) },
                             position: try reader.position())
         }
         guard let response else { throw BillingProblems.notFound(account) }

@@ -15,7 +15,13 @@ enum OpenAPIDocument {
                 "license": ["name": "Apache-2.0", "identifier": "Apache-2.0"],
             ],
             "paths": paths,
-            "components": ["schemas": .object(schemas)],
+            "components": [
+                "schemas": .object(schemas.merging(billingSchemas) { a, _ in a }),
+                "securitySchemes": [
+                    "secretKey": ["type": "http", "scheme": "bearer",
+                                  "description": "A secret key `sk_…` issued by `ledger admin key issue` to one project, payer or internal service."],
+                ],
+            ],
         ]
     }
 

@@ -1,0 +1,143 @@
+import API
+import Crypto
+import EventStore
+import Foundation
+import HTTP
+import LedgerDomain
+import LedgerJSON
+import Projections
+import Synchronization
+import Testing
+import TestSupport
+
+/// The real service over HTTP, a projector in the test process, and helpers that append
+/// operator events directly (the `ledger admin` commands have tests of their own).
+final class BillingFixture: Sendable {
+    let service: TestService
+    private let projector: Projector
+    private let stop = Atomic<Bool>(false)
+    private let stopped = DispatchSemaphore(value: 0)
+    let operatorActor = Actor(.operator, "test-operator")
+
+    init() throws {
+        service = try TestService()
+        projector = Projector(configuration: .init(conninfo: service.db.serviceURL, projections: AllProjections.all,
+                                                   batchSize: 200, pollInterval: 0.05), log: { _, _, _ in })
+        let thread = Thread { [self] in
+            projector.run { self.stop.load(ordering: .relaxed) }
+            stopped.signal()
+        }
+        thread.start()
+    }
+
+    func shutdown() {
+        stop.store(true, ordering: .relaxed)
+        stopped.wait()
+        service.shutdown()
+    }
+
+    // MARK: Appending operator events
+
+    @discardableResult
+    func append<E: DomainEvent>(_ event: E, stream: String, occurredAt: Timestamp? = nil, corrects: Int64? = nil,
+                                key: String? = nil) throws -> AppendResult {
+        let data = try JSONValueEncoder().encode(event)
+        let result = try service.store.append(AppendRequest(
+            events: [EventToAppend(stream: stream, type: E.type, data: data,
+                                   metadata: EventMetadata(actor: operatorActor, reason: "test"),
+                                   occurredAt: occurredAt, correctsPosition: corrects, idempotencyKey: key)]))
+        try settle()
+        return result
+    }
+
+    /// Waits until the billing projection has applied everything appended so far.
+    func settle() throws {
+        let head = try service.store.headPosition()
+        #expect(try BillingAdminQueries.waitForProjection(service.context.pool, position: head, timeout: 20))
+    }
+
+    func payer(_ id: String, allowance: Int64 = 0) throws {
+        try append(PayerCreated(payerID: id, name: id), stream: "payer-" + id, occurredAt: t("2026-01-01T00:00:00Z"))
+        try append(PlanSet(pool: .payer(id), plan: "team", allowanceStorageBytes: allowance), stream: "payer-" + id)
+    }
+
+    func project(_ id: String, payer: String? = nil, allowance: Int64 = 0) throws {
+        let funding: Funding = payer.map { .payer($0) } ?? .selfPaying
+        try append(ProjectCreated(projectID: id, name: id, funding: funding), stream: "project-" + id,
+                   occurredAt: t("2026-01-01T00:00:00Z"))
+        if payer == nil {
+            try append(PlanSet(pool: .project(id), plan: "solo", allowanceStorageBytes: allowance), stream: "project-" + id)
+        }
+    }
+
+    /// Issues a key and returns its secret.
+    func key(for principal: KeyPrincipal) throws -> String {
+        let secret = "sk_test_" + Hex.encode(SecureRandom.bytes(16))
+        let keyID = "key_" + Hex.encode(SecureRandom.bytes(4))
+        try append(KeyIssued(keyID: keyID, principal: principal, sha256: Hex.encode(SHA256.hash(Array(secret.utf8))),
+                             prefix: String(secret.prefix(12))), stream: "key-" + keyID)
+        return secret
+    }
+
+    func credit(_ pool: Pool, _ source: CreditSource, _ amount: Int64) throws -> AppendResult {
+        try append(CreditPosted(pool: pool, source: source, amount: Millicredits(amount), description: "test \(source)"),
+                   stream: pool.ownerStream)
+    }
+
+    func prices(unit: Int64, storagePerGiB: Int64) throws {
+        try append(PricingConfigured(unitPrice: Millicredits(unit), storagePricePerGiBMonth: Millicredits(storagePerGiB)),
+                   stream: "config-pricing")
+    }
+
+    func usage(_ project: String, _ meter: Meter, _ quantity: Int64, at: String, id: String = UUID().uuidString) throws {
+        try append(UsageRecorded(usageID: id, projectID: project, meter: meter, quantity: quantity),
+                   stream: "usage-" + project, occurredAt: t(at), key: "usage:" + id)
+    }
+
+    /// The two-phase close, as `ledger admin month close` does it.
+    func closeMonth(_ pool: Pool, _ month: String) throws -> MonthClosed {
+        let m = UTCMonth(month)!
+        try append(MonthClosing(pool: pool, month: m), stream: pool.ownerStream)
+        let closed = try #require(try BillingAdminQueries.closingCharges(service.context.pool, pool: pool, month: m))
+        try append(closed, stream: pool.ownerStream)
+        return closed
+    }
+
+    // MARK: HTTP
+
+    func get(_ path: String, key: String?) throws -> (status: Int, body: JSONValue, headers: HTTPHeaders) {
+        var headers: [(String, String)] = []
+        if let key { headers.append(("Authorization", "Bearer " + key)) }
+        let r = try service.client().send(method: "GET", path: path, headers: headers)
+        return (r.status, r.body.isEmpty ? .null : try JSONValue.parse(r.body), r.headers)
+    }
+
+    func post(_ path: String, key: String?, body: JSONValue) throws -> (status: Int, body: JSONValue) {
+        var headers: [(String, String)] = [("Content-Type", "application/json")]
+        if let key { headers.append(("Authorization", "Bearer " + key)) }
+        let r = try service.client().send(method: "POST", path: path, headers: headers, body: body.compactBytes())
+        return (r.status, r.body.isEmpty ? .null : try JSONValue.parse(r.body))
+    }
+}
+
+func t(_ iso: String) -> Timestamp { Timestamp(iso8601: iso)! }
+
+/// B2: every amount in a response is a canonical decimal string.
+func amountFields(_ value: JSONValue, path: String = "") -> [(String, JSONValue)] {
+    let moneyKeys: Set<String> = ["amount", "posted", "held", "available", "units_amount", "storage_amount"]
+    switch value {
+    case .object(let members):
+        return members.flatMap { key, v -> [(String, JSONValue)] in
+            let p = path + "." + key
+            if moneyKeys.contains(key), !(v.objectValue != nil) { return [(p, v)] }
+            return amountFields(v, path: p)
+        }
+    case .array(let items): return items.enumerated().flatMap { amountFields($1, path: path + "[\($0)]") }
+    default: return []
+    }
+}
+
+func isCanonicalAmount(_ v: JSONValue) -> Bool {
+    guard let s = v.stringValue else { return false }
+    return Millicredits(canonical: s)?.canonical == s
+}
