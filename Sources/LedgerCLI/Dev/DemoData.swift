@@ -1,16 +1,74 @@
+import Crypto
 import EventStore
+import Foundation
+import LedgerDomain
 import LedgerJSON
 
 /// The demo data `ledger dev` seeds, once (every append carries an idempotency key, so a
 /// second start appends nothing), and the keys and ids it returns for `.ledger/demo.json`.
+///
+/// Billing: a payer `acme` funding `acme-web` and `acme-mobile`, a self-paying `solo`,
+/// prices, credits, a hold and some usage this month. The demo keys are derived from
+/// fixed names so that they survive restarts; they exist only in the local database of the
+/// embedded default.
 enum DemoData {
-    static func seed(store: EventStore) throws -> [String: JSONValue] {
-        let actor = Actor(.system, "ledger-dev")
+    static func seed(store: EventStore, now: Date = Date()) throws -> [String: JSONValue] {
+        let metadata = EventMetadata(actor: Actor(.system, "ledger-dev"), reason: "ledger dev seeds the demo data")
+        func append<E: DomainEvent>(_ event: E, _ stream: String, key: String, at: Timestamp? = nil) throws {
+            _ = try store.append(AppendRequest(EventToAppend(stream: stream, type: E.type, data: try JSONValueEncoder().encode(event),
+                                                             metadata: metadata, occurredAt: at),
+                                               idempotencyKey: "demo:" + key))
+        }
+        let epoch = Timestamp(iso8601: "2026-01-01T00:00:00Z")!
         _ = try store.append(AppendRequest(
-            EventToAppend(stream: "system-ledger", type: "ledger.initialised",
-                          data: ["note": "demo data of the embedded default"],
-                          metadata: EventMetadata(actor: actor, reason: "ledger dev seeds the demo data")),
-            idempotencyKey: "demo:ledger-initialised"))
-        return ["keys": [:], "ids": [:]]
+            EventToAppend(stream: "system-ledger", type: "ledger.initialised", data: ["note": "demo data of the embedded default"],
+                          metadata: metadata), idempotencyKey: "demo:ledger-initialised"))
+        try append(PricingConfigured(unitPrice: Millicredits(10), storagePricePerGiBMonth: Millicredits(50_000)), "config-pricing", key: "pricing")
+        try append(PayerCreated(payerID: "acme", name: "Acme Corp"), "payer-acme", key: "payer-acme", at: epoch)
+        try append(PlanSet(pool: .payer("acme"), plan: "team", allowanceStorageBytes: 1 << 30), "payer-acme", key: "plan-acme")
+        for project in ["acme-web", "acme-mobile"] {
+            try append(ProjectCreated(projectID: project, name: project, funding: .payer("acme")), "project-" + project,
+                       key: "project-" + project, at: epoch)
+        }
+        try append(ProjectCreated(projectID: "solo", name: "Solo", funding: .selfPaying), "project-solo", key: "project-solo", at: epoch)
+        try append(PlanSet(pool: .project("solo"), plan: "hobby", allowanceStorageBytes: 256 << 20), "project-solo", key: "plan-solo")
+        try append(CreditPosted(pool: .payer("acme"), source: .plan, amount: Millicredits(500_000), description: "team plan allowance"),
+                   "payer-acme", key: "credit-acme-plan")
+        try append(CreditPosted(pool: .payer("acme"), source: .grant, amount: Millicredits(1_000_000), description: "launch grant"),
+                   "payer-acme", key: "credit-acme-grant")
+        try append(CreditPosted(pool: .project("solo"), source: .purchase, amount: Millicredits(200_000), description: "credit pack"),
+                   "project-solo", key: "credit-solo")
+        try append(HoldPlaced(holdID: "demo-export", projectID: "acme-web", pool: .payer("acme"), amount: Millicredits(2_500),
+                              description: "data export in progress"), "hold-demo-export", key: "hold")
+
+        var keys: [String: JSONValue] = [:]
+        for (name, principal) in [("acme", KeyPrincipal(kind: .payer, id: "acme")), ("acme-web", KeyPrincipal(kind: .project, id: "acme-web")),
+                                  ("acme-mobile", KeyPrincipal(kind: .project, id: "acme-mobile")), ("solo", KeyPrincipal(kind: .project, id: "solo")),
+                                  ("metering", KeyPrincipal(kind: .service, id: "metering"))] {
+            let secret = "sk_test_demo_" + Hex.encode(SHA256.hash(Array("ledger demo key \(name)".utf8)).prefix(16))
+            try append(KeyIssued(keyID: "demo-" + name, principal: principal, sha256: Hex.encode(SHA256.hash(Array(secret.utf8))),
+                                 prefix: String(secret.prefix(12))), "key-demo-" + name, key: "key-" + name)
+            keys[name] = .string(secret)
+        }
+
+        // Usage this month, at fixed instants of the month so that a restart appends nothing.
+        let month = UTCMonth(containing: Timestamp(microseconds: Int64(now.timeIntervalSince1970 * 1_000_000)) ?? epoch)
+        let usage: [(String, Meter, Int64)] = [("acme-web", .apiRequests, 7_200), ("acme-mobile", .apiRequests, 4_100),
+                                               ("acme-web", .webhookDeliveries, 300), ("acme-web", .storageBytes, 900 << 20),
+                                               ("acme-mobile", .storageBytes, 400 << 20), ("acme-web", .bytesServed, 12_000_000_000),
+                                               ("solo", .apiRequests, 1_250), ("solo", .storageBytes, 300 << 20)]
+        for (i, (project, meter, quantity)) in usage.enumerated() {
+            let id = "demo-\(month)-\(i)"
+            let at = Timestamp(microseconds: month.start.microseconds + Int64(i + 1) * 3_600_000_000)!
+            _ = try store.append(AppendRequest(events: [EventToAppend(
+                stream: "usage-" + project, type: UsageRecorded.type,
+                data: try JSONValueEncoder().encode(UsageRecorded(usageID: id, projectID: project, meter: meter, quantity: quantity)),
+                metadata: EventMetadata(actor: Actor(.service, "metering")), occurredAt: at, idempotencyKey: "usage:" + id)]))
+        }
+        return [
+            "keys": .object(keys),
+            "ids": ["payer": "acme", "funded_projects": ["acme-web", "acme-mobile"], "self_paying_project": "solo",
+                    "open_hold": "demo-export", "month": .string(month.description)],
+        ]
     }
 }
