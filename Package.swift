@@ -34,6 +34,7 @@ let package = Package(
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventStore", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Observability", "LedgerJSON", "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["API", "HTTP", "TestSupport", "LedgerCLI"]),
+        .testTarget(name: "AdminTests", dependencies: ["LedgerCLI", "API", "EventStore", "Projections", "LedgerDomain", "LedgerJSON", "TestSupport", "Postgres"]),
     ],
     swiftLanguageModes: [.v6]
 )

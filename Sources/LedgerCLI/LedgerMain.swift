@@ -13,6 +13,8 @@ public enum LedgerMain {
         VerifyCommand.self,
         BenchCommand.self,
         PostgresCommand.self,
+        AdminCommand.self,
+        AuditCommand.self,
     ]
 
     public static func run(_ argv: [String] = CommandLine.arguments) -> Int32 {

@@ -15,7 +15,11 @@ public enum BillingAdminQueries {
         let deadline = Date().addingTimeInterval(timeout)
         func reached() throws -> Int64 {
             do {
-                return try position(pool)
+                let row = try pool.read { try $0.query("SELECT position, failed_position, error FROM proj_billing._checkpoint")[0] }
+                if let failed = row.int64(1) {
+                    throw ProjectionStopped(position: failed, error: row.string(2) ?? "")
+                }
+                return try row.requireInt64(0)
             } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.undefinedTable {
                 return 0
             }
@@ -25,6 +29,14 @@ public enum BillingAdminQueries {
             Thread.sleep(forTimeInterval: 0.02)
         }
         return true
+    }
+
+    /// The billing projection stopped on a poison event: waiting for it is pointless.
+    public struct ProjectionStopped: Error, CustomStringConvertible {
+        public var code: String { "projection_stopped" }
+        public var position: Int64
+        public var error: String
+        public var description: String { "the billing projection stopped at position \(position): \(error)" }
     }
 
     /// A pool-month's status (`open`, `closing`, `closed`), nil when it has no usage yet.
@@ -37,12 +49,12 @@ public enum BillingAdminQueries {
     }
 
     /// The charges of a pool-month that is `closing`: exactly what the projection folded
-    /// before `usage.month_closing`, with the storage priced at the price in force now.
+    /// before `usage.month_closing`, priced with the storage price and allowance recorded then.
     public static func closingCharges(_ pool: PostgresPool, pool owner: Pool, month: UTCMonth) throws -> MonthClosed? {
         try BillingReader.read(pool, now: .minimum) { reader in
             guard let pm = try reader.poolMonth(owner, month.description), pm.status == "closing" else { return nil }
             return MonthClosed(pool: owner, month: month, allowanceStorageBytes: pm.allowanceBytes,
-                               storagePricePerGiBMonth: try reader.storagePrice(),
+                               storagePricePerGiBMonth: pm.storagePrice,
                                charges: pm.charges.values.sorted { $0.projectID < $1.projectID })
         }
     }

@@ -69,6 +69,8 @@ struct BillingReader {
         var status: String
         var freeUsed: Int64
         var allowanceBytes: Int64
+        /// Per GiB-month: the price frozen at closing, or today's for an open month.
+        var storagePrice: Millicredits
         var charges: [String: ProjectCharge]
         var meters: [String: ProjectMeters]
     }
@@ -78,8 +80,11 @@ struct BillingReader {
     }
 
     func poolMonth(_ pool: Pool, _ month: String) throws -> PoolMonth? {
+        // A closing month is priced as it stood when it started closing.
         let head = try conn.query("""
-            SELECT m.status, m.free_used, p.allowance_storage_bytes FROM proj_billing.pool_months m
+            SELECT m.status, m.free_used, coalesce(m.closing_allowance_bytes, p.allowance_storage_bytes),
+                   coalesce(m.closing_storage_price, (SELECT storage_price FROM proj_billing.pricing), 0)
+            FROM proj_billing.pool_months m
             JOIN proj_billing.pools p ON p.pool = m.pool WHERE m.pool = $1 AND m.month = $2
             """, [pool.description, month])
         guard head.rowCount == 1 else { return nil }
@@ -114,12 +119,13 @@ struct BillingReader {
             }
         } else {
             for c in try MonthCharges.compute(projects: usage, allowanceBytes: try head[0].requireInt64(2),
-                                              storagePrice: try storagePrice()) {
+                                              storagePrice: Millicredits(try head[0].requireInt64(3))) {
                 charges[c.projectID] = c
             }
         }
         return PoolMonth(pool: pool, month: month, status: status, freeUsed: try head[0].requireInt64(1),
-                         allowanceBytes: try head[0].requireInt64(2), charges: charges, meters: meters)
+                         allowanceBytes: try head[0].requireInt64(2), storagePrice: Millicredits(try head[0].requireInt64(3)),
+                         charges: charges, meters: meters)
     }
 
     func storagePrice() throws -> Millicredits {

@@ -81,6 +81,8 @@ extension LedgerEnvironment.Setting {
         help: "Folder of the numbered migrations (default: the `sql` folder found beside or above the executable, or ./sql).")
     public static let cursorSecret = Self(name: "LEDGER_CURSOR_SECRET", defaultValue: nil,
         help: "Secret (at least 32 characters) that signs journal cursors; required in production. Elsewhere a random one is made per process (cursors then do not survive a restart); `ledger dev` keeps one in LEDGER_DATA_DIR.")
+    public static let operatorName = Self(name: "LEDGER_OPERATOR", defaultValue: nil,
+        help: "Who runs `ledger admin …` (recorded on every event it appends); defaults to USER.")
     public static let environment = Self(name: "LEDGER_ENVIRONMENT", defaultValue: "development",
         help: "`production` or `development`; decides which App Store environments and test roots are accepted.")
 
@@ -88,6 +90,6 @@ extension LedgerEnvironment.Setting {
     public static let all: [Self] = [
         .databaseURL, .migrationDatabaseURL, .host, .port, .httpThreads, .maxBodyBytes, .maxHeaderBytes,
         .connectionTimeout, .maxConnections, .poolSize, .logLevel, .readyMaxLag, .pollInterval,
-        .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .environment,
+        .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .operatorName, .environment,
     ]
 }

@@ -44,6 +44,9 @@ extension BillingFold {
 
     func holdCaptured(_ e: HoldCaptured) throws {
         let hold = try openHold(e.holdID)
+        guard (0...hold.amount).contains(e.amount.value) else {
+            throw ProjectionError("hold.captured takes \(e.amount) from hold \(e.holdID), which holds \(hold.amount)")
+        }
         try settle(hold, status: "captured", captured: e.amount.value)
         try post(Entry(index: 0, kind: "hold_capture", source: nil, amount: -e.amount.value, projectID: hold.project,
                        pool: hold.pool, month: nil, holdID: e.holdID, corrects: nil, description: "capture of hold \(e.holdID)"),

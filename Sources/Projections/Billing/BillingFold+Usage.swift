@@ -46,11 +46,19 @@ extension BillingFold {
         }
     }
 
+    /// Freezes the month: what it owes is what was folded before this position, priced with
+    /// the storage price and allowance in force now, whatever is appended before it closes.
     func monthClosing(_ e: MonthClosing) throws {
+        try ensurePool(e.pool)
+        let pricing = try db.execute("SELECT storage_price FROM pricing")
+        let storagePrice = pricing.rowCount == 0 ? 0 : try pricing[0].requireInt64(0)
+        let allowance = try db.execute("SELECT allowance_storage_bytes FROM pools WHERE pool = $1", [e.pool.description])[0].requireInt64(0)
         try db.execute("""
-            INSERT INTO pool_months (pool, month, status, closing_position) VALUES ($1, $2, 'closing', $3)
-            ON CONFLICT (pool, month) DO UPDATE SET status = 'closing', closing_position = excluded.closing_position
-            """, [e.pool.description, e.month.description, position])
+            INSERT INTO pool_months (pool, month, status, closing_position, closing_allowance_bytes, closing_storage_price)
+            VALUES ($1, $2, 'closing', $3, $4, $5)
+            ON CONFLICT (pool, month) DO UPDATE SET status = 'closing', closing_position = excluded.closing_position,
+                closing_allowance_bytes = excluded.closing_allowance_bytes, closing_storage_price = excluded.closing_storage_price
+            """, [e.pool.description, e.month.description, position, allowance, storagePrice])
     }
 
     /// The recorded charges post as `usage_charge` entries, one per project that owes.

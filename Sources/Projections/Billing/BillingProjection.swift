@@ -10,7 +10,8 @@ import LedgerJSON
 /// each account's journal is one index range scan.
 public struct BillingProjection: Projection {
     public let name = "billing"
-    public let version = 1
+    /// 2: corrections keyed by account too; a closing month records its price and allowance.
+    public let version = 2
     public let tables = ["payers", "projects", "funding", "pools", "keys", "pricing", "journal", "corrections",
                          "balances", "holds", "pool_months", "project_months", "charges", "late_usage"]
 

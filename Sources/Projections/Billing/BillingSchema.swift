@@ -35,7 +35,7 @@ enum BillingSchema {
         """
         CREATE TABLE corrections (entry_id text NOT NULL, correction_id text NOT NULL, account text NOT NULL,
             position bigint NOT NULL, amount bigint NOT NULL, reason text NOT NULL, actor text NOT NULL,
-            occurred_at timestamptz NOT NULL, PRIMARY KEY (entry_id, correction_id))
+            occurred_at timestamptz NOT NULL, PRIMARY KEY (entry_id, correction_id, account))
         """,
         "CREATE INDEX corrections_account_idx ON corrections (account, position)",
         """
@@ -51,7 +51,7 @@ enum BillingSchema {
         """
         CREATE TABLE pool_months (pool text NOT NULL, month text NOT NULL, status text NOT NULL DEFAULT 'open',
             free_used bigint NOT NULL DEFAULT 0, closing_position bigint, closed_position bigint,
-            PRIMARY KEY (pool, month))
+            closing_allowance_bytes bigint, closing_storage_price bigint, PRIMARY KEY (pool, month))
         """,
         """
         CREATE TABLE project_months (project_id text NOT NULL, month text NOT NULL, pool text NOT NULL,

@@ -145,3 +145,22 @@ struct UsageRuleTests {
         #expect(try f.service.db.connect().query("SELECT count(*) FROM proj_billing.late_usage")[0].int64(0) == 1)
     }
 }
+
+@Suite("Closing a month is priced as it stood when it started closing")
+struct ClosingPriceTests {
+    @Test("a price or allowance change between the two close events does not change the recorded charges")
+    func frozenAtClosing() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        try f.project("solo")
+        try f.prices(unit: 0, storagePerGiB: 1 << 30)
+        try f.usage("solo", .storageBytes, 100, at: "2026-10-10T00:00:00Z")
+        let month = UTCMonth("2026-10")!
+        try f.append(MonthClosing(pool: .project("solo"), month: month), stream: "project-solo")
+        try f.prices(unit: 0, storagePerGiB: 10 << 30)
+        try f.append(PlanSet(pool: .project("solo"), plan: "bigger", allowanceStorageBytes: 50), stream: "project-solo")
+        let closed = try #require(try BillingAdminQueries.closingCharges(f.service.context.pool, pool: .project("solo"), month: month))
+        #expect(closed.charges.map(\.storageAmount) == [Millicredits(100)])
+        #expect(closed.allowanceStorageBytes == 0)
+    }
+}

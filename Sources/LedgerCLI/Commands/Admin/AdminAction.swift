@@ -1,0 +1,26 @@
+/// One operator command (`ledger admin payer create`, `ledger audit corrections`, …).
+///
+/// Parsing and performing are separate so that each step can be tested: `init` turns the
+/// command line into a request, checking only its form; `perform` judges it against the
+/// ledger, appends, and returns what it did as a receipt, which the dispatcher prints.
+protocol AdminAction: Sendable {
+    /// The words after the program, e.g. `["payer", "create"]` or `["credit"]`.
+    static var words: [String] { get }
+    /// The command's own options, as the usage line shows them.
+    static var synopsis: String { get }
+    /// One line for the command list.
+    static var summary: String { get }
+    /// Options that take a value, and flags (the common ones are added by the dispatcher).
+    static var valued: Set<String> { get }
+    static var boolean: Set<String> { get }
+    /// Whether the command appends events, and so needs an operator and a reason.
+    static var isOperatorAct: Bool { get }
+
+    init(_ options: AdminOptions) throws
+    func perform(_ session: AdminSession) throws -> AdminReceipt
+}
+
+extension AdminAction {
+    static var boolean: Set<String> { [] }
+    static var isOperatorAct: Bool { true }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// `ledger admin …`: the operator acts (J4). They are not on the public HTTP surface; each
+/// appends events that name the operator and the reason.
+public enum AdminCommand: LedgerCommand {
+    public static let name = "admin"
+    public static let summary = "Operator acts: payers, projects, plans, keys, credits, holds, prices, month closes, corrections."
+
+    /// Every `ledger admin` command, in the order the usage lists them.
+    static let actions: [any AdminAction.Type] = [
+        PayerCreateAction.self, ProjectCreateAction.self, ProjectFundAction.self, PlanSetAction.self,
+        KeyIssueAction.self, KeyRevokeAction.self, CreditAction.self,
+        HoldPlaceAction.self, HoldCaptureAction.self, HoldReleaseAction.self,
+        PriceSetAction.self, MonthCloseAction.self, CorrectAction.self,
+    ]
+
+    public static var usage: String {
+        """
+        \(AdminDispatcher.usage(program: "ledger admin", actions: actions))
+        Every command appends events to the log (docs/events.md) with the operator and the
+        reason in their metadata, and prints what it appended: type, stream, position, event
+        id and data; with --json, one JSON object instead. --operator defaults to
+        LEDGER_OPERATOR, then USER. Amounts are millicredits written canonically (1500, -25).
+        Commands that check what exists first wait (up to 30 s) for the billing projection
+        to reach the log's head, so `ledger project` must be running.
+
+        Exit status: 0 done; 1 refused (the message says why; nothing was appended);
+        2 usage error. Uses DATABASE_URL.
+        """
+    }
+
+    public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
+        var opened: AdminServices?
+        let outcome = execute(arguments, environment: environment.values) {
+            let services = try AdminServices.connect(environment)
+            opened = services
+            return services
+        }
+        opened?.store.close()
+        FileHandle.standardOutput.write(Data(outcome.output.utf8))
+        FileHandle.standardError.write(Data(outcome.errors.utf8))
+        return outcome.status
+    }
+
+    /// Runs `ledger admin ARGUMENTS` in-process. `services` is called only once the
+    /// arguments have parsed, so a usage error never needs a database.
+    public static func execute(_ arguments: [String], environment: [String: String],
+                               services: () throws -> AdminServices) -> AdminOutcome {
+        AdminDispatcher.execute(program: "ledger admin", actions: actions, arguments: arguments,
+                                environment: environment, services: services)
+    }
+}

@@ -1,0 +1,84 @@
+import Crypto
+import EventStore
+import LedgerJSON
+
+/// Runs one operator command from its arguments: picks the action by its words, parses
+/// the options, resolves who acts and why, performs it, and renders the receipt. Output
+/// is returned rather than printed, so that tests run commands in-process.
+enum AdminDispatcher {
+    /// The options every operator act takes, besides its own.
+    static let commonValued: Set<String> = ["reason", "operator"]
+
+    static func execute(program: String, actions: [any AdminAction.Type], arguments: [String],
+                        environment: [String: String], services: () throws -> AdminServices) -> AdminOutcome {
+        guard let action = actions.first(where: { arguments.starts(with: $0.words) }) else {
+            let given = arguments.prefix(2).joined(separator: " ")
+            let problem = given.isEmpty ? "a command is required" : "unknown command \(given.debugDescription)"
+            return AdminOutcome(status: 2, output: "", errors: "\(program): \(problem)\n\n\(usage(program: program, actions: actions))\n")
+        }
+        let name = "\(program) \(action.words.joined(separator: " "))"
+        var json = false
+        do {
+            let options = try AdminOptions(Array(arguments.dropFirst(action.words.count)),
+                                           valued: action.valued.union(action.isOperatorAct ? commonValued : []),
+                                           boolean: action.boolean.union(["json"]))
+            json = options.flag("json")
+            let identity = action.isOperatorAct ? try self.identity(options, environment: environment) : nil
+            let request = try action.init(options)
+            let session = AdminSession(services: try services(), identity: identity,
+                                       requestID: "cli-" + Hex.encode(SecureRandom.bytes(8)))
+            let receipt = try request.perform(session)
+            return AdminOutcome(status: 0, output: render(receipt, command: action.words, session: session, json: json), errors: "")
+        } catch let error as UsageError {
+            return AdminOutcome(status: 2, output: "", errors: "\(name): \(error)\n\nusage: \(usageLine(program: program, action))\n")
+        } catch let error as AdminError {
+            let object: JSONValue = ["error": .string(error.code.rawValue), "message": .string(error.message)]
+            return AdminOutcome(status: 1, output: json ? object.compactText() + "\n" : "",
+                                errors: "\(name): refused (\(error.code)): \(error.message)\n")
+        } catch {
+            let object: JSONValue = ["error": "failed", "message": .string("\(error)")]
+            return AdminOutcome(status: 1, output: json ? object.compactText() + "\n" : "", errors: "\(name): \(error)\n")
+        }
+    }
+
+    /// `--operator`, else LEDGER_OPERATOR, else USER; and the mandatory `--reason`.
+    static func identity(_ options: AdminOptions, environment: [String: String]) throws -> AdminSession.Identity {
+        let reason = try options.text("reason", maximumLength: 2_000)
+        let candidates = [options.arguments.value("operator"), environment["LEDGER_OPERATOR"], environment["USER"]]
+        guard let name = candidates.compactMap({ $0 }).first(where: { !$0.isEmpty }) else {
+            throw UsageError("who is acting? pass --operator NAME, or set LEDGER_OPERATOR (USER is not set either)")
+        }
+        try AdminOptions.checkText(name, option: "operator", maximumLength: 100)
+        return AdminSession.Identity(actor: Actor(.operator, name), reason: reason)
+    }
+
+    static func render(_ receipt: AdminReceipt, command: [String], session: AdminSession, json: Bool) -> String {
+        if json {
+            var object = receipt.fields
+            object["command"] = .string(command.joined(separator: " "))
+            if let identity = session.identity {
+                object["events"] = .array(receipt.events.map(\.json))
+                object["operator"] = .string(identity.actor.id)
+                object["reason"] = .string(identity.reason)
+                object["request_id"] = .string(session.requestID)
+            }
+            return JSONValue.object(object).compactText() + "\n"
+        }
+        let lines = receipt.notes + receipt.events.flatMap(\.text) + receipt.lines
+        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+    }
+
+    static func usageLine(program: String, _ action: any AdminAction.Type) -> String {
+        var line = "\(program) \(action.words.joined(separator: " ")) \(action.synopsis)"
+        line += action.isOperatorAct ? " --reason TEXT [--operator NAME] [--json]" : " [--json]"
+        return line
+    }
+
+    static func usage(program: String, actions: [any AdminAction.Type]) -> String {
+        var text = "usage:\n"
+        for action in actions {
+            text += "  \(usageLine(program: program, action))\n      \(action.summary)\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,49 @@
+/// A request the ledger refuses: well-formed, but the log's state or the clock forbids it
+/// (`ledger admin` exits 1). Nothing was appended. Codes are stable, for scripts;
+/// `message` names what was wrong, for people.
+public struct AdminError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A stable reason code.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code as scripts see it, e.g. `already_exists`.
+        public let rawValue: String
+        public var description: String { rawValue }
+
+        /// The payer, project, key or hold to create exists already.
+        public static let alreadyExists = Code(rawValue: "already_exists")
+        /// A payer, project, pool, key, hold or journal entry named by the request does not exist.
+        public static let notFound = Code(rawValue: "not_found")
+        /// The hold was captured or released before: a hold is settled once.
+        public static let alreadySettled = Code(rawValue: "already_settled")
+        /// The key was revoked before.
+        public static let alreadyRevoked = Code(rawValue: "already_revoked")
+        /// A capture larger than its hold.
+        public static let exceedsHold = Code(rawValue: "exceeds_hold")
+        /// A funding change that would take effect before it is recorded.
+        public static let effectiveInPast = Code(rawValue: "effective_at_in_past")
+        /// A month that has not ended, closed without `--force`.
+        public static let monthNotEnded = Code(rawValue: "month_not_ended")
+        /// A month that is already closed for the pool.
+        public static let monthClosed = Code(rawValue: "month_closed")
+        /// The billing projection did not reach the log's head in time.
+        public static let projectionBehind = Code(rawValue: "projection_behind")
+        /// The billing projection stopped on an event it cannot apply, or was never created.
+        public static let projectionUnavailable = Code(rawValue: "projection_unavailable")
+        /// The log changed between the command's checks and its append; nothing was written.
+        public static let conflict = Code(rawValue: "conflict")
+        /// The event store refused or could not take the append.
+        public static let appendFailed = Code(rawValue: "append_failed")
+    }
+
+    /// Why, for scripts.
+    public var code: Code
+    /// What was wrong, for people.
+    public var message: String
+
+    /// A refusal with its code and message.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,36 @@
+import API
+import EventStore
+import LedgerDomain
+import Postgres
+
+/// What the operator commands work with, injected so that tests run them in-process
+/// against their own database and clock.
+public struct AdminServices: Sendable {
+    /// Where events are appended.
+    public var store: EventStore
+    /// Reads of the log's head and the billing projection.
+    public var pool: PostgresPool
+    /// The time the commands judge against (funding changes, month ends, holds' pools).
+    public var now: @Sendable () -> Timestamp
+    /// Seconds to wait for the billing projection to reach the log's head.
+    public var projectionTimeout: Double
+
+    /// - Parameters:
+    ///   - now: the clock (the machine's by default).
+    ///   - projectionTimeout: seconds to wait for the billing projection (30 by default).
+    public init(store: EventStore, pool: PostgresPool, now: @escaping @Sendable () -> Timestamp = ServiceContext.systemClock,
+                projectionTimeout: Double = 30) {
+        self.store = store
+        self.pool = pool
+        self.now = now
+        self.projectionTimeout = projectionTimeout
+    }
+
+    /// Services on DATABASE_URL with the machine's clock. Close `store` when done, so that
+    /// the appender's thread finishes.
+    public static func connect(_ environment: LedgerEnvironment) throws -> AdminServices {
+        let url = try environment.databaseURL()
+        let pool = PostgresPool(conninfo: url, maximumConnections: 2)
+        return AdminServices(store: EventStore(conninfo: url, pool: pool), pool: pool)
+    }
+}

@@ -1,0 +1,63 @@
+import Crypto
+import EventStore
+import LedgerDomain
+import LedgerJSON
+
+/// `ledger admin key issue`: a new secret key, of which the log keeps only the SHA-256
+/// and a recognisable prefix (`key.issued` on `key-<key_id>`). The secret is printed once.
+struct KeyIssueAction: AdminAction {
+    static let words = ["key", "issue"]
+    static let synopsis = "(--project ID | --payer ID | --service NAME) [--key-id ID]"
+    static let summary = "Issue a secret key for a project or payer (sk_live_…) or an internal service (sk_svc_…); shown once."
+    static let valued: Set<String> = ["project", "payer", "service", "key-id"]
+
+    /// Characters of the key kept in the log to recognise it: the kind and a few random ones.
+    static let prefixLength = 12
+    static let warning = "this is the only time the secret is shown: the ledger keeps only its SHA-256, so it cannot be shown again"
+
+    let principal: KeyPrincipal
+    let keyID: String?
+
+    init(_ options: AdminOptions) throws {
+        switch try options.exactlyOne(of: ["project", "payer", "service"]) {
+        case "project": principal = KeyPrincipal(kind: .project, id: try options.identifier("project", "project"))
+        case "payer": principal = KeyPrincipal(kind: .payer, id: try options.identifier("payer", "payer"))
+        default: principal = KeyPrincipal(kind: .service, id: try options.identifier("service", "service"))
+        }
+        keyID = try options.optionalIdentifier("key-id", "key")
+    }
+
+    func perform(_ session: AdminSession) throws -> AdminReceipt {
+        let keyID = self.keyID ?? "key_" + Hex.encode(SecureRandom.bytes(4))
+        let stream = "key-" + keyID
+        var expected: [String: ExpectedVersion] = [stream: .noStream]
+        switch principal.kind {
+        case .project:
+            try session.catchUp()
+            try session.requireProject(principal.id)
+            expected[Pool.project(principal.id).ownerStream] = .streamExists
+        case .payer:
+            try session.catchUp()
+            try session.requirePayer(principal.id)
+            expected[Pool.payer(principal.id).ownerStream] = .streamExists
+        case .service:
+            break // Services are named by the operator; nothing records them beforehand.
+        }
+        // 256 random bits: a plain SHA-256 is then enough to store it (docs/billing.md).
+        let secret = (principal.kind == .service ? "sk_svc_" : "sk_live_") + Base64URL.encode(SecureRandom.bytes(32))
+        let event = KeyIssued(keyID: keyID, principal: principal, sha256: Hex.encode(SHA256.hash(Array(secret.utf8))),
+                              prefix: String(secret.prefix(Self.prefixLength)))
+        let appended = try session.append([try session.event(event, on: stream)], expecting: expected) { error in
+            guard error.code == .wrongExpectedVersion else { return nil }
+            if error.stream == stream { return AdminError(.alreadyExists, "key \(keyID) already exists") }
+            return AdminError(.notFound, "\(principal.kind.rawValue) \(principal.id) does not exist")
+        }
+        var receipt = AdminReceipt(events: appended)
+        receipt.fields["secret"] = .string(secret)
+        receipt.fields["key_id"] = .string(keyID)
+        receipt.fields["warning"] = .string(Self.warning)
+        receipt.lines = ["", "secret key \(keyID) for \(principal.kind.rawValue) \(principal.id):", "  \(secret)",
+                         "warning: \(Self.warning)"]
+        return receipt
+    }
+}

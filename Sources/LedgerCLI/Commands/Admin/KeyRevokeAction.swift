@@ -1,0 +1,28 @@
+import LedgerDomain
+
+/// `ledger admin key revoke`: `key.revoked` on `key-<key_id>`, which must hold exactly its
+/// `key.issued`: a key is revoked once.
+struct KeyRevokeAction: AdminAction {
+    static let words = ["key", "revoke"]
+    static let synopsis = "--key-id ID"
+    static let summary = "Revoke a key: it no longer authenticates."
+    static let valued: Set<String> = ["key-id"]
+
+    let keyID: String
+
+    init(_ options: AdminOptions) throws {
+        keyID = try options.identifier("key-id", "key")
+    }
+
+    func perform(_ session: AdminSession) throws -> AdminReceipt {
+        let stream = "key-" + keyID
+        let appended = try session.append([try session.event(KeyRevoked(keyID: keyID), on: stream)],
+                                          expecting: [stream: .exactly(1)]) { error in
+            guard error.code == .wrongExpectedVersion, error.stream == stream else { return nil }
+            return (error.actualVersion ?? 0) == 0
+                ? AdminError(.notFound, "key \(keyID) does not exist")
+                : AdminError(.alreadyRevoked, "key \(keyID) is already revoked")
+        }
+        return AdminReceipt(events: appended)
+    }
+}

@@ -1,0 +1,87 @@
+import API
+import LedgerDomain
+import LedgerJSON
+
+/// `ledger admin month close`: the two-phase close of docs/billing.md.
+///
+/// 1. `usage.month_closing` on the pool owner's stream stops the month: the projector
+///    folds it, and what it folded before it is the month's usage.
+/// 2. Once the projection has passed it, the charges are read and recorded as facts in
+///    `usage.month_closed`, which posts them.
+///
+/// A close that died between the two finds the month `closing` and resumes at step 2.
+/// Both appends carry idempotency keys, so two operators closing at once write each
+/// event once.
+struct MonthCloseAction: AdminAction {
+    static let words = ["month", "close"]
+    static let synopsis = "--pool payer:ID|project:ID --month YYYY-MM [--force]"
+    static let summary = "Close a pool's month: record and post each project's usage charge (resumes an interrupted close)."
+    static let valued: Set<String> = ["pool", "month"]
+    static let boolean: Set<String> = ["force"]
+
+    let pool: Pool
+    let month: UTCMonth
+    let force: Bool
+
+    init(_ options: AdminOptions) throws {
+        pool = try options.pool("pool")
+        month = try options.month("month")
+        force = options.flag("force")
+    }
+
+    func perform(_ session: AdminSession) throws -> AdminReceipt {
+        let now = session.now
+        guard let end = month.next?.start else { throw UsageError("--month \(month) is past the last month the ledger knows") }
+        guard end <= now || force else {
+            throw AdminError(.monthNotEnded,
+                "\(month) has not ended: it ends at \(end.iso8601) and it is \(now.iso8601); usage may still arrive (pass --force to close it anyway)")
+        }
+        try session.catchUp()
+        try session.requireKnownPool(pool)
+        let flow = "month-close:\(pool):\(month)"
+        var receipt = AdminReceipt()
+        let status = try BillingAdminQueries.monthStatus(session.pool, pool: pool, month: month)
+        switch status {
+        case "closed":
+            throw AdminError(.monthClosed, "\(month) is already closed for \(pool)")
+        case "closing":
+            // A close that stopped after its first event; the projection has it (catchUp).
+            receipt.notes.append("\(month) is already closing for \(pool): resuming the interrupted close")
+        default:
+            let closing = try session.event(MonthClosing(pool: pool, month: month), on: pool.ownerStream, correlationID: flow)
+            let appended = try session.append([closing], idempotencyKey: "month-closing:\(pool):\(month)")
+            receipt.events += appended
+            try session.waitForBilling(position: appended.map(\.position).max() ?? 0)
+        }
+        guard let closed = try BillingAdminQueries.closingCharges(session.pool, pool: pool, month: month) else {
+            // Only another close can have moved the month on from `closing` meanwhile.
+            throw AdminError(.monthClosed, "\(month) was closed for \(pool) by another operator meanwhile")
+        }
+        let event = try session.event(closed, on: pool.ownerStream, correlationID: flow)
+        receipt.events += try session.append([event], idempotencyKey: flow) { error in
+            guard error.code == .idempotencyConflict else { return nil }
+            return AdminError(.conflict,
+                "another close of \(month) for \(pool) recorded different charges meanwhile (the storage price changed?); check the log")
+        }
+        return try report(closed, into: receipt, resumed: status == "closing")
+    }
+
+    private func report(_ closed: MonthClosed, into receipt: AdminReceipt, resumed: Bool) throws -> AdminReceipt {
+        var receipt = receipt
+        let total = try Millicredits.sum(closed.charges.map(\.amount))
+        receipt.fields["pool"] = .string(pool.description)
+        receipt.fields["month"] = .string(month.description)
+        receipt.fields["resumed"] = .bool(resumed)
+        receipt.fields["charges"] = try JSONValueEncoder().encode(closed.charges)
+        receipt.fields["total"] = .string(total.canonical)
+        receipt.lines.append("")
+        receipt.lines.append("charges of \(pool) for \(month) (allowance \(closed.allowanceStorageBytes) bytes, storage price \(closed.storagePricePerGiBMonth) per GiB-month):")
+        if closed.charges.isEmpty { receipt.lines.append("  no usage") }
+        for c in closed.charges {
+            receipt.lines.append("  project \(c.projectID): \(c.amount) = units \(c.unitsAmount) (\(c.units) counted, \(c.freeUnits) free, \(c.billedUnits) billed)"
+                + " + storage \(c.storageAmount) (peak \(c.storageBytes) bytes, \(c.billedStorageBytes) billed)")
+        }
+        receipt.lines.append("  total \(total)")
+        return receipt
+    }
+}

@@ -1,0 +1,33 @@
+import LedgerDomain
+
+/// `ledger admin payer create`: `payer.created`, and `plan.set` in the same append when a
+/// plan is given, on a new `payer-<id>` stream.
+struct PayerCreateAction: AdminAction {
+    static let words = ["payer", "create"]
+    static let synopsis = "--id ID --name NAME [--plan NAME --allowance-storage-bytes N]"
+    static let summary = "Create a payer, which owns the pool payer:ID (optionally with its plan)."
+    static let valued: Set<String> = ["id", "name", "plan", "allowance-storage-bytes"]
+
+    let id: String
+    let name: String
+    let plan: (name: String, allowance: Int64)?
+
+    init(_ options: AdminOptions) throws {
+        id = try options.identifier("id", "payer")
+        name = try options.text("name", maximumLength: 200)
+        plan = try options.plan(required: false)
+    }
+
+    func perform(_ session: AdminSession) throws -> AdminReceipt {
+        let pool = Pool.payer(id)
+        var events = [try session.event(PayerCreated(payerID: id, name: name), on: pool.ownerStream)]
+        if let plan {
+            events.append(try session.event(PlanSet(pool: pool, plan: plan.name, allowanceStorageBytes: plan.allowance),
+                                            on: pool.ownerStream))
+        }
+        // The stream is the payer: `.noStream` makes a second create fail, even a concurrent one.
+        let appended = try session.append(events, expecting: [pool.ownerStream: .noStream],
+                                          refusal: AdminSession.whenExists(pool.ownerStream, AdminError(.alreadyExists, "payer \(id) already exists")))
+        return AdminReceipt(events: appended)
+    }
+}

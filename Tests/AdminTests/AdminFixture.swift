@@ -1,0 +1,129 @@
+import EventStore
+import Foundation
+import LedgerCLI
+import LedgerDomain
+import LedgerJSON
+import Postgres
+import Projections
+import Synchronization
+import Testing
+import TestSupport
+
+/// A fresh database, a projector on a thread of the test process, and the operator
+/// commands run in-process against both, with a clock the test sets.
+final class AdminFixture: Sendable {
+    let db: TestDatabase
+    let store: EventStore
+    let pool: PostgresPool
+    let clock = AdminClock("2026-11-15T12:00:00Z")
+    private let projector = Mutex<ProjectorThread?>(nil)
+    /// How long commands wait for the projection (short in tests that stop the projector).
+    let projectionTimeout: Double
+
+    init(projector startsProjector: Bool = true, projectionTimeout: Double = 20) throws {
+        db = try TestDatabase.create()
+        pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 4)
+        store = EventStore(conninfo: db.serviceURL, pool: pool)
+        self.projectionTimeout = projectionTimeout
+        if startsProjector { startProjector() }
+    }
+
+    func startProjector() {
+        projector.withLock { $0 = $0 ?? ProjectorThread(url: db.serviceURL) }
+    }
+
+    func stopProjector() {
+        projector.withLock { current in
+            current?.stop()
+            current = nil
+        }
+    }
+
+    func shutdown() {
+        stopProjector()
+        store.close()
+        pool.closeIdle()
+        db.drop()
+    }
+
+    var services: AdminServices {
+        AdminServices(store: store, pool: pool, now: clock.read, projectionTimeout: projectionTimeout)
+    }
+
+    static let operatorEnvironment = ["LEDGER_OPERATOR": "alice"]
+
+    /// `ledger admin ARGUMENTS --reason REASON`, in-process.
+    @discardableResult
+    func admin(_ arguments: [String], reason: String? = "checked by the tests",
+               environment: [String: String] = operatorEnvironment) -> AdminOutcome {
+        var all = arguments
+        if let reason { all += ["--reason", reason] }
+        return AdminCommand.execute(all, environment: environment) { services }
+    }
+
+    /// `ledger admin ARGUMENTS --json`, which must succeed; its JSON object.
+    func adminJSON(_ arguments: [String], reason: String = "checked by the tests",
+                   environment: [String: String] = operatorEnvironment,
+                   sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
+        let outcome = admin(arguments + ["--json"], reason: reason, environment: environment)
+        try #require(outcome.status == 0, "ledger admin \(arguments.joined(separator: " ")) failed: \(outcome.errors)",
+                     sourceLocation: sourceLocation)
+        return try JSONValue.parse(outcome.output)
+    }
+
+    /// `ledger audit ARGUMENTS`, in-process.
+    func audit(_ arguments: [String]) -> AdminOutcome {
+        AuditCommand.execute(arguments, environment: [:]) { services }
+    }
+
+    // MARK: The log and the projection
+
+    func head() throws -> Int64 { try store.headPosition() }
+
+    /// Every event after `position`, in order.
+    func events(after position: Int64 = 0) throws -> [RecordedEvent] { try store.read(after: position, limit: 10_000) }
+
+    /// Appends an event directly, as another writer (or a crashed command) would have.
+    @discardableResult
+    func append<E: DomainEvent>(_ event: E, stream: String, occurredAt: Timestamp? = nil, key: String? = nil) throws -> AppendResult {
+        try store.append(AppendRequest(events: [EventToAppend(stream: stream, type: E.type, data: try JSONValueEncoder().encode(event),
+                                                              metadata: EventMetadata(actor: Actor(.system, "tests")),
+                                                              occurredAt: occurredAt, idempotencyKey: key)]))
+    }
+
+    /// Waits until the billing projection has applied the whole log.
+    func settle(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let head = try head()
+        let reached = try LedgerProcess.eventually(timeout: 20) {
+            try pool.read { try ProjectionSchema.checkpoint("proj_billing", on: $0)?.position ?? -1 } >= head
+        }
+        try #require(reached, "the billing projection did not reach position \(head)", sourceLocation: sourceLocation)
+    }
+
+    /// Rows of a query on the projection (after `settle`), as text.
+    func rows(_ sql: String, _ parameters: [String] = []) throws -> [[String?]] {
+        try settle()
+        return try pool.read { conn in
+            let result = try conn.query(sql, parameters.map { $0 as any PostgresBindable })
+            return result.rows.map { row in (0..<result.columnCount).map { row.string($0) } }
+        }
+    }
+
+    // MARK: Set-ups most tests need
+
+    func payer(_ id: String, plan: String = "team", allowance: Int64 = 0) throws {
+        _ = try adminJSON(["payer", "create", "--id", id, "--name", "Payer \(id)", "--plan", plan,
+                           "--allowance-storage-bytes", String(allowance)])
+    }
+
+    func project(_ id: String, payer: String? = nil) throws {
+        _ = try adminJSON(["project", "create", "--id", id, "--name", "Project \(id)"]
+                          + (payer.map { ["--payer", $0] } ?? ["--self-paying"]))
+    }
+
+    func usage(_ project: String, _ meter: Meter, _ quantity: Int64, at instant: String) throws {
+        let id = UUID().uuidString
+        try append(UsageRecorded(usageID: id, projectID: project, meter: meter, quantity: quantity),
+                   stream: "usage-" + project, occurredAt: Timestamp(iso8601: instant)!, key: "usage:" + id)
+    }
+}

@@ -1,0 +1,118 @@
+import LedgerCLI
+import LedgerDomain
+import LedgerJSON
+import Testing
+import TestSupport
+
+@Suite("ledger admin correct and ledger audit corrections")
+struct CorrectionTests {
+    @Test("correct posts a new entry naming the original, with corrects_position on the event (J3)")
+    func correct() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        try f.payer("acme")
+        let credit = try f.adminJSON(["credit", "--pool", "payer:acme", "--source", "purchase", "--amount", "5000", "--description", "order 17"])
+        let original = try #require(credit.appended.first?["position"]?.int64Value)
+        let start = try f.head()
+        let json = try f.adminJSON(["correct", "--entry", "je_\(original)_0", "--amount", "-500"], reason: "order 17 was 4500")
+        let events = try f.events(after: start)
+        #expect(events.map(\.type) == ["entry.corrected"])
+        #expect(events.map(\.stream) == ["payer-acme"])
+        #expect(events.map(\.correctsPosition) == [original])
+        #expect(events[0].json == ["entry_id": .string("je_\(original)_0"), "amount": "-500", "reason": "order 17 was 4500"])
+        #expect(json.appended.first?["corrects_position"] == .integer(original))
+        #expect(json["corrects"]?["kind"] == "credit")
+
+        let correction = events[0].position
+        #expect(try f.rows("SELECT entry_id, kind, amount::text, corrects FROM proj_billing.journal ORDER BY position")
+                == [["je_\(original)_0", "credit", "5000", nil], ["je_\(correction)_0", "correction", "-500", "je_\(original)_0"]])
+        #expect(try f.rows("SELECT credit_purchase::text, correction::text FROM proj_billing.balances WHERE account = 'payer:acme'")
+                == [["5000", "-500"]])
+    }
+
+    @Test("correct refuses an unknown entry (status 1), a malformed id, a zero or non-canonical amount (status 2)")
+    func correctRefusals() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        try f.payer("acme")
+        let head = try f.head()
+        let unknown = f.admin(["correct", "--entry", "je_999_0", "--amount", "5"])
+        #expect(unknown.status == 1)
+        #expect(unknown.errors.contains("journal entry je_999_0 does not exist"))
+        #expect(f.admin(["correct", "--entry", "je_1", "--amount", "5"]).status == 2)
+        #expect(f.admin(["correct", "--entry", "je_01_0", "--amount", "5"]).status == 2)
+        #expect(f.admin(["correct", "--entry", "je_1_0", "--amount", "0"]).status == 2)
+        #expect(f.admin(["correct", "--entry", "je_1_0", "--amount", "+3"]).status == 2)
+        #expect(f.admin(["correct", "--entry", "je_1_0", "--amount", "5"], reason: nil).status == 2)
+        #expect(try f.head() == head)
+    }
+
+    /// A hold of 900 captured, then corrected twice by two operators; the entry's id and
+    /// the corrections' ids.
+    static func correctedCapture(_ f: AdminFixture, project: String) throws -> (entry: String, corrections: [String]) {
+        _ = try f.adminJSON(["hold", "place", "--id", "h1", "--project", project, "--amount", "900", "--description", "job"])
+        let capture = try f.adminJSON(["hold", "capture", "--id", "h1"])
+        let entry = "je_\(try #require(capture.appended.first?["position"]?.int64Value))_0"
+        let first = try f.adminJSON(["correct", "--entry", entry, "--amount", "300", "--operator", "bob"], reason: "job failed at 2/3")
+        let second = try f.adminJSON(["correct", "--entry", entry, "--amount", "-100", "--operator", "carol"], reason: "bob over-refunded")
+        let ids = [first, second].compactMap { $0.appended.first?["position"]?.int64Value }.map { "je_\($0)_0" }
+        try #require(ids.count == 2)
+        return (entry, ids)
+    }
+
+    @Test("audit corrections lists who corrected what, when and why")
+    func audit() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        try f.project("solo")
+        let (entry, ids) = try Self.correctedCapture(f, project: "solo")
+
+        let outcome = f.audit(["corrections", "--project", "solo", "--json"])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        let json = try JSONValue.parse(outcome.output)
+        #expect(json["command"] == "corrections")
+        #expect(json["account"] == "project:solo")
+        let rows = try #require(json["corrections"]?.arrayValue)
+        #expect(rows.map { $0["correction_id"] } == ids.map { .string($0) })
+        #expect(rows.map { $0["corrects"] } == [.string(entry), .string(entry)])
+        #expect(rows.map { $0["amount"] } == ["300", "-100"])
+        #expect(rows.map { $0["actor"] } == ["operator:bob", "operator:carol"])
+        #expect(rows.map { $0["reason"] } == ["job failed at 2/3", "bob over-refunded"])
+        let recorded = try f.events().filter { $0.type == "entry.corrected" }.map { $0.recordedAt.iso8601 }
+        #expect(rows.map { $0["at"] } == recorded.map { .string($0) })
+
+        let text = f.audit(["corrections", "--project", "solo"])
+        #expect(text.status == 0)
+        #expect(text.output.contains("corrections of project:solo: 2"))
+        #expect(text.output.contains("\(ids[0]) corrects \(entry) by 300: operator:bob at \(recorded[0])"))
+        #expect(text.output.contains("  why: bob over-refunded"))
+
+        let unknown = f.audit(["corrections", "--project", "ghost"])
+        #expect(unknown.status == 1)
+        #expect(unknown.errors.contains("project ghost does not exist"))
+        #expect(f.audit(["corrections"]).status == 2)
+        #expect(f.audit(["adjustments", "--project", "solo"]).status == 2)
+    }
+
+    @Test("a correction of a funded project's entry is listed for the project and for its payer")
+    func auditFunded() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        try f.payer("acme")
+        try f.project("web", payer: "acme")
+        let (_, ids) = try Self.correctedCapture(f, project: "web")
+        let payer = try JSONValue.parse(f.audit(["corrections", "--payer", "acme", "--json"]).output)
+        #expect(payer["corrections"]?.arrayValue?.map { $0["correction_id"] } == ids.map { .string($0) })
+        let project = try JSONValue.parse(f.audit(["corrections", "--project", "web", "--json"]).output)
+        #expect(project["corrections"]?.arrayValue?.map { $0["correction_id"] } == ids.map { .string($0) })
+    }
+
+    @Test("an account without corrections lists none")
+    func auditEmpty() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        try f.project("solo")
+        let json = try JSONValue.parse(f.audit(["corrections", "--project", "solo", "--json"]).output)
+        #expect(json["corrections"] == [])
+    }
+}
