@@ -30,16 +30,7 @@ public enum AdminCommand: LedgerCommand {
     }
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        var opened: AdminServices?
-        let outcome = execute(arguments, environment: environment.values) {
-            let services = try AdminServices.connect(environment)
-            opened = services
-            return services
-        }
-        opened?.store.close()
-        FileHandle.standardOutput.write(Data(outcome.output.utf8))
-        FileHandle.standardError.write(Data(outcome.errors.utf8))
-        return outcome.status
+        AdminDispatcher.runAsProcess(program: "ledger admin", actions: actions, arguments: arguments, environment: environment)
     }
 
     /// Runs `ledger admin ARGUMENTS` in-process. `services` is called only once the

@@ -1,3 +1,4 @@
+import Foundation
 import Crypto
 import EventStore
 import LedgerJSON
@@ -8,6 +9,22 @@ import LedgerJSON
 enum AdminDispatcher {
     /// The options every operator act takes, besides its own.
     static let commonValued: Set<String> = ["reason", "operator"]
+
+    /// Runs a command for `ledger admin` or `ledger audit` as a process: connects only once
+    /// the arguments have parsed, prints the outcome, and closes the store.
+    static func runAsProcess(program: String, actions: [any AdminAction.Type], arguments: [String],
+                             environment: LedgerEnvironment) -> Int32 {
+        var opened: AdminServices?
+        let outcome = execute(program: program, actions: actions, arguments: arguments, environment: environment.values) {
+            let services = try AdminServices.connect(environment)
+            opened = services
+            return services
+        }
+        opened?.store.close()
+        FileHandle.standardOutput.write(Data(outcome.output.utf8))
+        FileHandle.standardError.write(Data(outcome.errors.utf8))
+        return outcome.status
+    }
 
     static func execute(program: String, actions: [any AdminAction.Type], arguments: [String],
                         environment: [String: String], services: () throws -> AdminServices) -> AdminOutcome {
