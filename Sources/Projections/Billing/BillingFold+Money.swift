@@ -25,7 +25,7 @@ extension BillingFold {
         let correctionID = JournalEntryID(position: position, index: 0).description
         let actor = (try? event.metadata())??.actor.description ?? "unknown"
         for account in accounts {
-            try db.execute("""
+            db.enqueue("""
                 INSERT INTO corrections (entry_id, correction_id, account, position, amount, reason, actor, occurred_at)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING
                 """, [e.entryID, correctionID, account, position, e.amount.value, e.reason, actor, occurredAt])
@@ -34,7 +34,7 @@ extension BillingFold {
 
     func holdPlaced(_ e: HoldPlaced) throws {
         try ensurePool(e.pool)
-        try db.execute("""
+        db.enqueue("""
             INSERT INTO holds (hold_id, project_id, pool, amount, status, position) VALUES ($1, $2, $3, $4, 'open', $5)
             """, [e.holdID, e.projectID, e.pool.description, e.amount.value, position])
         for account in Set(Self.accounts(project: e.projectID, pool: e.pool)) {
@@ -68,7 +68,7 @@ extension BillingFold {
     }
 
     private func settle(_ hold: OpenHold, status: String, captured: Int64?) throws {
-        try db.execute("UPDATE holds SET status = $2, captured = $3 WHERE hold_id = $1 AND status = 'open'",
+        db.enqueue("UPDATE holds SET status = $2, captured = $3 WHERE hold_id = $1 AND status = 'open'",
                        [hold.id, status, captured])
         for account in Set(Self.accounts(project: hold.project, pool: hold.pool)) {
             try addToBalance(account, pool: hold.pool, .holdHeld, -hold.amount)

@@ -29,12 +29,12 @@ struct BillingFold {
     }
 
     func ensurePool(_ pool: Pool) throws {
-        try db.execute("INSERT INTO pools (pool) VALUES ($1) ON CONFLICT DO NOTHING", [pool.description])
+        db.enqueue("INSERT INTO pools (pool) VALUES ($1) ON CONFLICT DO NOTHING", [pool.description])
     }
 
     /// Adds to one column of an account's balance on a pool, creating the row on first use.
     func addToBalance(_ account: String, pool: Pool, _ column: BalanceColumn, _ amount: Int64) throws {
-        try db.execute("""
+        db.enqueue("""
             INSERT INTO balances AS b (account, pool, \(column.rawValue)) VALUES ($1, $2, $3)
             ON CONFLICT (account, pool) DO UPDATE SET \(column.rawValue) = b.\(column.rawValue) + excluded.\(column.rawValue)
             """, [account, pool.description, amount])
@@ -57,7 +57,7 @@ struct BillingFold {
     func post(_ entry: Entry, to accounts: [String], balance column: BalanceColumn) throws {
         let id = JournalEntryID(position: position, index: entry.index).description
         for account in Set(accounts).sorted() {
-            try db.execute("""
+            db.enqueue("""
                 INSERT INTO journal (account, position, idx, entry_id, kind, source, amount, project_id, pool, month,
                                      hold_id, corrects, description, occurred_at)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)

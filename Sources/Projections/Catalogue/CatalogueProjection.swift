@@ -40,13 +40,13 @@ public struct CatalogueProjection: Projection {
 
     public func apply(_ event: RecordedEvent, in context: ProjectionContext) throws {
         let occurredAt = event.occurredAt.iso8601
-        try context.execute("""
+        context.enqueue("""
             INSERT INTO event_types AS t (type, events, first_position, last_position, last_occurred_at)
             VALUES ($1, 1, $2, $2, $3)
             ON CONFLICT (type) DO UPDATE SET events = t.events + 1, last_position = excluded.last_position,
                 last_occurred_at = excluded.last_occurred_at
             """, [event.type, event.position, occurredAt])
-        try context.execute("""
+        context.enqueue("""
             INSERT INTO streams AS s (stream, category, version, events, first_position, last_position, last_type, last_occurred_at)
             VALUES ($1, $2, $3, 1, $4, $4, $5, $6)
             ON CONFLICT (stream) DO UPDATE SET version = excluded.version, events = s.events + 1,

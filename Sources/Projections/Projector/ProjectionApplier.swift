@@ -18,39 +18,50 @@ struct ProjectionApplier {
     func apply(_ events: ArraySlice<RecordedEvent>, from checkpoint: Int64, on connection: PostgresConnection) throws -> Outcome {
         guard let last = events.last else { return .applied(through: checkpoint) }
         let quoted = connection.quoteIdentifier(schema)
-        let context = ProjectionContext(connection: connection)
         try connection.query("SAVEPOINT projection_apply")
         try connection.query("SET LOCAL search_path TO \(quoted), public")
         defer { _ = try? connection.query("SET LOCAL search_path TO public") }
-        var failure: (index: Int, error: any Error)?
-        for (offset, event) in events.enumerated() {
-            do {
-                try projection.apply(event, in: context)
-            } catch let error as PostgresError where error.code == .connectionLost || !connection.isOpen {
-                throw error
-            } catch {
-                failure = (offset, error)
-                break
-            }
-        }
-        guard let failure else {
+        // The fast path: the whole batch with its writes pipelined.
+        do {
+            let context = ProjectionContext(connection: connection)
+            for event in events { try projection.apply(event, in: context) }
+            try context.flush()
             try connection.query("UPDATE _checkpoint SET position = $1", [last.position])
             try connection.query("RELEASE SAVEPOINT projection_apply")
             return .applied(through: last.position)
+        } catch let error as PostgresError where error.code == .connectionLost || !connection.isOpen {
+            throw error
+        } catch {
+            // Something failed, perhaps only when the queued writes were sent: undo the
+            // batch and apply it again one event at a time to find the poison event, so
+            // that the projection stops exactly in front of it.
+            try connection.query("ROLLBACK TO SAVEPOINT projection_apply")
+            try connection.query("SET LOCAL search_path TO \(quoted), public")
         }
-        // Undo the half-applied batch, then re-apply what came before the poison event so
-        // that the projection stops exactly in front of it.
-        try connection.query("ROLLBACK TO SAVEPOINT projection_apply")
-        try connection.query("SET LOCAL search_path TO \(quoted), public")
-        let good = events.prefix(failure.index)
-        for event in good { try projection.apply(event, in: context) }
-        let poison = events[events.startIndex + failure.index]
-        let appliedThrough = good.last?.position ?? checkpoint
-        let reported = ProjectionFailure(projection: projection.name, position: poison.position, eventType: poison.type,
-                                         message: String(describing: failure.error))
-        try connection.query("UPDATE _checkpoint SET position = $1, failed_position = $2, error = $3",
-                             [appliedThrough, poison.position, reported.message])
+        var appliedThrough = checkpoint
+        for event in events {
+            try connection.query("SAVEPOINT projection_event")
+            do {
+                let context = ProjectionContext(connection: connection)
+                try projection.apply(event, in: context)
+                try context.flush()
+                try connection.query("RELEASE SAVEPOINT projection_event")
+                appliedThrough = event.position
+            } catch let error as PostgresError where error.code == .connectionLost || !connection.isOpen {
+                throw error
+            } catch {
+                try connection.query("ROLLBACK TO SAVEPOINT projection_event")
+                let failure = ProjectionFailure(projection: projection.name, position: event.position, eventType: event.type,
+                                                message: String(describing: error))
+                try connection.query("UPDATE _checkpoint SET position = $1, failed_position = $2, error = $3",
+                                     [appliedThrough, event.position, failure.message])
+                try connection.query("RELEASE SAVEPOINT projection_apply")
+                return .failed(failure, appliedThrough: appliedThrough)
+            }
+        }
+        // Every event applied on its own: the failure was not reproducible (it should be).
+        try connection.query("UPDATE _checkpoint SET position = $1", [last.position])
         try connection.query("RELEASE SAVEPOINT projection_apply")
-        return .failed(reported, appliedThrough: appliedThrough)
+        return .applied(through: last.position)
     }
 }

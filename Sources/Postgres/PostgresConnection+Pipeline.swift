@@ -1,0 +1,66 @@
+import CLibPQ
+
+extension PostgresConnection {
+    /// Runs statements whose results are not needed in libpq's pipeline mode: sent together,
+    /// answered together, one network round trip per chunk instead of one per statement.
+    ///
+    /// Statements run in order; the first failure throws its error and the server skips
+    /// the rest of its chunk (inside a transaction, the transaction is aborted as it would
+    /// be after any failed statement). Chunks stay small so that neither side's socket
+    /// buffer can fill while the other waits, which would deadlock a blocking connection.
+    public func pipeline(_ statements: [(sql: String, parameters: [String?])], chunkSize: Int = 256) throws {
+        var start = 0
+        while start < statements.count {
+            let end = min(start + chunkSize, statements.count)
+            try runPipelineChunk(statements[start..<end])
+            start = end
+        }
+    }
+
+    private func runPipelineChunk(_ chunk: ArraySlice<(sql: String, parameters: [String?])>) throws {
+        try withUnsafeConnection { connection in
+            guard PQenterPipelineMode(connection) == 1 else {
+                throw PostgresError(code: .serverError, message: "libpq could not enter pipeline mode: \(Self.trimmed(PQerrorMessage(connection)))")
+            }
+            var sent = 0
+            var failure: PostgresError?
+            for statement in chunk {
+                let ok = Self.withCStrings(statement.parameters) { values in
+                    PQsendQueryParams(connection, statement.sql, Int32(statement.parameters.count), nil, values, nil, nil, 0)
+                }
+                guard ok == 1 else {
+                    failure = PostgresError(code: isOpen ? .serverError : .connectionLost, message: Self.trimmed(PQerrorMessage(connection)))
+                    break
+                }
+                sent += 1
+            }
+            if PQpipelineSync(connection) != 1 && failure == nil {
+                failure = PostgresError(code: .connectionLost, message: Self.trimmed(PQerrorMessage(connection)))
+            }
+            // One group of results per statement sent, each ended by NULL, then the sync.
+            var remaining = sent
+            var synced = false
+            while !synced {
+                guard let result = PQgetResult(connection) else {
+                    if remaining > 0 { remaining -= 1; continue }
+                    if !isOpen { break }
+                    continue
+                }
+                switch PQresultStatus(result) {
+                case PGRES_PIPELINE_SYNC:
+                    synced = true
+                case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_PIPELINE_ABORTED:
+                    break
+                default:
+                    if failure == nil { failure = Self.error(from: result, connection: connection) }
+                }
+                PQclear(result)
+            }
+            if synced { PQexitPipelineMode(connection) }
+            if let failure { throw failure }
+            if !synced {
+                throw PostgresError(code: .connectionLost, message: "the connection broke during a pipeline: \(Self.trimmed(PQerrorMessage(connection)))")
+            }
+        }
+    }
+}
