@@ -4,9 +4,11 @@ import Foundation
 /// in the same run, never as an absolute number alone (the machines are shared and noisy).
 public enum BenchCommand: LedgerCommand {
     public static let name = "bench"
-    public static let summary = "Benchmarks: `ledger bench append` (group commit vs raw multi-row INSERTs)."
+    public static let summary = "Benchmarks: `ledger bench append|read|ingest` (append path, projector and billing reads, usage ingestion)."
     public static let usage = """
         usage: ledger bench append [--events N] [--writers N] [--window N]
+               ledger bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--reproject]
+               ledger bench ingest [--batches B] [--batch-size S] [--concurrency C] [--projector]
 
         append   Appends N events (default 200000, ~300-byte JSON payloads, over 1000
                  streams) into the log of DATABASE_URL through the real append path, from
@@ -19,13 +21,46 @@ public enum BenchCommand: LedgerCommand {
                  `append: A events/s; raw insert: R events/s; ratio: A/R`.
                  The database must be migrated; the events it appends stay in the log (use a
                  throwaway database: `make bench` makes one).
+
+        read     Builds a log of N events (default 1000000) over P self-paying projects
+                 (default 1000): per project its creation, plan and a read key, then credits
+                 (one journal entry each) alternating with usage, so that each journal has
+                 about N/P/2 entries; 1000-event appends, several in flight. A log this
+                 command built before with the same N and P (its marker event is on stream
+                 `bench-read`) is reused; an interrupted build resumes. Then runs the
+                 projector in this process until the billing projection reaches the head,
+                 printing its progress, and reports its events/s (--reproject drops the
+                 projections first, to measure it over a reused log). Then serves the real
+                 HTTP API in this process on a free port and, from C client threads (default
+                 4) each with its own keep-alive connection, sends R requests (default 2000,
+                 after an unmeasured tenth) to each of: /healthz (the ceiling), the first
+                 journal page of 50 of random projects, their last page (cursors followed
+                 once per project beforehand), and the balance. Prints requests/s, p50, p99
+                 and max for each, and ends with the line
+                 `journal page p99: first X ms, last Y ms (target < 5 ms); healthz p99 Z ms`.
+
+        ingest   Creates (once) the self-paying project `bench-ingest` and a service key,
+                 runs the projector until it knows them, then POSTs B batches (default 200)
+                 of S usage events (default 1000, at most 1000) with unique ids to
+                 /v1/usage/events of the real HTTP API in this process, from C client threads
+                 (default 4), and prints events/s and batch latency. The projector is stopped
+                 while it measures, since ingestion is the append path; --projector keeps it
+                 running and reports how far it kept up. In the same run it measures the
+                 ceiling: the same rows (same data, metadata and idempotency keys) by 500-row
+                 INSERTs into a scratch copy of `events`, best of 1, 2 and 4 connections. Ends
+                 with `ingest: A events/s over HTTP; raw insert: R events/s; ratio: A/R`.
+
+        Both need a migrated, throwaway DATABASE_URL: what they append stays in the log.
+        The server takes LEDGER_HTTP_THREADS and LEDGER_DB_POOL_SIZE from the environment.
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        guard let sub = arguments.first else { throw UsageError("which benchmark? (append)") }
+        guard let sub = arguments.first else { throw UsageError("which benchmark? (append, read or ingest)") }
         let rest = Array(arguments.dropFirst())
         switch sub {
         case "append": return try AppendBenchmark.run(arguments: rest, environment: environment)
+        case "read": return try ReadBenchmark.run(arguments: rest, environment: environment)
+        case "ingest": return try IngestBenchmark.run(arguments: rest, environment: environment)
         default: throw UsageError("unknown benchmark \(sub)")
         }
     }

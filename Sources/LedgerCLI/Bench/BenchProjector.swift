@@ -1,0 +1,84 @@
+import API
+import Dispatch
+import EventStore
+import Foundation
+import Postgres
+import Projections
+import Synchronization
+
+/// The real projector (every projection, `ledger project`'s batch size) on a thread of the
+/// benchmark's process, and a wait for it that prints its progress.
+final class BenchProjector: Sendable {
+    private let projector: Projector
+    private let stop = Atomic<Bool>(false)
+    private let stopped = DispatchSemaphore(value: 0)
+
+    init(url: String, batchSize: Int = 500) {
+        projector = Projector(configuration: .init(conninfo: url, projections: AllProjections.all, batchSize: batchSize,
+                                                   pollInterval: 0.1),
+                              log: { level, message, fields in
+                                  // The projector's info lines (active, created) add nothing here.
+                                  guard level == .warning || level == .error else { return }
+                                  let detail = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+                                  BenchOutput.line("projector \(level.rawValue): \(message) \(detail)")
+                              })
+        let thread = Thread { [self] in
+            projector.run { self.stop.load(ordering: .relaxed) }
+            stopped.signal()
+        }
+        thread.name = "bench-projector"
+        thread.start()
+    }
+
+    /// Stops after the batch in flight; later calls return at once.
+    func shutdown() {
+        guard !stop.exchange(true, ordering: .relaxed) else { return }
+        stopped.wait()
+    }
+
+    /// How far the billing projection got from `start`, and how long it took.
+    struct Progress: Sendable {
+        var from: Int64
+        var to: Int64
+        var seconds: Double
+        var eventsPerSecond: Double { Double(to - from) / max(seconds, 1e-9) }
+    }
+
+    /// Waits until the billing projection has applied `target`, printing a progress line
+    /// every `every` seconds; throws if a projection stops on a poison event.
+    func wait(for target: Int64, pool: PostgresPool, every: Double = 5) throws -> Progress {
+        let from = try Self.billingPosition(pool)
+        let start = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        var last = (position: from, at: 0.0)
+        while try !BillingAdminQueries.waitForProjection(pool, position: target, timeout: every) {
+            try checkNotFailed(pool)
+            let now = elapsed()
+            let position = try Self.billingPosition(pool)
+            let recent = Double(position - last.position) / max(now - last.at, 1e-9)
+            let average = Double(position - from) / max(now, 1e-9)
+            let eta = average > 0 ? Double(target - position) / average : 0
+            BenchOutput.line(String(format: "projector: %lld of %lld (%.1f%%), %.0f events/s (%.0f over the last %.0f s), about %.0f s to go",
+                         position, target, Double(position) / Double(max(target, 1)) * 100, average, recent, now - last.at, eta))
+            last = (position, now)
+        }
+        return Progress(from: from, to: try Self.billingPosition(pool), seconds: elapsed())
+    }
+
+    /// The billing projection's position; 0 before the projector has created it.
+    static func billingPosition(_ pool: PostgresPool) throws -> Int64 {
+        do {
+            return try BillingAdminQueries.position(pool)
+        } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.undefinedTable {
+            return 0
+        }
+    }
+
+    private func checkNotFailed(_ pool: PostgresPool) throws {
+        for projection in AllProjections.all {
+            guard let checkpoint = try pool.read({ try ProjectionSchema.checkpoint(projection.schema, on: $0) }),
+                  let failed = checkpoint.failedPosition else { continue }
+            throw BenchmarkFailure(.projectionFailed, "projection \(projection.name) stopped at position \(failed): \(checkpoint.error ?? "?")")
+        }
+    }
+}

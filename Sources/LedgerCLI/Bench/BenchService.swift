@@ -1,0 +1,40 @@
+import API
+import Crypto
+import EventStore
+import HTTP
+import Observability
+import Postgres
+import Projections
+
+/// The real HTTP API, wired as `ledger serve` wires it (router, pool size, HTTP threads
+/// from the environment), but in the benchmark's process on a port the kernel picks, so
+/// that a benchmark needs no second process and measures the same code.
+final class BenchService: Sendable {
+    let store: EventStore
+    let pool: PostgresPool
+    let server: HTTPServer
+    /// The server's request threads (LEDGER_HTTP_THREADS).
+    let threads: Int
+
+    init(url: String, environment: LedgerEnvironment) throws {
+        threads = try environment.int(.httpThreads)
+        pool = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))
+        store = EventStore(conninfo: url, pool: pool)
+        let logger = Logger(minimumLevel: .info, sink: BenchLogSink()).with(["component": "api"])
+        let metrics = MetricsRegistry()
+        // Cursors need not survive this process, so any 32 random bytes will do.
+        let context = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
+                                     migrations: try environment.migrations(), projections: AllProjections.all,
+                                     readyMaxLag: Int64(try environment.int(.readyMaxLag)), cursorSecret: SecureRandom.bytes(32))
+        server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: threads),
+                            router: LedgerAPI.router(context), logger: logger, metrics: metrics)
+        try server.start()
+    }
+
+    var port: Int { server.port }
+
+    func shutdown() {
+        server.shutdown(gracePeriod: 5)
+        store.close()
+    }
+}

@@ -1,0 +1,75 @@
+import Dispatch
+import HTTP
+import Synchronization
+import Threads
+
+/// A closed loop of HTTP requests: `concurrency` threads, each with its own keep-alive
+/// `HTTPClient`, take request numbers from a shared counter until `count` are done, and
+/// each request's latency is kept.
+enum HTTPLoad {
+    /// One request to send.
+    struct Request: Sendable {
+        var method = "GET"
+        var path: String
+        var headers: [(String, String)] = []
+        var body: [UInt8] = []
+    }
+
+    /// A response as the caller's check sees it.
+    typealias Response = (status: Int, headers: HTTPHeaders, body: [UInt8])
+
+    /// Sends `warmup` unmeasured requests, then `count` measured ones. `make(i)` builds the
+    /// i-th request; `check` sees every response and throws to stop the run (the default
+    /// accepts only 200). The first failure is rethrown after every thread has stopped.
+    static func run(port: Int, concurrency: Int, count: Int, warmup: Int = 0,
+                    make: @escaping @Sendable (Int) -> Request,
+                    check: @escaping @Sendable (Request, Response) throws -> Void = expectOK) throws -> LatencySummary {
+        if warmup > 0 {
+            _ = try series(port: port, concurrency: concurrency, count: warmup, make: make, check: check)
+        }
+        return try series(port: port, concurrency: concurrency, count: count, make: make, check: check)
+    }
+
+    /// Fails on any status but 200, quoting the start of the body.
+    @Sendable static func expectOK(_ request: Request, _ response: Response) throws {
+        guard response.status == 200 else {
+            throw BenchmarkFailure(.unexpectedResponse, "\(request.method) \(request.path) answered \(response.status): "
+                                   + String(decoding: response.body.prefix(300), as: UTF8.self))
+        }
+    }
+
+    private static func series(port: Int, concurrency: Int, count: Int, make: @escaping @Sendable (Int) -> Request,
+                               check: @escaping @Sendable (Request, Response) throws -> Void) throws -> LatencySummary {
+        let next = Atomic<Int>(0)
+        let failure = Mutex<(any Error)?>(nil)
+        let failed = Atomic<Bool>(false)
+        let latencies = Mutex<[Double]>([])
+        let start = DispatchTime.now().uptimeNanoseconds
+        ThreadGroup.run(concurrency, name: "bench-client") { _ in
+            // Latencies are kept per thread and merged once, so that the measured loop
+            // takes no shared lock per request.
+            var mine: [Double] = []
+            mine.reserveCapacity(count / concurrency + 1)
+            defer { latencies.withLock { $0.append(contentsOf: mine) } }
+            do {
+                let client = try HTTPClient(host: "127.0.0.1", port: port, timeout: 60)
+                while !failed.load(ordering: .relaxed) {
+                    let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    guard i < count else { return }
+                    let request = make(i)
+                    let sent = DispatchTime.now().uptimeNanoseconds
+                    let response = try client.send(method: request.method, path: request.path, headers: request.headers,
+                                                   body: request.body)
+                    mine.append(Double(DispatchTime.now().uptimeNanoseconds - sent) / 1e9)
+                    try check(request, response)
+                }
+            } catch {
+                failure.withLock { if $0 == nil { $0 = error } }
+                failed.store(true, ordering: .relaxed)
+            }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        if let error = failure.withLock({ $0 }) { throw error }
+        return LatencySummary(latencies: latencies.withLock { $0 }, seconds: seconds)
+    }
+}

@@ -1,0 +1,136 @@
+import Crypto
+import Dispatch
+import EventStore
+import Foundation
+import LedgerDomain
+import LedgerJSON
+import Postgres
+
+/// `ledger bench ingest`: usage batches POSTed to the real HTTP endpoint against raw
+/// INSERTs of the same rows, measured in the same run.
+enum IngestBenchmark {
+    struct Options {
+        var batches = 200
+        var batchSize = 1_000
+        var concurrency = 4
+        var projector = false
+    }
+
+    static let projectID = "bench-ingest"
+    static let serviceID = "bench-ingest"
+    /// Derived from a fixed text, so that a second run reuses the key the first one issued.
+    static let serviceKey = "sk_svc_bench_" + Hex.encode(SHA256.hash(Array("ledger bench ingest service key".utf8)).prefix(16))
+
+    static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
+        let args = try Arguments(arguments, valued: ["batches", "batch-size", "concurrency"], boolean: ["projector"])
+        var options = Options()
+        options.batches = try args.int("batches", default: options.batches)
+        options.batchSize = try args.int("batch-size", default: options.batchSize)
+        options.concurrency = try args.int("concurrency", default: options.concurrency)
+        options.projector = args.flag("projector")
+        guard options.batches > 0, options.concurrency > 0 else { throw UsageError("--batches and --concurrency must be positive") }
+        guard (1...1_000).contains(options.batchSize) else { throw UsageError("--batch-size must be 1 to 1000 (the endpoint's limit)") }
+        let url = try environment.databaseURL()
+        let connection = try PostgresConnection(conninfo: url)
+        guard try Migrator(migrations: try environment.migrations()).status(on: connection).isCurrent else {
+            throw UsageError("the database has pending migrations: run `ledger migrate` first")
+        }
+
+        let service = try BenchService(url: url, environment: environment)
+        defer { service.shutdown() }
+        let setupPosition = try setUp(service.store)
+        // Ingestion checks projects against the billing projection, so the projector must
+        // have folded the project and the key before the first batch.
+        let projector = BenchProjector(url: url)
+        defer { projector.shutdown() }
+        _ = try projector.wait(for: setupPosition, pool: service.pool)
+        if !options.projector { projector.shutdown() }
+
+        let run = Hex.encode(SecureRandom.bytes(4))
+        // A minute ago: inside the open month, and well clear of the endpoint's future check.
+        let occurredAt = Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000) - 60_000_000)!
+        let usages = (0..<options.batches).map { b in
+            (0..<options.batchSize).map { i in
+                UsageRecorded(usageID: "bench-\(run)-\(b)-\(i)", projectID: projectID, meter: i % 10 == 9 ? .storageBytes : .apiRequests,
+                              quantity: Int64(1 + (b * options.batchSize + i) % 500))
+            }
+        }
+        let bodies = usages.map { batch -> [UInt8] in
+            let events: [JSONValue] = batch.map {
+                ["id": .string($0.usageID), "project_id": .string($0.projectID), "meter": .string($0.meter.rawValue),
+                 "quantity": .integer($0.quantity), "occurred_at": .string(occurredAt.iso8601)]
+            }
+            return JSONValue.object(["events": .array(events)]).compactBytes()
+        }
+        let total = options.batches * options.batchSize
+        BenchOutput.line("ingest: \(options.batches) batches of \(options.batchSize) usage events (\(bodies[0].count) bytes a batch) from \(options.concurrency) client threads; projector \(options.projector ? "running" : "stopped")")
+
+        let headBefore = try service.store.headPosition()
+        let reachedBefore = try BenchProjector.billingPosition(service.pool)
+        let statsBefore = service.store.appendStatistics
+        let expected = options.batchSize
+        let summary = try HTTPLoad.run(port: service.port, concurrency: options.concurrency, count: options.batches, make: { b in
+            HTTPLoad.Request(method: "POST", path: "/v1/usage/events",
+                             headers: [("Authorization", "Bearer " + serviceKey), ("Content-Type", "application/json")], body: bodies[b])
+        }, check: { request, response in
+            try HTTPLoad.expectOK(request, response)
+            guard let accepted = (try? JSONValue.parse(response.body))?["accepted"]?.int64Value, accepted == Int64(expected) else {
+                throw BenchmarkFailure(.unexpectedResponse, "a batch was not accepted whole: " + String(decoding: response.body.prefix(300), as: UTF8.self))
+            }
+        })
+        let httpRate = Double(total) / summary.seconds
+        BenchOutput.line(summary.line("ingest batches", unit: "batches") + String(format: "; %.0f events/s", httpRate))
+        printAppender(before: statsBefore, after: service.store.appendStatistics, seconds: summary.seconds)
+        if options.projector {
+            let head = try service.store.headPosition()
+            let reached = try BenchProjector.billingPosition(service.pool)
+            BenchOutput.line("projector: applied \(reached - reachedBefore) events while \(head - headBefore) were ingested; lag \(headBefore - reachedBefore) before, \(head - reached) after")
+            projector.shutdown()
+        }
+
+        let metadata = EventMetadata(actor: Actor(.service, serviceID), requestID: Hex.encode(SecureRandom.bytes(16)))
+        let rows = try usages.joined().map { usage in
+            RawInsertBaseline.Row(stream: "usage-" + projectID, type: UsageRecorded.type, data: try JSONValueEncoder().encode(usage),
+                                  metadata: metadata, occurredAt: occurredAt, idempotencyKey: "usage:" + usage.usageID)
+        }
+        let best = try RawInsertBaseline.best(url: url, rows: rows)
+        BenchOutput.line(String(format: "ingest: %.0f events/s over HTTP; raw insert: %.0f events/s; ratio: %.2f", httpRate, best, httpRate / best))
+        return 0
+    }
+
+    /// `EventStore.appendStatistics`.
+    typealias AppendStatistics = (transactions: Int, appends: Int, eventsWritten: Int, failedAppends: Int, phases: AppendPhases)
+
+    /// Where the single appender thread spent the run: if it was busy nearly all along, the
+    /// append path is the bottleneck; if not, the time went before it (HTTP, validation).
+    private static func printAppender(before: AppendStatistics, after: AppendStatistics, seconds: Double) {
+        let transactions = after.transactions - before.transactions
+        let events = after.eventsWritten - before.eventsWritten
+        let (a, b) = (after.phases, before.phases)
+        let lockAndRead = a.lockAndRead - b.lockAndRead, plan = a.plan - b.plan, write = a.write - b.write, commit = a.commit - b.commit
+        let busy = max(lockAndRead + plan + write + commit, 1e-9)
+        BenchOutput.line(String(format: "appender: %d transactions, %.0f events each; busy %.1f s of %.1f s (%.0f%%): lock+read %.0f%%, plan+hash %.0f%%, write (COPY) %.0f%%, commit %.0f%%",
+                     transactions, Double(events) / Double(max(transactions, 1)), busy, seconds, busy / seconds * 100,
+                     lockAndRead / busy * 100, plan / busy * 100, write / busy * 100, commit / busy * 100))
+    }
+
+    /// The self-paying project and the service key, once: every append carries an
+    /// idempotency key, so a second run appends nothing. Returns the position to wait for.
+    private static func setUp(_ store: EventStore) throws -> Int64 {
+        let metadata = EventMetadata(actor: Actor(.system, "bench"), reason: "ledger bench ingest sets up its project")
+        var position: Int64 = 0
+        func append<E: DomainEvent>(_ event: E, _ stream: String, key: String, at: Timestamp? = nil) throws {
+            let result = try store.append(AppendRequest(EventToAppend(stream: stream, type: E.type, data: try JSONValueEncoder().encode(event),
+                                                                      metadata: metadata, occurredAt: at),
+                                                        idempotencyKey: "bench-ingest:" + key))
+            position = max(position, result.position)
+        }
+        try append(ProjectCreated(projectID: projectID, name: projectID, funding: .selfPaying), "project-" + projectID,
+                   key: "project", at: BenchReadLog.epoch)
+        try append(PlanSet(pool: .project(projectID), plan: "bench", allowanceStorageBytes: 1 << 30), "project-" + projectID, key: "plan")
+        try append(KeyIssued(keyID: serviceID, principal: KeyPrincipal(kind: .service, id: serviceID),
+                             sha256: Hex.encode(SHA256.hash(Array(serviceKey.utf8))), prefix: String(serviceKey.prefix(12))),
+                   "key-" + serviceID, key: "key")
+        return position
+    }
+}

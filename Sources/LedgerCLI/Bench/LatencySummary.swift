@@ -1,0 +1,36 @@
+import Foundation
+
+/// Throughput and latency percentiles of one measured series of requests.
+struct LatencySummary: Sendable {
+    var count: Int
+    /// Wall-clock seconds of the whole series.
+    var seconds: Double
+    /// Per request, in seconds, sorted.
+    var sorted: [Double]
+
+    init(latencies: [Double], seconds: Double) {
+        self.count = latencies.count
+        self.seconds = seconds
+        self.sorted = latencies.sorted()
+    }
+
+    var perSecond: Double { Double(count) / Swift.max(seconds, 1e-9) }
+
+    /// The nearest-rank percentile, in milliseconds (0 for an empty series).
+    func milliseconds(_ percentile: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((Double(sorted.count) * percentile).rounded(.up)) - 1
+        return sorted[min(max(rank, 0), sorted.count - 1)] * 1000
+    }
+
+    var p50: Double { milliseconds(0.50) }
+    var p99: Double { milliseconds(0.99) }
+    var maximum: Double { (sorted.last ?? 0) * 1000 }
+
+    /// `label: N requests/s, p50 X ms, p99 Y ms, max Z ms`, with `unit` naming what is counted.
+    func line(_ label: String, unit: String = "requests") -> String {
+        "\(label): " + String(format: "%.0f", perSecond) + " \(unit)/s, "
+            + String(format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms", p50, p99, maximum)
+            + " (\(count) \(unit) in " + String(format: "%.1f s)", seconds)
+    }
+}
