@@ -21,11 +21,14 @@ public struct ServiceContext: Sendable {
     public var cursorSecret: [UInt8]
     /// The request's clock, injected so that tests can set the time.
     public var now: @Sendable () -> Timestamp
+    /// Recently authenticated keys (a revoked key stops working within its lifetime).
+    public var keyCache: KeyCache
     let appendCounter: Counter
 
     public init(store: EventStore, pool: PostgresPool, logger: Logger, metrics: MetricsRegistry,
                 migrations: [Migration], projections: [any Projection] = AllProjections.all, readyMaxLag: Int64 = 10_000,
-                cursorSecret: [UInt8], now: @escaping @Sendable () -> Timestamp = ServiceContext.systemClock) {
+                cursorSecret: [UInt8], now: @escaping @Sendable () -> Timestamp = ServiceContext.systemClock,
+                keyCache: KeyCache = KeyCache()) {
         self.store = store
         self.pool = pool
         self.logger = logger
@@ -35,6 +38,7 @@ public struct ServiceContext: Sendable {
         self.readyMaxLag = readyMaxLag
         self.cursorSecret = cursorSecret
         self.now = now
+        self.keyCache = keyCache
         self.appendCounter = metrics.counter("ledger_appends_total", help: "Appends to the event log by result.",
                                              labelNames: ["result"])
         Self.registerLogMetrics(metrics, pool: pool, projections: projections)

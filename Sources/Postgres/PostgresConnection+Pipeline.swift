@@ -18,15 +18,17 @@ extension PostgresConnection {
     }
 
     private func runPipelineChunk(_ chunk: ArraySlice<(sql: String, parameters: [String?])>) throws {
+        // Prepared before the pipeline starts: preparing is a round trip of its own.
+        let names = try chunk.map { try preparedName(for: $0.sql) }
         try withUnsafeConnection { connection in
             guard PQenterPipelineMode(connection) == 1 else {
                 throw PostgresError(code: .serverError, message: "libpq could not enter pipeline mode: \(Self.trimmed(PQerrorMessage(connection)))")
             }
             var sent = 0
             var failure: PostgresError?
-            for statement in chunk {
+            for (statement, name) in zip(chunk, names) {
                 let ok = Self.withCStrings(statement.parameters) { values in
-                    PQsendQueryParams(connection, statement.sql, Int32(statement.parameters.count), nil, values, nil, nil, 0)
+                    PQsendQueryPrepared(connection, name, Int32(statement.parameters.count), values, nil, nil, 0)
                 }
                 guard ok == 1 else {
                     failure = PostgresError(code: isOpen ? .serverError : .connectionLost, message: Self.trimmed(PQerrorMessage(connection)))

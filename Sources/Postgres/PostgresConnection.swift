@@ -9,6 +9,10 @@ import Glibc
 /// `deinit` and never leaves this type.
 public final class PostgresConnection: @unchecked Sendable {
     private let connection: OpaquePointer
+    /// Statements prepared on this session, by their SQL: parsed and planned once instead
+    /// of on every execution (planning was as costly as running the projector's writes).
+    private var prepared: [String: String] = [:]
+    private static let maximumPrepared = 1_000
     /// The URL or keyword/value string it was opened with.
     public let conninfo: String
 
@@ -50,12 +54,41 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Runs one statement with parameters already in text form.
     @discardableResult
     public func query(_ sql: String, texts parameters: [String?]) throws -> PostgresResult {
-        let result: OpaquePointer? = parameters.isEmpty
-            ? PQexec(connection, sql)
-            : Self.withCStrings(parameters) { values in
-                PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
-            }
+        guard !parameters.isEmpty else { return try check(PQexec(connection, sql)) }
+        do {
+            return try executePrepared(sql, parameters)
+        } catch let error as PostgresError where error.sqlState == "26000" || error.sqlState == "0A000" {
+            // The session lost the statement, or a table it reads changed shape (a
+            // projection rebuilt with new columns): prepare it afresh, once.
+            forget(sql)
+            return try executePrepared(sql, parameters)
+        }
+    }
+
+    private func executePrepared(_ sql: String, _ parameters: [String?]) throws -> PostgresResult {
+        let name = try preparedName(for: sql)
+        let result = Self.withCStrings(parameters) { values in
+            PQexecPrepared(connection, name, Int32(parameters.count), values, nil, nil, 0)
+        }
         return try check(result)
+    }
+
+    /// The name of `sql` prepared on this session, preparing it on first use.
+    func preparedName(for sql: String) throws -> String {
+        if let name = prepared[sql] { return name }
+        if prepared.count >= Self.maximumPrepared {
+            _ = try check(PQexec(connection, "DEALLOCATE ALL"))
+            prepared.removeAll()
+        }
+        let name = "ledger_\(prepared.count)"
+        _ = try check(PQprepare(connection, name, sql, 0, nil))
+        prepared[sql] = name
+        return name
+    }
+
+    private func forget(_ sql: String) {
+        guard let name = prepared.removeValue(forKey: sql) else { return }
+        _ = try? check(PQexec(connection, "DEALLOCATE " + quoteIdentifier(name)))
     }
 
     /// Lends the raw `PGconn` pointer for the few calls this file does not wrap.
@@ -65,6 +98,7 @@ public final class PostgresConnection: @unchecked Sendable {
 
     /// Reconnects with the same parameters; used by the pool after a server restart.
     public func reset() throws {
+        prepared.removeAll()
         PQreset(connection)
         guard PQstatus(connection) == CONNECTION_OK else {
             throw PostgresError(code: .connectionFailed, message: Self.trimmed(PQerrorMessage(connection)))

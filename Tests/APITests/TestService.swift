@@ -29,7 +29,8 @@ final class TestService: Sendable {
         context = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
                                  migrations: try Migration.load(from: TestDatabase.migrationsDirectory),
                                  projections: projections, readyMaxLag: 100,
-                                 cursorSecret: Array("test-cursor-secret-of-at-least-32-bytes".utf8), now: clock.read)
+                                 cursorSecret: Array("test-cursor-secret-of-at-least-32-bytes".utf8), now: clock.read,
+                                 keyCache: KeyCache(lifetime: 0))
         server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4),
                             router: LedgerAPI.router(context), logger: logger, metrics: metrics)
         try server.start()

@@ -14,6 +14,7 @@ enum Authentication {
             throw unauthenticated("the Authorization header must be `Bearer sk_…`")
         }
         let digest = Hex.encode(SHA256.hash(Array(parts[1].utf8)))
+        if let known = context.keyCache.lookup(digest) { return known }
         let rows = try context.pool.read { conn in
             try conn.query("SELECT principal_kind, principal_id, revoked FROM proj_billing.keys WHERE sha256 = $1", [digest])
         }
@@ -21,7 +22,9 @@ enum Authentication {
               let kind = KeyPrincipal.Kind(rawValue: try rows[0].requireString(0)) else {
             throw unauthenticated("unknown or revoked key")
         }
-        return KeyPrincipal(kind: kind, id: try rows[0].requireString(1))
+        let principal = KeyPrincipal(kind: kind, id: try rows[0].requireString(1))
+        context.keyCache.store(digest, principal)
+        return principal
     }
 
     /// The principal may read `account`; anybody else gets the same 404 as for an account

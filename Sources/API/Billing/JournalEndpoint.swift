@@ -49,44 +49,55 @@ enum JournalEndpoint {
             try JournalCursor.decode($0, account: account.key, secret: context.cursorSecret)
         }
         try ReadYourWrites.wait(request, context: context)
-        let response = try BillingReader.read(context.pool, now: context.now()) { reader -> Response? in
-            guard try reader.exists(account) else { return nil }
-            let rows = try reader.conn.query("""
+        // One statement, so one snapshot and one round trip: whether the account exists,
+        // the position the projection reached, the page, and each entry's corrections.
+        let rows = try context.pool.read { conn in
+            try conn.query(Self.pageSQL(account), [account.key, after?.position ?? 0, Int(after?.index ?? -1), limit + 1, account.id])
+        }
+        guard rows.rowCount > 0, rows[0].bool(0) == true else { throw BillingProblems.notFound(account) }
+        var entries: [Entry] = []
+        var last: JournalEntryID?
+        for row in rows.rows.prefix(limit) where !row.isNull(2) {
+            entries.append(Entry(id: try row.requireString(2), kind: try row.requireString(3), source: row.string(4),
+                                 amount: Millicredits(try row.requireInt64(5)), projectID: row.string(6),
+                                 pool: try row.requireString(7), month: row.string(8), holdID: row.string(9),
+                                 corrects: row.string(10),
+                                 correctedBy: row.string(15).map { $0.split(separator: ",").map(String.init) } ?? [],
+                                 description: try row.requireString(11), postedAt: try row.requireString(12),
+                                 position: try row.requireInt64(13)))
+            last = JournalEntryID(position: try row.requireInt64(13), index: Int32(try row.requireInt64(14)))
+        }
+        let entryRows = rows.rows.filter { !$0.isNull(2) }.count
+        // The cursor after the last entry is returned even on the last page, so that a
+        // client can come back later for the entries posted since (J1): new entries only
+        // ever go after it. On an empty page it is the cursor the client sent.
+        let resume = last ?? after
+        let response = Response(account: account.json, entries: entries, hasMore: entryRows > limit,
+                                nextCursor: resume.map { JournalCursor.encode($0, account: account.key, secret: context.cursorSecret) },
+                                position: try rows[0].requireInt64(1))
+        return .json(response, headers: ["Cache-Control": "no-store"])
+    }
+
+    static func pageSQL(_ account: BillingAccount) -> String {
+        let exists = switch account {
+        case .project: "EXISTS (SELECT 1 FROM proj_billing.projects WHERE project_id = $5)"
+        case .payer: "EXISTS (SELECT 1 FROM proj_billing.payers WHERE payer_id = $5)"
+        }
+        return """
+            SELECT h.found, h.reached, p.entry_id, p.kind, p.source, p.amount, p.project_id, p.pool, p.month, p.hold_id,
+                   p.corrects, p.description, p.posted_at, p.position, p.idx,
+                   (SELECT string_agg(c.correction_id, ',' ORDER BY c.position) FROM proj_billing.corrections c
+                    WHERE c.account = $1 AND c.entry_id = p.entry_id)
+            FROM (SELECT \(exists) AS found, (SELECT position FROM proj_billing._checkpoint) AS reached) h
+            LEFT JOIN LATERAL (
                 SELECT entry_id, kind, source, amount, project_id, pool, month, hold_id, corrects, description,
-                       to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), position, idx
+                       to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS posted_at, position, idx
                 FROM proj_billing.journal
                 WHERE account = $1 AND (position, idx) > ($2, $3)
                 ORDER BY position, idx LIMIT $4
-                """, [account.key, after?.position ?? 0, Int(after?.index ?? -1), limit + 1])
-            var entries: [Entry] = []
-            var last: JournalEntryID?
-            for row in rows.rows.prefix(limit) {
-                entries.append(Entry(id: try row.requireString(0), kind: try row.requireString(1), source: row.string(2),
-                                     amount: Millicredits(try row.requireInt64(3)), projectID: row.string(4),
-                                     pool: try row.requireString(5), month: row.string(6), holdID: row.string(7),
-                                     corrects: row.string(8), correctedBy: [], description: try row.requireString(9),
-                                     postedAt: try row.requireString(10), position: try row.requireInt64(11)))
-                last = JournalEntryID(position: try row.requireInt64(11), index: Int32(try row.requireInt64(12)))
-            }
-            if !entries.isEmpty {
-                let corrected = try reader.conn.query("""
-                    SELECT entry_id, correction_id FROM proj_billing.corrections
-                    WHERE account = $1 AND entry_id = ANY($2::text[]) ORDER BY position
-                    """, [account.key, PostgresTextArray(entries.map(\.id))])
-                var byEntry: [String: [String]] = [:]
-                for row in corrected.rows { byEntry[try row.requireString(0), default: []].append(try row.requireString(1)) }
-                for i in entries.indices { entries[i].correctedBy = byEntry[entries[i].id] ?? [] }
-            }
-            // The cursor after the last entry is returned even on the last page, so that a
-            // client can come back later for the entries posted since (J1): new entries only
-            // ever go after it. On an empty page it is the cursor the client sent.
-            let resume = last ?? after
-            return Response(account: account.json, entries: entries, hasMore: rows.rowCount > limit,
-                            nextCursor: resume.map { JournalCursor.encode($0, account: account.key, secret: context.cursorSecret) },
-                            position: try reader.position())
-        }
-        guard let response else { throw BillingProblems.notFound(account) }
-        return .json(response, headers: ["Cache-Control": "no-store"])
+            ) p ON true
+            ORDER BY p.position, p.idx
+            """
     }
 
     static func parseLimit(_ text: String?) throws -> Int {
