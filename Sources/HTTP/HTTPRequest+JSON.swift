@@ -32,7 +32,7 @@ extension HTTPRequest {
     }
 
     /// `application/json`, or any `+json` structured syntax suffix, parameters ignored.
-    static func isJSONMediaType(_ contentType: String) -> Bool {
+    public static func isJSONMediaType(_ contentType: String) -> Bool {
         let essence = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
         let type = essence.trimmingCharacters(in: .whitespaces).lowercased()
         return type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json"))

@@ -12,7 +12,28 @@ enum UsageIngestionEndpoint {
     /// How far ahead of the service's clock an `occurred_at` may be (clock skew).
     static let futureTolerance: Int64 = 5 * 60 * 1_000_000
 
-    struct Body: Decodable { var events: [JSONValue] }
+    struct Body { var events: [JSONValue] }
+
+    /// With the project's own parser rather than Foundation's decoder, which took two thirds
+    /// of the handler's time on a batch of 1,000.
+    static func parseBody(_ request: HTTPRequest) throws -> Body {
+        if let type = request.headers["content-type"], !HTTPRequest.isJSONMediaType(type) {
+            throw Problem(status: 415, code: "unsupported_media_type", detail: "send the batch as application/json, not \(type)")
+        }
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(request.body)
+        } catch {
+            throw Problem(status: 400, code: "malformed_json", detail: "the body is not JSON: \(error.message)")
+        }
+        guard let object = document.objectValue, let events = object["events"]?.arrayValue else {
+            throw Problem(status: 400, code: "invalid_body", detail: "expected an object {\"events\": [...]}")
+        }
+        if let unknown = object.keys.first(where: { $0 != "events" }) {
+            throw Problem(status: 400, code: "invalid_body", detail: "unknown member \(unknown.debugDescription); expected only \"events\"")
+        }
+        return Body(events: events)
+    }
 
     struct Accepted: Codable, Sendable {
         var accepted: Int
@@ -33,7 +54,7 @@ enum UsageIngestionEndpoint {
         guard principal.kind == .service else {
             throw Problem(status: 403, code: "forbidden", detail: "usage ingestion needs an internal service key")
         }
-        let body = try request.decodeJSON(Body.self)
+        let body = try parseBody(request)
         guard (1...maximumBatch).contains(body.events.count) else {
             throw Problem(status: 422, code: "invalid_usage_batch",
                           detail: "a batch carries 1 to \(maximumBatch) events, this one \(body.events.count)")
