@@ -10,6 +10,7 @@ struct ProjectionWaitTests {
         let f = try AdminFixture(projectionTimeout: 0.5)
         defer { f.shutdown() }
         try f.payer("acme")
+        try f.settle()   // the projection exists and has seen acme before the projector stops
         f.stopProjector()
         // An event the projection has not seen: the command may not judge without it.
         try f.append(PayerCreated(payerID: "beta", name: "Beta"), stream: "payer-beta")
