@@ -6,6 +6,7 @@ public enum LedgerAPI {
         var router = Router()
         OperationsEndpoints.register(in: &router, context: context)
         BillingEndpoints.register(in: &router, context: context)
+        AppStoreEndpoints.register(in: &router, context: context)
         OperationsEndpoints.registerOpenAPI(in: &router)
         return router
     }

@@ -23,12 +23,16 @@ public struct ServiceContext: Sendable {
     public var now: @Sendable () -> Timestamp
     /// Recently authenticated keys (a revoked key stops working within its lifetime).
     public var keyCache: KeyCache
+    /// The App Store surfaces' configuration (bundle, products, sessions, school domains).
+    public var appStore: AppStoreSettings
+    /// N8: notifications per client address.
+    let notificationLimiter: RateLimiter
     let appendCounter: Counter
 
     public init(store: EventStore, pool: PostgresPool, logger: Logger, metrics: MetricsRegistry,
                 migrations: [Migration], projections: [any Projection] = AllProjections.all, readyMaxLag: Int64 = 10_000,
                 cursorSecret: [UInt8], now: @escaping @Sendable () -> Timestamp = ServiceContext.systemClock,
-                keyCache: KeyCache = KeyCache()) {
+                keyCache: KeyCache = KeyCache(), appStore: AppStoreSettings = AppStoreSettings(sessionSecret: [])) {
         self.store = store
         self.pool = pool
         self.logger = logger
@@ -39,6 +43,8 @@ public struct ServiceContext: Sendable {
         self.cursorSecret = cursorSecret
         self.now = now
         self.keyCache = keyCache
+        self.appStore = appStore
+        self.notificationLimiter = RateLimiter(perSecond: appStore.notificationsPerSecond)
         self.appendCounter = metrics.counter("ledger_appends_total", help: "Appends to the event log by result.",
                                              labelNames: ["result"])
         Self.registerLogMetrics(metrics, pool: pool, projections: projections)

@@ -1,7 +1,7 @@
 /// Every projection the service maintains, in the order the projector applies them.
 public enum AllProjections {
     public static var all: [any Projection] {
-        [CatalogueProjection(), BillingProjection()]
+        [CatalogueProjection(), BillingProjection(), OrganizationsProjection()]
     }
 
     public static func named(_ name: String) -> (any Projection)? {

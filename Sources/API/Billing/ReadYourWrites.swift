@@ -12,6 +12,11 @@ enum ReadYourWrites {
         guard let target = Int64(text), target >= 0, String(target) == text else {
             throw BillingProblems.invalidParameter("min_position must be a non-negative integer, got \(text.debugDescription)")
         }
+        try waitFor(position: target, context: context, projection: schema)
+    }
+
+    /// Waits until `schema`'s projection has applied `target`, at most five seconds.
+    static func waitFor(position target: Int64, context: ServiceContext, projection schema: String) throws {
         let deadline = Date().addingTimeInterval(maximumWait)
         while true {
             let reached = try context.pool.read { conn in

@@ -12,6 +12,8 @@ public enum AdminCommand: LedgerCommand {
         KeyIssueAction.self, KeyRevokeAction.self, CreditAction.self,
         HoldPlaceAction.self, HoldCaptureAction.self, HoldReleaseAction.self,
         PriceSetAction.self, MonthCloseAction.self, CorrectAction.self,
+        OrgCreateAction.self, OrgAdminAddAction.self, OrgAdminRemoveAction.self, OrgDelegateAction.self,
+        OrgPlanAction.self, OrgEducationAction.self,
     ]
 
     public static var usage: String {

@@ -1,0 +1,84 @@
+import Foundation
+import LedgerDomain
+import Postgres
+
+/// An organization as the App Store surfaces need it, read from `proj_organizations`.
+struct OrganizationState: Sendable {
+    var id: String
+    var accountToken: UUID?
+    var resellerID: String?
+    /// O9: a staff decision, final either way.
+    var staffEducation: Bool?
+    /// O8: the school domain that made it eligible automatically, once.
+    var autoEducationDomain: String?
+    var admins: Set<String>
+    var plans: OrganizationPlans
+    var position: Int64
+    /// Each subscription's environment, for the offer's `subscription`.
+    var environments: [String: String]
+
+    static func read(_ id: String, pool: PostgresPool) throws -> OrganizationState? {
+        try pool.read { conn in
+            try conn.transaction(isolation: "REPEATABLE READ READ ONLY") { tx in
+                let org = try tx.query("""
+                    SELECT account_token, reseller_id, staff_education, auto_education_domain,
+                           (SELECT position FROM proj_organizations._checkpoint)
+                    FROM proj_organizations.orgs WHERE org_id = $1
+                    """, [id])
+                guard org.rowCount == 1 else { return nil }
+                let row = org[0]
+                let admins = Set(try tx.query("SELECT person_id FROM proj_organizations.org_admins WHERE org_id = $1", [id])
+                    .rows.map { try $0.requireString(0) })
+                var staff: [PlanTimeline.Change] = []
+                var billing: [PlanTimeline.Change] = []
+                for r in try tx.query("""
+                    SELECT source, at_us, position, plan FROM proj_organizations.org_plan_changes WHERE org_id = $1
+                    """, [id]).rows {
+                    let change = PlanTimeline.Change(at: Timestamp(microseconds: try r.requireInt64(1)) ?? .minimum,
+                                                     order: try r.requireInt64(2), plan: r.string(3).flatMap(Plan.init(rawValue:)))
+                    if try r.requireString(0) == PlanSource.staff.rawValue { staff.append(change) } else { billing.append(change) }
+                }
+                var subscriptions: [String: OrganizationPlans.Subscription] = [:]
+                var environments: [String: String] = [:]
+                var latestKey: [String: (Int64, Int64)] = [:]
+                var lastEnd: [String: Int64] = [:]
+                for r in try tx.query("""
+                    SELECT s.original_transaction_id, s.holder_person_id, s.environment, c.kind, c.transaction_id, c.product_id,
+                           c.plan, c.purchase_us, c.expires_us, c.signed_us, c.counts_for_plan
+                    FROM proj_organizations.appstore_subscriptions s
+                    JOIN proj_organizations.appstore_changes c USING (original_transaction_id)
+                    WHERE s.org_id = $1
+                    """, [id]).rows {
+                    let original = try r.requireString(0)
+                    var s = subscriptions[original] ?? OrganizationPlans.Subscription(originalTransactionID: original, holder: r.string(1), changes: [], latest: nil)
+                    environments[original] = try r.requireString(2)
+                    let signed = try r.requireInt64(9)
+                    if try r.requireString(3) == "end" {
+                        s.changes.append(PlanTimeline.Change(at: Timestamp(microseconds: signed) ?? .minimum, order: signed, plan: nil))
+                        lastEnd[original] = max(lastEnd[original] ?? .min, signed)
+                    } else if let plan = r.string(6).flatMap(Plan.init(rawValue:)) {
+                        let purchase = try r.requireInt64(7)
+                        if r.bool(10) == true {
+                            s.changes.append(PlanTimeline.Change(at: Timestamp(microseconds: purchase) ?? .minimum, order: signed, plan: plan))
+                        }
+                        // The latest transaction by Apple's dates, whatever order they arrived in (T4, T5).
+                        if latestKey[original].map({ (purchase, signed) > $0 }) ?? true {
+                            latestKey[original] = (purchase, signed)
+                            s.latest = .init(productID: try r.requireString(5), plan: plan, transactionID: try r.requireString(4),
+                                             expires: r.int64(8).flatMap { Timestamp(microseconds: $0) }, ended: false)
+                        }
+                    }
+                    subscriptions[original] = s
+                }
+                for (original, end) in lastEnd {
+                    if let key = latestKey[original], end >= key.1 { subscriptions[original]?.latest?.ended = true }
+                }
+                return OrganizationState(
+                    id: id, accountToken: row.string(0).flatMap(UUID.init(uuidString:)), resellerID: row.string(1),
+                    staffEducation: row.bool(2), autoEducationDomain: row.string(3), admins: admins,
+                    plans: OrganizationPlans(staff: staff, billing: billing, subscriptions: subscriptions.keys.sorted().map { subscriptions[$0]! }),
+                    position: row.int64(4) ?? 0, environments: environments)
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Crypto
+import LedgerDomain
+
+/// `ledger admin org create`: `org.created` and, in the same append, the organization's
+/// account token (O4: created once, here, and kept).
+struct OrgCreateAction: AdminAction {
+    static let words = ["org", "create"]
+    static let synopsis = "--id ID --name NAME"
+    static let summary = "Create an organization and its App Store account token."
+    static let valued: Set<String> = ["id", "name"]
+
+    let id: String
+    let name: String
+
+    init(_ options: AdminOptions) throws {
+        id = try options.identifier("id", "organization")
+        name = try options.text("name", maximumLength: 200)
+    }
+
+    func perform(_ session: AdminSession) throws -> AdminReceipt {
+        let stream = "org-" + id
+        let events = [try session.event(OrganizationCreated(orgID: id, name: name), on: stream),
+                      try session.event(AccountTokenCreated(orgID: id, accountToken: SecureRandom.uuid()), on: stream)]
+        return AdminReceipt(events: try session.append(events, expecting: [stream: .noStream],
+            refusal: AdminSession.whenExists(stream, AdminError(.alreadyExists, "organization \(id) already exists"))))
+    }
+}
