@@ -17,6 +17,9 @@ final class TestService: Sendable {
     let server: HTTPServer
     let logs = MemoryLogSink()
     let context: ServiceContext
+    static let sessionSecret = Array("test-session-secret-shared-with-identity".utf8)
+    static let origin = "https://app.test"
+
     /// The service's clock; tests move it.
     let clock = TestClock()
 
@@ -30,7 +33,9 @@ final class TestService: Sendable {
                                  migrations: try Migration.load(from: TestDatabase.migrationsDirectory),
                                  projections: projections, readyMaxLag: 100,
                                  cursorSecret: Array("test-cursor-secret-of-at-least-32-bytes".utf8), now: clock.read,
-                                 keyCache: KeyCache(lifetime: 0))
+                                 keyCache: KeyCache(lifetime: 0),
+                                 appStore: AppStoreSettings(sessionSecret: TestService.sessionSecret, publicOrigin: TestService.origin,
+                                                            notificationsPerSecond: 5))
         server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4),
                             router: LedgerAPI.router(context), logger: logger, metrics: metrics)
         try server.start()

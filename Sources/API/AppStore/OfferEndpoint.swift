@@ -55,6 +55,23 @@ enum OfferEndpoint {
             case canPurchase = "can_purchase", educationEligible = "education_eligible"
             case educationEligibilitySource = "education_eligibility_source", delegatedToReseller = "delegated_to_reseller"
         }
+
+        /// `subscription` and `education_eligibility_source` are `null`, not absent, when
+        /// there is none (O12).
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(organizationID, forKey: .organizationID)
+            try c.encode(bundleID, forKey: .bundleID)
+            try c.encode(accountToken, forKey: .accountToken)
+            try c.encode(canPurchase, forKey: .canPurchase)
+            try c.encode(products, forKey: .products)
+            try c.encode(educationEligible, forKey: .educationEligible)
+            try c.encode(educationEligibilitySource, forKey: .educationEligibilitySource)
+            try c.encode(delegatedToReseller, forKey: .delegatedToReseller)
+            try c.encode(plan, forKey: .plan)
+            try c.encode(subscription, forKey: .subscription)
+            try c.encode(position, forKey: .position)
+        }
     }
 
     static func handle(_ request: HTTPRequest, context: ServiceContext, settings: AppStoreSettings) throws -> HTTPResponse {
