@@ -28,7 +28,7 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["Postgres", "EventStore", "Crypto", "Threads"], path: "Tests/TestSupport"),
         .testTarget(name: "LedgerJSONTests", dependencies: ["LedgerJSON", "TestSupport", "Postgres"]),
-        .testTarget(name: "LedgerDomainTests", dependencies: ["LedgerDomain"]),
+        .testTarget(name: "LedgerDomainTests", dependencies: ["LedgerDomain", "TestSupport"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Crypto", "TestSupport", "Threads"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventStore", "TestSupport"]),
