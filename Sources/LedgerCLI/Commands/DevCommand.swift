@@ -1,3 +1,4 @@
+import Crypto
 import EventStore
 import Foundation
 import Glibc
@@ -64,8 +65,13 @@ public enum DevCommand: LedgerCommand {
                 """)
         }
 
+        // Secrets that must survive restarts (cursors handed out, the demo session) are kept
+        // beside the cluster, unless the environment gives them.
+        let cursorSecret = try environment.string(.cursorSecret) ?? persistedSecret(dataDirectory + "/cursor-secret")
+        let sessionSecret = try environment.string(.sessionSecret) ?? persistedSecret(dataDirectory + "/session-secret")
+
         let store = EventStore(conninfo: adminURL)
-        let demo = try DemoData.seed(store: store)
+        let demo = try DemoData.seed(store: store, sessionSecret: Array(sessionSecret.utf8))
         store.close()
 
         let port = try environment.int(.port)
@@ -74,6 +80,8 @@ public enum DevCommand: LedgerCommand {
         childEnvironment["DATABASE_URL"] = serviceURL
         childEnvironment["LEDGER_PORT"] = String(port)
         childEnvironment["LEDGER_HOST"] = host
+        childEnvironment["LEDGER_CURSOR_SECRET"] = cursorSecret
+        childEnvironment["LEDGER_SESSION_SECRET"] = sessionSecret
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let children = ChildProcesses(logger: logger)
         try children.spawn(executable, ["project"], environment: childEnvironment, name: "projector")
@@ -115,6 +123,16 @@ public enum DevCommand: LedgerCommand {
         children.stopAll()
         if let cluster { try cluster.stop() }
         return 0
+    }
+
+    /// A random secret kept in a file (mode 0600), created on first use.
+    private static func persistedSecret(_ path: String) throws -> String {
+        if let text = try? String(contentsOfFile: path, encoding: .utf8), text.utf8.count >= 32 {
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let secret = Hex.encode(SecureRandom.bytes(32))
+        FileManager.default.createFile(atPath: path, contents: Data(secret.utf8), attributes: [.posixPermissions: 0o600])
+        return secret
     }
 
     private static func waitForHealth(host: String, port: Int, children: ChildProcesses) -> Bool {

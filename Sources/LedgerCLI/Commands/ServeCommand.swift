@@ -48,7 +48,8 @@ struct Service {
         let context = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
                                      migrations: try environment.migrations(), projections: AllProjections.all,
                                      readyMaxLag: Int64(try environment.int(.readyMaxLag)),
-                                     cursorSecret: try environment.cursorSecret(logger: logger))
+                                     cursorSecret: try environment.cursorSecret(logger: logger),
+                                     appStore: try environment.appStoreSettings(logger: logger))
         host = try environment.require(.host)
         let configuration = HTTPServerConfiguration(
             host: host, port: try environment.int(.port), threads: try environment.int(.httpThreads),

@@ -1,3 +1,4 @@
+import API
 import Crypto
 import EventStore
 import Foundation
@@ -12,7 +13,7 @@ import LedgerJSON
 /// fixed names so that they survive restarts; they exist only in the local database of the
 /// embedded default.
 enum DemoData {
-    static func seed(store: EventStore, now: Date = Date()) throws -> [String: JSONValue] {
+    static func seed(store: EventStore, sessionSecret: [UInt8], now: Date = Date()) throws -> [String: JSONValue] {
         let metadata = EventMetadata(actor: Actor(.system, "ledger-dev"), reason: "ledger dev seeds the demo data")
         func append<E: DomainEvent>(_ event: E, _ stream: String, key: String, at: Timestamp? = nil) throws {
             _ = try store.append(AppendRequest(EventToAppend(stream: stream, type: E.type, data: try JSONValueEncoder().encode(event),
@@ -65,7 +66,20 @@ enum DemoData {
                 data: try JSONValueEncoder().encode(UsageRecorded(usageID: id, projectID: project, meter: meter, quantity: quantity)),
                 metadata: EventMetadata(actor: Actor(.service, "metering")), occurredAt: at, idempotencyKey: "usage:" + id)]))
         }
+        // The App Store: an organization whose administrator can open the offer.
+        try append(OrganizationCreated(orgID: "screenrig-demo", name: "ScreenRig Demo School"), "org-screenrig-demo", key: "org", at: epoch)
+        try append(AccountTokenCreated(orgID: "screenrig-demo", accountToken: UUID(uuidString: "7b0f6f9e-5c1a-4f3b-9d64-2f1e8a0c4d11")!),
+                   "org-screenrig-demo", key: "org-token", at: epoch)
+        try append(AdminDesignated(orgID: "screenrig-demo", personID: "demo-admin"), "org-screenrig-demo", key: "org-admin", at: epoch)
+        let expires = Int64(now.timeIntervalSince1970) + 30 * 86_400
+        let session = SessionToken.sign(["sub": "demo-admin", "org": "screenrig-demo", "email": "admin@lincoln.k12.ne.us",
+                                         "email_verified": true, "csrf": "demo-csrf", "exp": .integer(expires)], secret: sessionSecret)
         return [
+            "appstore": [
+                "org_id": "screenrig-demo", "admin": "demo-admin", "account_token": "7b0f6f9e-5c1a-4f3b-9d64-2f1e8a0c4d11",
+                "session_cookie": .string("session=" + session), "csrf_header": "X-CSRF-Token: demo-csrf",
+                "session_expires": .string(Timestamp(microseconds: expires * 1_000_000)?.iso8601 ?? ""),
+            ],
             "keys": .object(keys),
             "ids": ["payer": "acme", "funded_projects": ["acme-web", "acme-mobile"], "self_paying_project": "solo",
                     "open_hold": "demo-export", "month": .string(month.description)],

@@ -1,5 +1,7 @@
 import Crypto
+import API
 import EventStore
+import LedgerDomain
 import Foundation
 import Observability
 
@@ -50,5 +52,30 @@ extension LedgerEnvironment {
         }
         logger.warning("LEDGER_CURSOR_SECRET is not set: journal cursors will not survive a restart")
         return SecureRandom.bytes(32)
+    }
+}
+
+extension LedgerEnvironment {
+    /// The App Store surfaces' settings from the environment.
+    public func appStoreSettings(logger: Logger) throws -> AppStoreSettings {
+        var secret: [UInt8] = []
+        if let text = string(.sessionSecret) {
+            guard text.utf8.count >= 32 else { throw ConfigurationError(setting: .sessionSecret, problem: "must be at least 32 characters") }
+            secret = Array(text.utf8)
+        } else {
+            logger.warning("LEDGER_SESSION_SECRET is not set: no session is accepted, the App Store offer and transactions answer 401")
+        }
+        var products: [Plan: String] = [:]
+        for pair in (string(.appStoreProducts) ?? "").split(separator: ",") {
+            let kv = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard kv.count == 2, let plan = Plan(rawValue: kv[0]), Plan.purchasable.contains(plan), !kv[1].isEmpty else {
+                throw ConfigurationError(setting: .appStoreProducts, problem: "must be plan=product_id pairs for plus, education, premium; got \(pair)")
+            }
+            products[plan] = kv[1]
+        }
+        let domains = string(.schoolDomains).map { SchoolDomains(suffixes: $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
+        return AppStoreSettings(bundleID: try require(.appStoreBundleID), products: products,
+                                schoolDomains: domains ?? .defaults, sessionSecret: secret,
+                                publicOrigin: try require(.publicOrigin), notificationsPerSecond: try double(.notificationRate))
     }
 }

@@ -83,6 +83,19 @@ extension LedgerEnvironment.Setting {
         help: "Secret (at least 32 characters) that signs journal cursors; required in production. Elsewhere a random one is made per process (cursors then do not survive a restart); `ledger dev` keeps one in LEDGER_DATA_DIR.")
     public static let operatorName = Self(name: "LEDGER_OPERATOR", defaultValue: nil,
         help: "Who runs `ledger admin …` (recorded on every event it appends); defaults to USER.")
+    public static let sessionSecret = Self(name: "LEDGER_SESSION_SECRET", defaultValue: nil,
+        help: "Key (at least 32 characters) the identity service signs session cookies with (JWT, HS256); the App Store offer and transactions need it. `ledger dev` keeps one in LEDGER_DATA_DIR.")
+    public static let publicOrigin = Self(name: "LEDGER_PUBLIC_ORIGIN", defaultValue: "https://app.screenrig.ai",
+        help: "The origin the app is served from: cookie-authenticated writes must come from it (T2).")
+    public static let appStoreBundleID = Self(name: "LEDGER_APPSTORE_BUNDLE_ID", defaultValue: "ai.screenrig.app",
+        help: "The app's bundle ID, checked in every App Store payload (T3).")
+    public static let appStoreProducts = Self(name: "LEDGER_APPSTORE_PRODUCTS",
+        defaultValue: "plus=ai.screenrig.plus.monthly,education=ai.screenrig.education.monthly,premium=ai.screenrig.premium.monthly",
+        help: "The App Store product of each plan, plan=product_id,… (O6).")
+    public static let schoolDomains = Self(name: "LEDGER_K12_DOMAINS", defaultValue: nil,
+        help: "K-12 school e-mail domain suffixes, comma-separated (O7); default: k12.<state>.us for every US state and DC, and sch.uk.")
+    public static let notificationRate = Self(name: "LEDGER_NOTIFICATION_RATE", defaultValue: "20",
+        help: "App Store notifications accepted per client address and second, bursts of twice that (N8).")
     public static let environment = Self(name: "LEDGER_ENVIRONMENT", defaultValue: "development",
         help: "`production` or `development`; decides which App Store environments and test roots are accepted.")
 
@@ -90,6 +103,7 @@ extension LedgerEnvironment.Setting {
     public static let all: [Self] = [
         .databaseURL, .migrationDatabaseURL, .host, .port, .httpThreads, .maxBodyBytes, .maxHeaderBytes,
         .connectionTimeout, .maxConnections, .poolSize, .logLevel, .readyMaxLag, .pollInterval,
-        .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .operatorName, .environment,
+        .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .sessionSecret, .publicOrigin, .appStoreBundleID, .appStoreProducts, .schoolDomains,
+        .notificationRate, .operatorName, .environment,
     ]
 }
