@@ -35,7 +35,8 @@ final class TestService: Sendable {
                                  cursorSecret: Array("test-cursor-secret-of-at-least-32-bytes".utf8), now: clock.read,
                                  keyCache: KeyCache(lifetime: 0),
                                  appStore: AppStoreSettings(sessionSecret: TestService.sessionSecret, publicOrigin: TestService.origin,
-                                                            notificationsPerSecond: 5))
+                                                            notificationsPerSecond: 5,
+                                                            policy: TestCertificateAuthority.shared.developmentPolicy))
         server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4),
                             router: LedgerAPI.router(context), logger: logger, metrics: metrics)
         try server.start()

@@ -1,3 +1,4 @@
+import AppStore
 import LedgerDomain
 
 /// How the App Store surfaces are configured.
@@ -14,17 +15,21 @@ public struct AppStoreSettings: Sendable {
     public var publicOrigin: String
     /// Notifications accepted per client address and second (N8), burst twice that.
     public var notificationsPerSecond: Double
+    /// Verifies Apple's signed payloads under the deployment's environment policy (T3).
+    public var verifier: AppStoreVerifier
 
     public init(bundleID: String = "ai.screenrig.app",
                 products: [Plan: String] = AppStoreSettings.defaultProducts,
                 schoolDomains: SchoolDomains = .defaults, sessionSecret: [UInt8],
-                publicOrigin: String = "https://app.screenrig.ai", notificationsPerSecond: Double = 20) {
+                publicOrigin: String = "https://app.screenrig.ai", notificationsPerSecond: Double = 20,
+                policy: AppStoreEnvironmentPolicy = .production) {
         self.bundleID = bundleID
         self.products = products
         self.schoolDomains = schoolDomains
         self.sessionSecret = sessionSecret
         self.publicOrigin = publicOrigin
         self.notificationsPerSecond = notificationsPerSecond
+        self.verifier = AppStoreVerifier(policy: policy, bundleID: bundleID)
     }
 
     public static let defaultProducts: [Plan: String] = [

@@ -55,3 +55,32 @@ extension BillingFixture {
 }
 
 func plans(_ offer: JSONValue) -> [String] { offer["products"]?.arrayValue?.compactMap { $0["plan"]?.stringValue } ?? [] }
+
+extension BillingFixture {
+    /// POSTs a signed transaction as the app does: session cookie, origin, CSRF header.
+    func record(_ jws: String, org: String, as person: String = "alice", csrf: String? = "csrf-token",
+                origin: String? = TestService.origin, email: String? = nil) throws -> (status: Int, body: JSONValue) {
+        var headers: [(String, String)] = [session(person, org: org, email: email), ("Content-Type", "application/json")]
+        if let origin { headers.append(("Origin", origin)) }
+        if let csrf { headers.append(("X-CSRF-Token", csrf)) }
+        let body: JSONValue = ["signed_transaction": .string(jws)]
+        let r = try service.client().send(method: "POST", path: "/v1/orgs/\(org)/appstore/transactions", headers: headers,
+                                          body: body.compactBytes())
+        return (r.status, r.body.isEmpty ? .null : try JSONValue.parse(r.body))
+    }
+
+    /// POSTs a notification as Apple does.
+    func notify(_ signedPayload: String, environment: String = "sandbox", from address: String? = nil) throws -> (status: Int, body: JSONValue, headers: HTTPHeaders) {
+        let body: JSONValue = ["signedPayload": .string(signedPayload)]
+        let r = try service.client().send(method: "POST", path: "/v1/appstore/notifications/\(environment)",
+                                          headers: [("Content-Type", "application/json")], body: body.compactBytes())
+        return (r.status, r.body.isEmpty ? .null : try JSONValue.parse(r.body), r.headers)
+    }
+
+    func currentPlan(_ org: String, as person: String = "alice") throws -> JSONValue? {
+        try offer(org, as: session(person, org: org)).body["plan"]
+    }
+}
+
+let signer = TestAppStoreSigner()
+let products = AppStoreSettings.defaultProducts

@@ -1,0 +1,154 @@
+import API
+import Foundation
+import LedgerDomain
+import LedgerJSON
+import Testing
+import TestSupport
+
+@Suite("Recording a StoreKit 2 transaction (T1–T7)")
+struct TransactionRuleTests {
+    @Test("T1: a verified transaction is recorded and puts the organization on its plan")
+    func t1Records() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("acme")
+        let jws = signer.transaction(productID: products[.plus]!, appAccountToken: token, environment: "Sandbox",
+                                     signedDate: t("2026-11-14T00:00:00Z"))
+        let (status, body) = try f.record(jws, org: "acme")
+        #expect(status == 200, "\(body)")
+        #expect(body["recorded"] == true)
+        #expect(body["plan"]?["current"] == "plus" && body["plan"]?["source"] == "app_store")
+        #expect(body["subscription"]?["plan"] == "plus" && body["subscription"]?["held_by_reader"] == true)
+        #expect(try f.currentPlan("acme")?["current"] == "plus")
+    }
+
+    @Test("T2: a designated administrator, same origin, and the CSRF header are required")
+    func t2Requirements() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("acme")
+        let jws = signer.transaction(productID: products[.plus]!, appAccountToken: token, environment: "Sandbox")
+        let head = try f.service.store.headPosition()
+        #expect(try f.record(jws, org: "acme", csrf: nil).body["code"] == "csrf_failed")
+        #expect(try f.record(jws, org: "acme", csrf: "wrong").body["code"] == "csrf_failed")
+        #expect(try f.record(jws, org: "acme", origin: "https://evil.example").body["code"] == "cross_origin")
+        #expect(try f.record(jws, org: "acme", origin: nil).body["code"] == "cross_origin")
+        #expect(try f.record(jws, org: "acme", as: "mallory").status == 404)
+        #expect(try f.service.store.headPosition() == head, "nothing recorded")
+        // Staff may see the offer but not buy.
+        var headers: [(String, String)] = [f.session("sam", org: nil, staff: true), ("Content-Type", "application/json"),
+                                           ("Origin", TestService.origin), ("X-CSRF-Token", "csrf-token")]
+        headers.append(("Sec-Fetch-Site", "same-origin"))
+        let r = try f.service.client().send(method: "POST", path: "/v1/orgs/acme/appstore/transactions", headers: headers,
+                                            body: (["signed_transaction": .string(jws)] as JSONValue).compactBytes())
+        #expect(r.status == 403)
+    }
+
+    @Test("T3: the JWS, bundle, product, environment and account token are verified; the token compares as a UUID")
+    func t3Verification() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("acme")
+        let good = signer.transaction(productID: products[.plus]!, appAccountToken: token, environment: "Sandbox")
+        var tampered = Array(good)
+        let i = tampered.count - 10
+        tampered[i] = tampered[i] == "A" ? "B" : "A"
+        #expect(try f.record(String(tampered), org: "acme").body["code"] == "app_store_transaction_invalid")
+        var otherApp = signer
+        otherApp.bundleID = "com.example.other"
+        #expect(try f.record(otherApp.transaction(productID: products[.plus]!, appAccountToken: token, environment: "Sandbox"), org: "acme")
+            .body["code"] == "app_store_transaction_invalid")
+        #expect(try f.record(signer.transaction(productID: "ai.screenrig.stickers", appAccountToken: token, environment: "Sandbox"), org: "acme")
+            .body["code"] == "app_store_transaction_invalid")
+        // Outside production, Production payloads are not accepted (T3: Production only in production).
+        #expect(try f.record(signer.transaction(productID: products[.plus]!, appAccountToken: token, environment: "Production"), org: "acme")
+            .body["code"] == "app_store_transaction_invalid")
+        #expect(try f.record(signer.transaction(productID: products[.plus]!, appAccountToken: UUID(), environment: "Sandbox"), org: "acme")
+            .body["code"] == "app_store_account_mismatch")
+        let upper = signer.transaction(productID: products[.plus]!, environment: "Sandbox",
+                                       extra: ["appAccountToken": .string(token.uuidString.uppercased())])
+        #expect(try f.record(upper, org: "acme").status == 200)
+    }
+
+    @Test("T4: the plan follows the latest transaction: higher at once, lower at the next start of a UTC month")
+    func t4LatestTransaction() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("acme")
+        let plus = signer.transaction(productID: products[.plus]!, appAccountToken: token, environment: "Sandbox",
+                                      signedDate: t("2026-11-02T00:00:00Z"), transactionID: "t1", originalTransactionID: "o1")
+        #expect(try f.record(plus, org: "acme").status == 200)
+        let premium = signer.transaction(productID: products[.premium]!, appAccountToken: token, environment: "Sandbox",
+                                         signedDate: t("2026-11-05T00:00:00Z"), transactionID: "t2", originalTransactionID: "o1")
+        #expect(try f.record(premium, org: "acme").status == 200)
+        #expect(try f.currentPlan("acme")?["current"] == "premium")
+        let back = signer.transaction(productID: products[.plus]!, appAccountToken: token, environment: "Sandbox",
+                                      signedDate: t("2026-11-10T00:00:00Z"), transactionID: "t3", originalTransactionID: "o1")
+        #expect(try f.record(back, org: "acme").status == 200)
+        #expect(try f.currentPlan("acme")?["current"] == "premium", "the month keeps what was granted")
+        f.service.clock.set("2026-12-01T00:00:00Z")
+        #expect(try f.currentPlan("acme")?["current"] == "plus")
+    }
+
+    @Test("T5: the same or an older transaction again changes nothing; an expired one is recorded and changes no plan")
+    func t5Idempotent() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("acme")
+        let premium = signer.transaction(productID: products[.premium]!, appAccountToken: token, environment: "Sandbox",
+                                         signedDate: t("2026-11-10T00:00:00Z"), transactionID: "t2", originalTransactionID: "o1")
+        #expect(try f.record(premium, org: "acme").body["recorded"] == true)
+        let head = try f.service.store.headPosition()
+        let again = try f.record(premium, org: "acme")
+        #expect(again.status == 200 && again.body["recorded"] == false)
+        #expect(again.body["subscription"]?["plan"] == "premium")
+        #expect(try f.service.store.headPosition() == head)
+        let older = signer.transaction(productID: products[.plus]!, appAccountToken: token, environment: "Sandbox",
+                                       signedDate: t("2026-11-01T00:00:00Z"), transactionID: "t1", originalTransactionID: "o1")
+        #expect(try f.record(older, org: "acme").status == 200)
+        #expect(try f.currentPlan("acme")?["current"] == "premium")
+        f.service.clock.set("2027-01-15T00:00:00Z")
+        #expect(try f.currentPlan("acme")?["current"] == "premium", "an older transaction is not a downgrade")
+
+        try f.org("late")
+        let lateToken = try #require(try f.offer("late", as: f.session("alice", org: "late")).body["account_token"]?.stringValue)
+        let expired = signer.transaction(productID: products[.plus]!, appAccountToken: UUID(uuidString: lateToken), environment: "Sandbox",
+                                         signedDate: t("2026-10-01T00:00:00Z"), expiresDate: t("2026-11-01T00:00:00Z"))
+        let r = try f.record(expired, org: "late")
+        #expect(r.status == 200 && r.body["recorded"] == true)
+        #expect(try f.currentPlan("late")?["current"] == "free")
+    }
+
+    @Test("T7: the problems and their statuses", arguments: ["education_not_eligible", "app_store_plan_conflict", "billed_by_reseller"])
+    func t7Problems(_ code: String) throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("acme")
+        var product = products[.plus]!
+        var expected = 409
+        switch code {
+        case "education_not_eligible":
+            product = products[.education]!
+            expected = 403
+        case "app_store_plan_conflict":
+            try f.orgEvent(StaffPlanDecided(orgID: "acme", plan: .premium), "acme")
+        default:
+            try f.orgEvent(DelegatedToReseller(orgID: "acme", resellerID: "r"), "acme")
+        }
+        let head = try f.service.store.headPosition()
+        let r = try f.record(signer.transaction(productID: product, appAccountToken: token, environment: "Sandbox"), org: "acme")
+        #expect(r.status == expected && r.body["code"] == .string(code), "\(r.body)")
+        #expect(try f.service.store.headPosition() == head, "nothing recorded")
+    }
+
+    @Test("O8 through T: a school administrator's education purchase makes the organization eligible and is recorded")
+    func educationByEmail() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("school")
+        let r = try f.record(signer.transaction(productID: products[.education]!, appAccountToken: token, environment: "Sandbox",
+                                                signedDate: t("2026-11-14T00:00:00Z")),
+                             org: "school", email: "t@west.k12.or.us")
+        #expect(r.status == 200 && r.body["plan"]?["current"] == "education")
+    }
+}
