@@ -23,7 +23,7 @@ final class TestService: Sendable {
     /// The service's clock; tests move it.
     let clock = TestClock()
 
-    init(projections: [any Projection] = AllProjections.all) throws {
+    init(projections: [any Projection] = AllProjections.all, notificationsPerSecond: Double = 1_000) throws {
         db = try TestDatabase.create()
         let pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 4)
         store = EventStore(conninfo: db.serviceURL, pool: pool)
@@ -35,7 +35,7 @@ final class TestService: Sendable {
                                  cursorSecret: Array("test-cursor-secret-of-at-least-32-bytes".utf8), now: clock.read,
                                  keyCache: KeyCache(lifetime: 0),
                                  appStore: AppStoreSettings(sessionSecret: TestService.sessionSecret, publicOrigin: TestService.origin,
-                                                            notificationsPerSecond: 5,
+                                                            notificationsPerSecond: notificationsPerSecond,
                                                             policy: TestCertificateAuthority.shared.developmentPolicy))
         server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4),
                             router: LedgerAPI.router(context), logger: logger, metrics: metrics)

@@ -38,6 +38,7 @@ extension BillingFixture {
     }
 
     func offer(_ org: String, as cookie: (String, String)?) throws -> (status: Int, body: JSONValue, headers: HTTPHeaders) {
+        try settle()
         let r = try service.client().send(method: "GET", path: "/v1/orgs/\(org)/appstore/offer", headers: cookie.map { [$0] } ?? [])
         return (r.status, r.body.isEmpty ? .null : try JSONValue.parse(r.body), r.headers)
     }
@@ -78,7 +79,8 @@ extension BillingFixture {
     }
 
     func currentPlan(_ org: String, as person: String = "alice") throws -> JSONValue? {
-        try offer(org, as: session(person, org: org)).body["plan"]
+        try settle()   // the projector applies every projection in one transaction
+        return try offer(org, as: session(person, org: org)).body["plan"]
     }
 }
 

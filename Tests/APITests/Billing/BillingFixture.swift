@@ -19,8 +19,8 @@ final class BillingFixture: Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     let operatorActor = Actor(.operator, "test-operator")
 
-    init() throws {
-        service = try TestService()
+    init(notificationsPerSecond: Double = 1_000) throws {
+        service = try TestService(notificationsPerSecond: notificationsPerSecond)
         projector = Projector(configuration: .init(conninfo: service.db.serviceURL, projections: AllProjections.all,
                                                    batchSize: 200, pollInterval: 0.05), log: { _, _, _ in })
         let thread = Thread { [self] in

@@ -1,0 +1,194 @@
+import API
+import Foundation
+import LedgerDomain
+import LedgerJSON
+import Testing
+import TestSupport
+
+@Suite("App Store Server Notifications V2 (N1–N8)")
+struct NotificationRuleTests {
+    func tx(_ token: UUID?, _ plan: Plan, original: String = "o1", id: String, signed: String, purchased: String? = nil) -> String {
+        signer.transaction(productID: products[plan]!, appAccountToken: token, environment: "Sandbox", signedDate: t(signed),
+                           transactionID: id, originalTransactionID: original, purchaseDate: purchased.map(t) ?? t(signed))
+    }
+
+    func note(_ type: String, subtype: String? = nil, _ transaction: String?, signed: String, uuid: UUID = UUID()) -> String {
+        signer.notification(type: type, subtype: subtype, transaction: transaction,
+                            renewal: signer.renewalInfo(originalTransactionID: "o1", environment: "Sandbox", signedDate: t(signed)),
+                            environment: "Sandbox", signedDate: t(signed), notificationUUID: uuid)
+    }
+
+    @Test("N1, N7: production and sandbox URLs take {signedPayload}; 200 acknowledges; the environment must match the URL")
+    func n1Endpoints() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("acme")
+        let n = note("SUBSCRIBED", subtype: "INITIAL_BUY", tx(token, .plus, id: "t1", signed: "2026-11-10T00:00:00Z"), signed: "2026-11-10T00:00:00Z")
+        let r = try f.notify(n, environment: "sandbox")
+        #expect(r.status == 200 && r.body["status"] == "acknowledged" && r.body["outcome"] == "applied")
+        #expect(try f.notify(n, environment: "production").status == 422, "a Sandbox payload at the production URL")
+        let raw = try f.service.client().send(method: "POST", path: "/v1/appstore/notifications/sandbox",
+                                              headers: [("Content-Type", "application/json")], body: Array("{".utf8))
+        #expect(raw.status == 400)
+    }
+
+    @Test("N2, N7: a payload that does not verify, or whose nested transaction does not, is a 422")
+    func n2Verification() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("acme")
+        var tampered = Array(tx(token, .plus, id: "t1", signed: "2026-11-10T00:00:00Z"))
+        tampered[tampered.count - 5] = tampered[tampered.count - 5] == "A" ? "B" : "A"
+        let r = try f.notify(note("SUBSCRIBED", String(tampered), signed: "2026-11-10T00:00:00Z"))
+        #expect(r.status == 422 && r.body["code"] == "app_store_transaction_invalid")
+        var outer = Array(note("SUBSCRIBED", tx(token, .plus, id: "t2", signed: "2026-11-10T00:00:00Z"), signed: "2026-11-10T00:00:00Z"))
+        outer[outer.count - 3] = outer[outer.count - 3] == "A" ? "B" : "A"
+        #expect(try f.notify(String(outer)).status == 422)
+    }
+
+    @Test("N3: SUBSCRIBED and renewals apply the latest transaction; an upgrade at once, a downgrade when the lower product renews")
+    func n3Apply() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("acme")
+        #expect(try f.notify(note("SUBSCRIBED", tx(token, .plus, id: "t1", signed: "2026-11-01T00:00:00Z"), signed: "2026-11-01T00:00:00Z")).status == 200)
+        #expect(try f.currentPlan("acme")?["current"] == "plus")
+        #expect(try f.notify(note("DID_CHANGE_RENEWAL_PREF", subtype: "UPGRADE", tx(token, .premium, id: "t2", signed: "2026-11-05T00:00:00Z"),
+                                  signed: "2026-11-05T00:00:00Z")).status == 200)
+        #expect(try f.currentPlan("acme")?["current"] == "premium")
+        // A downgrade is a preference first (no new transaction) and a plan when the lower product renews.
+        #expect(try f.notify(note("DID_CHANGE_RENEWAL_PREF", subtype: "DOWNGRADE", tx(token, .premium, id: "t2", signed: "2026-11-05T00:00:00Z"),
+                                  signed: "2026-11-08T00:00:00Z")).status == 200)
+        #expect(try f.currentPlan("acme")?["current"] == "premium")
+        #expect(try f.notify(note("DID_RENEW", tx(token, .plus, id: "t3", signed: "2026-11-14T00:00:00Z"), signed: "2026-11-14T00:00:00Z")).status == 200)
+        #expect(try f.currentPlan("acme")?["current"] == "premium")
+        f.service.clock.set("2026-12-01T00:00:01Z")
+        #expect(try f.currentPlan("acme")?["current"] == "plus")
+    }
+
+    @Test("N4: EXPIRED, GRACE_PERIOD_EXPIRED, REFUND and REVOKE remove the plan at the next month start, not before",
+          arguments: ["EXPIRED", "GRACE_PERIOD_EXPIRED", "REFUND", "REVOKE"])
+    func n4End(_ type: String) throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("acme")
+        #expect(try f.notify(note("SUBSCRIBED", tx(token, .premium, id: "t1", signed: "2026-11-01T00:00:00Z"), signed: "2026-11-01T00:00:00Z")).status == 200)
+        let r = try f.notify(note(type, tx(token, .premium, id: "t1", signed: "2026-11-01T00:00:00Z"), signed: "2026-11-12T00:00:00Z"))
+        #expect(r.status == 200 && r.body["outcome"] == "ended")
+        #expect(try f.currentPlan("acme")?["current"] == "premium", "what was granted for the month is not taken back")
+        f.service.clock.set("2026-12-01T00:00:00Z")
+        #expect(try f.currentPlan("acme")?["current"] == "free")
+        #expect(try f.offer("acme", as: f.session("alice", org: "acme")).body["subscription"]?["status"] == "ended")
+    }
+
+    @Test("N5: a plan staff or billing applied since is never removed by the App Store")
+    func n5OtherSources() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("acme")
+        _ = try f.notify(note("SUBSCRIBED", tx(token, .premium, id: "t1", signed: "2026-11-01T00:00:00Z"), signed: "2026-11-01T00:00:00Z"))
+        try f.orgEvent(BillingPlanChanged(orgID: "acme", plan: .plus), "acme")
+        _ = try f.notify(note("EXPIRED", tx(token, .premium, id: "t1", signed: "2026-11-01T00:00:00Z"), signed: "2026-11-13T00:00:00Z"))
+        f.service.clock.set("2026-12-02T00:00:00Z")
+        let plan = try f.currentPlan("acme")
+        #expect(plan?["current"] == "plus" && plan?["source"] == "billing")
+    }
+
+    @Test("N6: another type, a product that is not a plan, or no organization is acknowledged, logged and changes nothing")
+    func n6Acknowledged() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("acme")
+        let cases = [
+            note("CONSUMPTION_REQUEST", tx(token, .plus, id: "t1", signed: "2026-11-02T00:00:00Z"), signed: "2026-11-02T00:00:00Z"),
+            signer.notification(type: "SUBSCRIBED", transaction: signer.transaction(productID: "ai.screenrig.stickers", appAccountToken: token,
+                                environment: "Sandbox"), environment: "Sandbox"),
+            note("SUBSCRIBED", tx(nil, .plus, id: "t3", signed: "2026-11-02T00:00:00Z"), signed: "2026-11-02T00:00:00Z"),
+            note("SUBSCRIBED", tx(UUID(), .plus, id: "t4", signed: "2026-11-02T00:00:00Z"), signed: "2026-11-02T00:00:00Z"),
+            signer.notification(type: "TEST", environment: "Sandbox"),
+        ]
+        for n in cases {
+            let r = try f.notify(n)
+            #expect(r.status == 200 && r.body["outcome"]?.stringValue?.hasPrefix("ignored") == true, "\(r.body)")
+        }
+        try f.settle()
+        #expect(try f.service.db.connect().query("SELECT count(*) FROM proj_organizations.appstore_acknowledged")[0].int64(0) == 5)
+        #expect(try f.currentPlan("acme")?["current"] == "free")
+        #expect(f.service.logs.lines.contains { $0.contains("app store notification") && $0.contains("CONSUMPTION_REQUEST") })
+    }
+
+    @Test("N8: a client address that sends too many notifications gets 429 with Retry-After")
+    func n8RateLimit() throws {
+        let f = try BillingFixture(notificationsPerSecond: 5)
+        defer { f.shutdown() }
+        let n = signer.notification(type: "TEST", environment: "Sandbox")
+        var statuses: [Int] = []
+        var retryAfter: String?
+        for _ in 0..<15 {
+            let r = try f.notify(n)
+            statuses.append(r.status)
+            if r.status == 429 { retryAfter = r.headers["retry-after"] }
+        }
+        #expect(statuses.contains(429))
+        #expect(statuses.prefix(10).allSatisfy { $0 == 200 }, "a burst of twice the rate passes")
+        #expect(retryAfter.flatMap(Int.init).map { $0 >= 1 } == true)
+    }
+
+    @Test("a notification delivered twice is acknowledged twice and recorded once")
+    func deduplicated() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("acme")
+        let n = note("SUBSCRIBED", tx(token, .plus, id: "t1", signed: "2026-11-02T00:00:00Z"), signed: "2026-11-02T00:00:00Z")
+        #expect(try f.notify(n).body["outcome"] == "applied")
+        let head = try f.service.store.headPosition()
+        let again = try f.notify(n)
+        #expect(again.status == 200 && again.body["outcome"] == "duplicate")
+        #expect(try f.service.store.headPosition() == head)
+    }
+
+    /// The model: walk a subscription's notifications in Apple's order (signedDate), never
+    /// in delivery order, and apply T4/N4 by hand.
+    static func referencePlan(_ items: [(plan: Plan?, signed: Timestamp)], at instant: Timestamp) -> Plan? {
+        var plan: Plan?
+        var schedule: [(Timestamp, Plan?)] = []
+        for item in items.sorted(by: { $0.signed < $1.signed }) {
+            let up = (item.plan?.level ?? -1) > (plan?.level ?? -1) || (item.plan != nil && item.plan?.level == plan?.level)
+            let from = up ? item.signed : UTCMonth.nextStart(after: item.signed)!
+            schedule.removeAll { $0.0 >= from }
+            schedule.append((from, item.plan))
+            plan = item.plan
+        }
+        return schedule.last { $0.0 <= instant }?.1 ?? nil
+    }
+
+    @Test("generated notifications, delivered out of order and twice, give the plan Apple's signedDate decides", arguments: [1, 2, 3] as [UInt64])
+    func outOfOrder(seed: UInt64) throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("acme")
+        var random = SeededRandom(seed: seed)
+        var items: [(plan: Plan?, signed: Timestamp)] = []
+        var payloads: [String] = []
+        for i in 0..<8 {
+            let signed = Timestamp(microseconds: t("2026-09-01T00:00:00Z").microseconds + Int64(random.int(0...70)) * 86_400_000_000 + Int64(i))!
+            if random.chance(0.25) {
+                items.append((nil, signed))
+                payloads.append(note(random.pick(["EXPIRED", "REFUND"]), tx(token, .plus, id: "e\(i)", signed: signed.iso8601), signed: signed.iso8601))
+            } else {
+                let plan = random.pick([Plan.plus, .premium])
+                items.append((plan, signed))
+                payloads.append(note(random.pick(["SUBSCRIBED", "DID_RENEW", "DID_CHANGE_RENEWAL_PREF"]),
+                                     tx(token, plan, id: "t\(i)", signed: signed.iso8601), signed: signed.iso8601))
+            }
+        }
+        var deliveries = payloads + payloads.filter { _ in random.chance(0.5) }
+        deliveries.shuffle(using: &random)
+        for d in deliveries { #expect(try f.notify(d).status == 200) }
+        for month in ["2026-09-20", "2026-10-15", "2026-11-02", "2026-12-03", "2027-01-04"] {
+            f.service.clock.set(month + "T00:00:00Z")
+            let expected = Self.referencePlan(items, at: t(month + "T00:00:00Z")) ?? .free
+            #expect(try f.currentPlan("acme")?["current"]?.stringValue == expected.rawValue, "seed \(seed) at \(month)")
+        }
+    }
+}
