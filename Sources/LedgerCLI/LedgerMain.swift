@@ -15,6 +15,7 @@ public enum LedgerMain {
         PostgresCommand.self,
         AdminCommand.self,
         AuditCommand.self,
+        AppStoreCommand.self,
     ]
 
     public static func run(_ argv: [String] = CommandLine.arguments) -> Int32 {

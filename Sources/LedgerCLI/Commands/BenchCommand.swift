@@ -61,6 +61,7 @@ public enum BenchCommand: LedgerCommand {
         case "append": return try AppendBenchmark.run(arguments: rest, environment: environment)
         case "read": return try ReadBenchmark.run(arguments: rest, environment: environment)
         case "ingest": return try IngestBenchmark.run(arguments: rest, environment: environment)
+        case "appstore": return try AppStoreBenchmark.run(arguments: rest, environment: environment)
         default: throw UsageError("unknown benchmark \(sub)")
         }
     }

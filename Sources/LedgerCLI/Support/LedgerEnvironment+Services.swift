@@ -1,3 +1,4 @@
+import AppStore
 import Crypto
 import API
 import EventStore
@@ -76,6 +77,26 @@ extension LedgerEnvironment {
         let domains = string(.schoolDomains).map { SchoolDomains(suffixes: $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
         return AppStoreSettings(bundleID: try require(.appStoreBundleID), products: products,
                                 schoolDomains: domains ?? .defaults, sessionSecret: secret,
-                                publicOrigin: try require(.publicOrigin), notificationsPerSecond: try double(.notificationRate))
+                                publicOrigin: try require(.publicOrigin), notificationsPerSecond: try double(.notificationRate),
+                                policy: try appStorePolicy())
     }
+
+    /// The trust policy the environment configures: production (LEDGER_ENVIRONMENT, or
+    /// `forceProduction`) trusts Apple Root CA - G3 alone; elsewhere the roots of
+    /// LEDGER_APPSTORE_EXTRA_ROOTS are trusted too.
+    public func appStorePolicy(forceProduction: Bool = false) throws -> AppStoreEnvironmentPolicy {
+        if forceProduction || isProduction { return .production }
+        var roots: [[UInt8]] = []
+        for path in (string(.appStoreExtraRoots) ?? "").split(separator: ":").map(String.init) where !path.isEmpty {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ConfigurationError(setting: .appStoreExtraRoots, problem: "names \(path), which cannot be read")
+            }
+            guard let certificates = AppStoreRootCertificates.certificates(in: [UInt8](data)) else {
+                throw ConfigurationError(setting: .appStoreExtraRoots, problem: "names \(path), which holds no DER or PEM certificate")
+            }
+            roots += certificates
+        }
+        return .development(extraRoots: roots)
+    }
+
 }

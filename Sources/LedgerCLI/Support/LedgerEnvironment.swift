@@ -98,12 +98,14 @@ extension LedgerEnvironment.Setting {
         help: "App Store notifications accepted per client address and second, bursts of twice that (N8).")
     public static let environment = Self(name: "LEDGER_ENVIRONMENT", defaultValue: "development",
         help: "`production` or `development`; decides which App Store environments and test roots are accepted.")
+    public static let appStoreExtraRoots = Self(name: "LEDGER_APPSTORE_EXTRA_ROOTS", defaultValue: nil,
+        help: "Colon-separated DER or PEM files of roots trusted for App Store JWS besides Apple Root CA - G3 (a test CA, Xcode's StoreKit test certificate); ignored when LEDGER_ENVIRONMENT is production.")
 
     /// Every setting, in the order `ledger --help` prints them.
     public static let all: [Self] = [
         .databaseURL, .migrationDatabaseURL, .host, .port, .httpThreads, .maxBodyBytes, .maxHeaderBytes,
         .connectionTimeout, .maxConnections, .poolSize, .logLevel, .readyMaxLag, .pollInterval,
         .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .sessionSecret, .publicOrigin, .appStoreBundleID, .appStoreProducts, .schoolDomains,
-        .notificationRate, .operatorName, .environment,
+        .notificationRate, .operatorName, .environment, .appStoreExtraRoots,
     ]
 }

@@ -135,7 +135,10 @@ struct JournalRuleTests {
         try f.project("solo")
         let key = try f.key(for: KeyPrincipal(kind: .project, id: "solo"))
         let mutating = LedgerAPI.router(f.service.context).routes.filter { $0.method != "GET" && $0.method != "HEAD" }
-        #expect(mutating.map(\.pattern) == ["/v1/usage/events"], "the only write is usage ingestion")
+        // Besides usage ingestion, the only writes are the App Store's (T, N): they record
+        // verified Apple transactions and change plans, never credit or payments.
+        #expect(mutating.map(\.pattern) == ["/v1/usage/events", "/v1/orgs/{org_id}/appstore/transactions",
+                                            "/v1/appstore/notifications/production", "/v1/appstore/notifications/sandbox"])
         for (method, path) in [("POST", "/v1/projects/solo/journal"), ("POST", "/v1/projects/solo/balance"),
                                ("PUT", "/v1/projects/solo/balance"), ("POST", "/v1/projects/solo/credits"),
                                ("DELETE", "/v1/projects/solo/journal")] {

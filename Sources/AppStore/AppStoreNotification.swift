@@ -1,0 +1,46 @@
+import LedgerDomain
+import LedgerJSON
+
+/// An App Store Server Notification V2 (Apple's `ResponseBodyV2DecodedPayload`), verified
+/// together with the signed transaction and renewal info it carries (N2).
+public struct AppStoreNotification: Sendable, Equatable {
+    /// `SUBSCRIBED`, `DID_RENEW`, `EXPIRED`, …
+    public var notificationType: String
+    /// `RESUBSCRIBE`, `VOLUNTARY`, `UPGRADE`, …
+    public var subtype: String?
+    /// Apple's identifier of the notification, the same on every retry (N1 deduplicates on it).
+    public var notificationUUID: String
+    /// `version`: `2.0` for App Store Server Notifications V2.
+    public var version: String?
+    /// `signedDate`: when Apple signed it; the chain was checked at this instant.
+    public var signedDate: Timestamp
+    /// `Production`, `Sandbox` or `Xcode`, from `data` (or `summary`, `externalPurchaseToken`).
+    public var environment: String
+    /// The app, from `data`; checked against the verifier's.
+    public var bundleID: String
+    /// `appAppleId`: the app's Apple ID (absent in the sandbox for some apps).
+    public var appAppleID: Int64?
+    /// `data.status`: the subscription's status (1 active, 2 expired, …).
+    public var status: Int?
+    /// `data.signedTransactionInfo`, verified.
+    public var transaction: AppStoreTransaction?
+    /// `data.signedRenewalInfo`, verified.
+    public var renewalInfo: AppStoreRenewalInfo?
+    /// The whole decoded payload; nested JWS stay as the signed text Apple sent.
+    public var payload: JSONValue
+
+    init(contents: NotificationContents, transaction: AppStoreTransaction?, renewalInfo: AppStoreRenewalInfo?, payload: JSONValue) {
+        notificationType = contents.notificationType
+        subtype = contents.subtype
+        notificationUUID = contents.notificationUUID
+        version = contents.version
+        signedDate = contents.signedDate
+        environment = contents.environment
+        bundleID = contents.bundleID
+        appAppleID = contents.appAppleID
+        status = contents.status
+        self.transaction = transaction
+        self.renewalInfo = renewalInfo
+        self.payload = payload
+    }
+}

@@ -1,0 +1,68 @@
+import AppStore
+import Foundation
+import LedgerJSON
+
+/// `ledger appstore verify`: verifies one App Store JWS the way the service does, for
+/// operators debugging a refused purchase or notification.
+public enum AppStoreCommand: LedgerCommand {
+    public static let name = "appstore"
+    public static let summary = "Verify an App Store JWS: `ledger appstore verify FILE` (signature, chain, bundle ID, environment)."
+    public static let usage = """
+        usage: ledger appstore verify FILE [--bundle-id ID] [--environment E] [--production]
+
+        Reads one JWS from FILE (`-`: standard input; surrounding whitespace is ignored): a
+        StoreKit 2 signed transaction, signed renewal info or a notification's
+        signedPayload, whose nested signedTransactionInfo and signedRenewalInfo are
+        verified too. Checks the three base64url parts, alg ES256, the x5c chain to a
+        trusted root with Apple's marks, valid at the payload's signedDate, the signature,
+        the bundle ID and the environment; not the product or the appAccountToken, which
+        need an organization. Prints the decoded payload (nested ones decoded in place) as
+        JSON, then `valid` or `invalid: CODE: reason`. Exit 0 only when valid.
+
+          --bundle-id ID     the app the payload must be for (default: LEDGER_APPSTORE_BUNDLE_ID,
+                             ai.screenrig.app); renewal info names none
+          --environment E    the payload (and nested ones) must name exactly E: Production,
+                             Sandbox or Xcode (default: any the policy accepts)
+          --production       the production policy: only Apple Root CA - G3, never Xcode
+
+        Trust: Apple Root CA - G3 always; outside production (LEDGER_ENVIRONMENT) also the
+        roots in LEDGER_APPSTORE_EXTRA_ROOTS (colon-separated DER or PEM files).
+        """
+
+    public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
+        guard let sub = arguments.first else { throw UsageError("what to do? (verify)") }
+        guard sub == "verify" else { throw UsageError("unknown appstore command \(sub)") }
+        let args = try Arguments(Array(arguments.dropFirst()), valued: ["bundle-id", "environment"], boolean: ["production"])
+        guard args.positionals.count == 1, let file = args.positionals.first else {
+            throw UsageError("verify takes one FILE (or - for standard input)")
+        }
+        let jws = try readJWS(file)
+        let policy = try environment.appStorePolicy(forceProduction: args.flag("production"))
+        let bundleID = args.value("bundle-id") ?? environment.string(.appStoreBundleID) ?? "ai.screenrig.app"
+        let verifier = AppStoreVerifier(policy: policy, bundleID: bundleID)
+        if let payload = AppStoreVerifier.unverifiedPayload(of: jws) {
+            print(payload.prettyText())
+        } else {
+            print("(the payload does not decode to JSON)")
+        }
+        do throws(AppStoreError) {
+            _ = try verifier.verifyAny(jws, expectedEnvironment: args.value("environment"))
+            print("valid")
+            return 0
+        } catch {
+            print("invalid: \(error.code): \(error.message)")
+            return 1
+        }
+    }
+
+    private static func readJWS(_ file: String) throws -> String {
+        let data: Data
+        if file == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard let contents = FileManager.default.contents(atPath: file) else { throw UsageError("cannot read \(file)") }
+            data = contents
+        }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
