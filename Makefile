@@ -8,6 +8,8 @@
 #   make bench   release build, then `ledger bench append` against a throwaway cluster with
 #                PostgreSQL's default durability (fsync on): a benchmark that skips fsync
 #                measures a database nobody runs (BENCH_ARGS="--events 50000" to adjust)
+#   make bench-appstore  release build, then `ledger bench appstore` (no database): full
+#                verifications of the real Sandbox notifications in ../shared, one thread
 #   make clean   deletes the build folder (.build); the dev cluster in .ledger/ is kept
 #
 # `make run` builds in release mode: it runs the service the way it is deployed and the
@@ -23,7 +25,7 @@ LEDGER_RELEASE := .build/release/ledger
 TEST_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: deps build release run test bench clean
+.PHONY: deps build release run test bench bench-appstore clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -58,6 +60,9 @@ bench: release
 	echo "bench: PostgreSQL at $$url (default durability: fsync on)" >&2; \
 	LEDGER_MIGRATION_DATABASE_URL="$$url" DATABASE_URL="$$url" $(LEDGER_RELEASE) migrate >&2; \
 	DATABASE_URL="$$url" $(LEDGER_RELEASE) bench append $(BENCH_ARGS)
+
+bench-appstore: release
+	$(LEDGER_RELEASE) bench appstore $(BENCH_ARGS)
 
 clean:
 	rm -rf .build

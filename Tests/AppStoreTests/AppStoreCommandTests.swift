@@ -14,6 +14,11 @@ import TestSupport
     /// Runs `ledger appstore verify ARGS`, `stdin` fed to it, without LEDGER_* settings
     /// of the calling environment except those given.
     static func verify(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> Outcome {
+        try ledger(["appstore", "verify"] + arguments, environment: environment, stdin: stdin)
+    }
+
+    /// Runs `ledger ARGS` likewise.
+    static func ledger(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> Outcome {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-appstore-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -22,7 +27,7 @@ import TestSupport
         try Data((stdin ?? "").utf8).write(to: input)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try LedgerBinary.path())
-        process.arguments = ["appstore", "verify"] + arguments
+        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LEDGER_") }
         for (key, value) in environment { env[key] = value }
         process.environment = env

@@ -4,15 +4,8 @@ import Foundation
 public enum PEM {
     /// `der` as one PEM block, lines of 64 characters.
     public static func encode(_ der: [UInt8], label: String) -> String {
-        let base64 = Data(der).base64EncodedString()
-        var lines = ["-----BEGIN \(label)-----"]
-        var rest = base64[...]
-        while !rest.isEmpty {
-            lines.append(String(rest.prefix(64)))
-            rest = rest.dropFirst(64)
-        }
-        lines.append("-----END \(label)-----")
-        return lines.joined(separator: "\n") + "\n"
+        let body = Data(der).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        return "-----BEGIN \(label)-----\n\(body)\n-----END \(label)-----\n"
     }
 
     /// The DER of every `label` block in `text`, in order; nil when a block is unterminated

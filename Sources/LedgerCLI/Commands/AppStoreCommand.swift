@@ -6,7 +6,7 @@ import LedgerJSON
 /// operators debugging a refused purchase or notification.
 public enum AppStoreCommand: LedgerCommand {
     public static let name = "appstore"
-    public static let summary = "Verify an App Store JWS: `ledger appstore verify FILE` (signature, chain, bundle ID, environment)."
+    public static let summary = "Verify an App Store JWS (`ledger appstore verify FILE`), or sign a test one for the local service (`ledger appstore sign`)."
     public static let usage = """
         usage: ledger appstore verify FILE [--bundle-id ID] [--environment E] [--production]
 
@@ -27,10 +27,12 @@ public enum AppStoreCommand: LedgerCommand {
 
         Trust: Apple Root CA - G3 always; outside production (LEDGER_ENVIRONMENT) also the
         roots in LEDGER_APPSTORE_EXTRA_ROOTS (colon-separated DER or PEM files).
-        """
+
+        """ + signUsage
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        guard let sub = arguments.first else { throw UsageError("what to do? (verify)") }
+        guard let sub = arguments.first else { throw UsageError("what to do? (verify or sign)") }
+        if sub == "sign" { return try sign(arguments: Array(arguments.dropFirst()), environment: environment) }
         guard sub == "verify" else { throw UsageError("unknown appstore command \(sub)") }
         let args = try Arguments(Array(arguments.dropFirst()), valued: ["bundle-id", "environment"], boolean: ["production"])
         guard args.positionals.count == 1, let file = args.positionals.first else {

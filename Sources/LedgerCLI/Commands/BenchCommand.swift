@@ -4,11 +4,12 @@ import Foundation
 /// in the same run, never as an absolute number alone (the machines are shared and noisy).
 public enum BenchCommand: LedgerCommand {
     public static let name = "bench"
-    public static let summary = "Benchmarks: `ledger bench append|read|ingest` (append path, projector and billing reads, usage ingestion)."
+    public static let summary = "Benchmarks: `ledger bench append|read|ingest|appstore` (append path, projector and billing reads, usage ingestion, App Store verification)."
     public static let usage = """
         usage: ledger bench append [--events N] [--writers N] [--window N]
                ledger bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--reproject]
                ledger bench ingest [--batches B] [--batch-size S] [--concurrency C] [--projector]
+               ledger bench appstore [--seconds S] [--dir DIR]
 
         append   Appends N events (default 200000, ~300-byte JSON payloads, over 1000
                  streams) into the log of DATABASE_URL through the real append path, from
@@ -52,6 +53,8 @@ public enum BenchCommand: LedgerCommand {
 
         Both need a migrated, throwaway DATABASE_URL: what they append stays in the log.
         The server takes LEDGER_HTTP_THREADS and LEDGER_DB_POOL_SIZE from the environment.
+
+        appstore Needs no database. \(AppStoreBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {

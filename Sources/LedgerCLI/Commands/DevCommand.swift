@@ -1,3 +1,4 @@
+import AppStore
 import Crypto
 import EventStore
 import Foundation
@@ -82,6 +83,13 @@ public enum DevCommand: LedgerCommand {
         childEnvironment["LEDGER_HOST"] = host
         childEnvironment["LEDGER_CURSOR_SECRET"] = cursorSecret
         childEnvironment["LEDGER_SESSION_SECRET"] = sessionSecret
+        // A development certificate authority the local service trusts, so that
+        // `ledger appstore sign` makes transactions it accepts (never in production).
+        let authorityDirectory = dataDirectory + "/appstore-test-ca"
+        _ = try AppStoreTestAuthority.loadOrCreate(in: authorityDirectory)
+        let testRoot = authorityDirectory + "/" + AppStoreTestAuthority.File.root
+        childEnvironment["LEDGER_APPSTORE_EXTRA_ROOTS"] = ([testRoot] + [environment.string(.appStoreExtraRoots)].compactMap { $0 })
+            .joined(separator: ":")
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let children = ChildProcesses(logger: logger)
         try children.spawn(executable, ["project"], environment: childEnvironment, name: "projector")
@@ -95,6 +103,11 @@ public enum DevCommand: LedgerCommand {
             return 1
         }
         var document = demo
+        if case .object(var appStore)? = document["appstore"] {
+            appStore["test_authority"] = .string(authorityDirectory)
+            appStore["sign_transaction"] = .string("ledger appstore sign transaction --account-token \(DemoData.accountToken) --body")
+            document["appstore"] = .object(appStore)
+        }
         document["base_url"] = .string(baseURL)
         document["database_url"] = .string(serviceURL)
         document["admin_database_url"] = .string(adminURL)
@@ -131,7 +144,9 @@ public enum DevCommand: LedgerCommand {
             return text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let secret = Hex.encode(SecureRandom.bytes(32))
-        FileManager.default.createFile(atPath: path, contents: Data(secret.utf8), attributes: [.posixPermissions: 0o600])
+        guard FileManager.default.createFile(atPath: path, contents: Data(secret.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw UsageError("cannot write \(path)")
+        }
         return secret
     }
 

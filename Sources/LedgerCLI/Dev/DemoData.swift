@@ -13,6 +13,10 @@ import LedgerJSON
 /// fixed names so that they survive restarts; they exist only in the local database of the
 /// embedded default.
 enum DemoData {
+    /// The demo organization's account token: StoreKit purchases for it carry this
+    /// appAccountToken.
+    static let accountToken = "7b0f6f9e-5c1a-4f3b-9d64-2f1e8a0c4d11"
+
     static func seed(store: EventStore, sessionSecret: [UInt8], now: Date = Date()) throws -> [String: JSONValue] {
         let metadata = EventMetadata(actor: Actor(.system, "ledger-dev"), reason: "ledger dev seeds the demo data")
         func append<E: DomainEvent>(_ event: E, _ stream: String, key: String, at: Timestamp? = nil) throws {
@@ -68,7 +72,7 @@ enum DemoData {
         }
         // The App Store: an organization whose administrator can open the offer.
         try append(OrganizationCreated(orgID: "screenrig-demo", name: "ScreenRig Demo School"), "org-screenrig-demo", key: "org", at: epoch)
-        try append(AccountTokenCreated(orgID: "screenrig-demo", accountToken: UUID(uuidString: "7b0f6f9e-5c1a-4f3b-9d64-2f1e8a0c4d11")!),
+        try append(AccountTokenCreated(orgID: "screenrig-demo", accountToken: UUID(uuidString: accountToken)!),
                    "org-screenrig-demo", key: "org-token", at: epoch)
         try append(AdminDesignated(orgID: "screenrig-demo", personID: "demo-admin"), "org-screenrig-demo", key: "org-admin", at: epoch)
         let expires = Int64(now.timeIntervalSince1970) + 30 * 86_400
@@ -76,7 +80,7 @@ enum DemoData {
                                          "email_verified": true, "csrf": "demo-csrf", "exp": .integer(expires)], secret: sessionSecret)
         return [
             "appstore": [
-                "org_id": "screenrig-demo", "admin": "demo-admin", "account_token": "7b0f6f9e-5c1a-4f3b-9d64-2f1e8a0c4d11",
+                "org_id": "screenrig-demo", "admin": "demo-admin", "account_token": .string(accountToken),
                 "session_cookie": .string("session=" + session), "csrf_header": "X-CSRF-Token: demo-csrf",
                 "session_expires": .string(Timestamp(microseconds: expires * 1_000_000)?.iso8601 ?? ""),
             ],
