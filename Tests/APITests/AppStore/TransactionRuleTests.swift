@@ -141,6 +141,32 @@ struct TransactionRuleTests {
         #expect(try f.service.store.headPosition() == head, "nothing recorded")
     }
 
+    @Test("T6: every answer is definitive: a 2xx or a 4xx sent again is the same answer, and a 4xx recorded nothing")
+    func t6Definitive() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("acme")
+        let refused = [
+            signer.transaction(productID: products[.plus]!, appAccountToken: UUID(), environment: "Sandbox"),          // 409
+            signer.transaction(productID: "ai.screenrig.stickers", appAccountToken: token, environment: "Sandbox"),    // 422
+            signer.transaction(productID: products[.education]!, appAccountToken: token, environment: "Sandbox"),      // 403
+        ]
+        for jws in refused {
+            let head = try f.service.store.headPosition()
+            let first = try f.record(jws, org: "acme")
+            let second = try f.record(jws, org: "acme")
+            #expect((400..<500).contains(first.status), "\(first.body)")
+            #expect(second.status == first.status && second.body["code"] == first.body["code"])
+            #expect(try f.service.store.headPosition() == head, "a 4xx records nothing, so finishing loses nothing")
+        }
+        let good = signer.transaction(productID: products[.plus]!, appAccountToken: token, environment: "Sandbox")
+        let first = try f.record(good, org: "acme")
+        let second = try f.record(good, org: "acme")
+        #expect(first.status == 200 && second.status == 200)
+        #expect(first.body["recorded"] == true && second.body["recorded"] == false)
+        #expect(second.body["subscription"] == first.body["subscription"])
+    }
+
     @Test("O8 through T: a school administrator's education purchase makes the organization eligible and is recorded")
     func educationByEmail() throws {
         let f = try BillingFixture()
