@@ -7,6 +7,7 @@ public enum LedgerAPI {
         OperationsEndpoints.register(in: &router, context: context)
         BillingEndpoints.register(in: &router, context: context)
         AppStoreEndpoints.register(in: &router, context: context)
+        CatalogEndpoints.register(in: &router, context: context)
         OperationsEndpoints.registerOpenAPI(in: &router)
         return router
     }

@@ -25,6 +25,8 @@ public struct ServiceContext: Sendable {
     public var keyCache: KeyCache
     /// The App Store surfaces' configuration (bundle, products, sessions, school domains).
     public var appStore: AppStoreSettings
+    /// The IAP catalog in memory, and the offer impressions to record; `stop()` it.
+    public let catalog: CatalogService
     /// N8: notifications per client address.
     let notificationLimiter: RateLimiter
     let appendCounter: Counter
@@ -45,6 +47,7 @@ public struct ServiceContext: Sendable {
         self.keyCache = keyCache
         self.appStore = appStore
         self.notificationLimiter = RateLimiter(perSecond: appStore.notificationsPerSecond)
+        self.catalog = CatalogService(pool: pool, store: store, logger: logger)
         self.appendCounter = metrics.counter("ledger_appends_total", help: "Appends to the event log by result.",
                                              labelNames: ["result"])
         Self.registerLogMetrics(metrics, pool: pool, projections: projections)

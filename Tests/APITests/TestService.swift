@@ -55,6 +55,7 @@ final class TestService: Sendable {
 
     func shutdown() {
         server.shutdown(gracePeriod: 5)
+        context.catalog.stop()
         store.close()
         db.drop()
     }

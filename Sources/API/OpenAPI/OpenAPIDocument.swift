@@ -16,10 +16,12 @@ enum OpenAPIDocument {
             ],
             "paths": paths,
             "components": [
-                "schemas": .object(schemas.merging(billingSchemas) { a, _ in a }.merging(appStoreSchemas) { a, _ in a }),
+                "schemas": .object(schemas.merging(billingSchemas) { a, _ in a }.merging(appStoreSchemas) { a, _ in a }.merging(catalogSchemas) { a, _ in a }),
                 "securitySchemes": [
                     "secretKey": ["type": "http", "scheme": "bearer",
                                   "description": "A secret key `sk_…` issued by `ledger admin key issue` to one project, payer or internal service."],
+                    "ApiKeyAuth": ["type": "apiKey", "in": "header", "name": "X-ZeroSettle-Key",
+                                   "description": "A publishable key of one app: `zs_pk_test_*` for sandbox, `zs_pk_live_*` for production (`ledger admin app key issue`)."],
                     "session": ["type": "apiKey", "in": "cookie", "name": "session",
                                 "description": "The signed-in person's session (HS256 token); writes also need the X-CSRF-Token header with its csrf claim and an Origin of the app."],
                 ],

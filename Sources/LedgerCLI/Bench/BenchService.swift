@@ -13,6 +13,7 @@ final class BenchService: Sendable {
     let store: EventStore
     let pool: PostgresPool
     let server: HTTPServer
+    let context: ServiceContext
     /// The server's request threads (LEDGER_HTTP_THREADS).
     let threads: Int
 
@@ -23,7 +24,7 @@ final class BenchService: Sendable {
         let logger = Logger(minimumLevel: .info, sink: BenchLogSink()).with(["component": "api"])
         let metrics = MetricsRegistry()
         // Cursors need not survive this process, so any 32 random bytes will do.
-        let context = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
+        context = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
                                      migrations: try environment.migrations(), projections: AllProjections.all,
                                      readyMaxLag: Int64(try environment.int(.readyMaxLag)), cursorSecret: SecureRandom.bytes(32))
         server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: threads),
@@ -35,6 +36,7 @@ final class BenchService: Sendable {
 
     func shutdown() {
         server.shutdown(gracePeriod: 5)
+        context.catalog.stop()
         store.close()
     }
 }

@@ -4,12 +4,13 @@ import Foundation
 /// in the same run, never as an absolute number alone (the machines are shared and noisy).
 public enum BenchCommand: LedgerCommand {
     public static let name = "bench"
-    public static let summary = "Benchmarks: `ledger bench append|read|ingest|appstore` (append path, projector and billing reads, usage ingestion, App Store verification)."
+    public static let summary = "Benchmarks: `ledger bench append|read|ingest|products|appstore` (append path, projector and billing reads, usage ingestion, the IAP catalog, App Store verification)."
     public static let usage = """
         usage: ledger bench append [--events N] [--writers N] [--window N]
                ledger bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--reproject]
                ledger bench ingest [--batches B] [--batch-size S] [--concurrency C] [--projector]
                ledger bench appstore [--seconds S] [--dir DIR]
+               ledger bench products [--users U] [--requests R] [--concurrency C]
 
         append   Appends N events (default 200000, ~300-byte JSON payloads, over 1000
                  streams) into the log of DATABASE_URL through the real append path, from
@@ -54,6 +55,8 @@ public enum BenchCommand: LedgerCommand {
         Both need a migrated, throwaway DATABASE_URL: what they append stays in the log.
         The server takes LEDGER_HTTP_THREADS and LEDGER_DB_POOL_SIZE from the environment.
 
+        products \(ProductsBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
+
         appstore Needs no database. \(AppStoreBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
         """
 
@@ -65,6 +68,7 @@ public enum BenchCommand: LedgerCommand {
         case "read": return try ReadBenchmark.run(arguments: rest, environment: environment)
         case "ingest": return try IngestBenchmark.run(arguments: rest, environment: environment)
         case "appstore": return try AppStoreBenchmark.run(arguments: rest, environment: environment)
+        case "products": return try ProductsBenchmark.run(arguments: rest, environment: environment)
         default: throw UsageError("unknown benchmark \(sub)")
         }
     }

@@ -37,6 +37,7 @@ public enum ServeCommand: LedgerCommand {
 struct Service {
     let server: HTTPServer
     let store: EventStore
+    let context: ServiceContext
     let logger: Logger
     let host: String
 
@@ -45,7 +46,7 @@ struct Service {
         let metrics = MetricsRegistry()
         let pool = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))
         store = EventStore(conninfo: url, pool: pool)
-        let context = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
+        context = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
                                      migrations: try environment.migrations(), projections: AllProjections.all,
                                      readyMaxLag: Int64(try environment.int(.readyMaxLag)),
                                      cursorSecret: try environment.cursorSecret(logger: logger),
@@ -67,6 +68,7 @@ struct Service {
 
     func stop(gracePeriod: Double) {
         server.shutdown(gracePeriod: gracePeriod)
+        context.catalog.stop()   // records the impressions counted since the last flush
         store.close()
     }
 }

@@ -17,12 +17,19 @@ enum DemoData {
     /// appAccountToken.
     static let accountToken = "7b0f6f9e-5c1a-4f3b-9d64-2f1e8a0c4d11"
 
+    /// Appends one demo event under the idempotency key `demo:<key>`, so that every start
+    /// of `ledger dev` after the first appends nothing.
+    static func appendDemo<E: DomainEvent>(_ event: E, _ stream: String, key: String, at: Timestamp? = nil,
+                                           store: EventStore, metadata: EventMetadata) throws {
+        _ = try store.append(AppendRequest(EventToAppend(stream: stream, type: E.type, data: try JSONValueEncoder().encode(event),
+                                                         metadata: metadata, occurredAt: at),
+                                           idempotencyKey: "demo:" + key))
+    }
+
     static func seed(store: EventStore, sessionSecret: [UInt8], now: Date = Date()) throws -> [String: JSONValue] {
         let metadata = EventMetadata(actor: Actor(.system, "ledger-dev"), reason: "ledger dev seeds the demo data")
         func append<E: DomainEvent>(_ event: E, _ stream: String, key: String, at: Timestamp? = nil) throws {
-            _ = try store.append(AppendRequest(EventToAppend(stream: stream, type: E.type, data: try JSONValueEncoder().encode(event),
-                                                             metadata: metadata, occurredAt: at),
-                                               idempotencyKey: "demo:" + key))
+            try appendDemo(event, stream, key: key, at: at, store: store, metadata: metadata)
         }
         let epoch = Timestamp(iso8601: "2026-01-01T00:00:00Z")!
         _ = try store.append(AppendRequest(
@@ -78,7 +85,9 @@ enum DemoData {
         let expires = Int64(now.timeIntervalSince1970) + 30 * 86_400
         let session = SessionToken.sign(["sub": "demo-admin", "org": "screenrig-demo", "email": "admin@lincoln.k12.ne.us",
                                          "email_verified": true, "csrf": "demo-csrf", "exp": .integer(expires)], secret: sessionSecret)
+        let catalog = try seedCatalog(store: store, metadata: metadata)
         return [
+            "catalog": catalog,
             "appstore": [
                 "org_id": "screenrig-demo", "admin": "demo-admin", "account_token": .string(accountToken),
                 "session_cookie": .string("session=" + session), "csrf_header": "X-CSRF-Token: demo-csrf",

@@ -26,7 +26,7 @@ struct ProjectionApplier {
             let context = ProjectionContext(connection: connection)
             for event in events { try projection.apply(event, in: context) }
             try context.flush()
-            try connection.query("UPDATE _checkpoint SET position = $1", [last.position])
+            try moveCheckpoint(to: last.position, on: connection)
             try connection.query("RELEASE SAVEPOINT projection_apply")
             return .applied(through: last.position)
         } catch let error as PostgresError where error.code == .connectionLost || !connection.isOpen {
@@ -60,8 +60,16 @@ struct ProjectionApplier {
             }
         }
         // Every event applied on its own: the failure was not reproducible (it should be).
-        try connection.query("UPDATE _checkpoint SET position = $1", [last.position])
+        try moveCheckpoint(to: last.position, on: connection)
         try connection.query("RELEASE SAVEPOINT projection_apply")
         return .applied(through: last.position)
+    }
+
+    /// Moves the checkpoint and tells listeners (`ledger_projections`, payload
+    /// `<name>:<position>`, delivered when the caller commits) so that caches of the
+    /// projection's tables reload without polling.
+    private func moveCheckpoint(to position: Int64, on connection: PostgresConnection) throws {
+        try connection.query("UPDATE _checkpoint SET position = $1", [position])
+        try connection.query("SELECT pg_notify($1, $2)", [AllProjections.notificationChannel, "\(projection.name):\(position)"])
     }
 }

@@ -14,6 +14,7 @@ public enum AdminCommand: LedgerCommand {
         PriceSetAction.self, MonthCloseAction.self, CorrectAction.self,
         OrgCreateAction.self, OrgAdminAddAction.self, OrgAdminRemoveAction.self, OrgDelegateAction.self,
         OrgPlanAction.self, OrgEducationAction.self,
+        AppCreateAction.self, AppKeyIssueAction.self, AppKeyRevokeAction.self, AppDisableAction.self, AppEnableAction.self, ProductSetAction.self, ProductStoreKitPriceAction.self, ProductRemoveAction.self, CheckoutSetAction.self, CampaignMigrationAction.self, CampaignUpgradeAction.self, CampaignEndAction.self, CampaignStatsAction.self, PurchaseRecordAction.self,
     ]
 
     public static var usage: String {

@@ -1,0 +1,44 @@
+import HTTP
+import LedgerJSON
+
+/// Registers the IAP catalog surface the SDKs call, authenticated by a publishable key.
+enum CatalogEndpoints {
+    static func register(in router: inout Router, context: ServiceContext) {
+        let errors: [String: JSONValue] = [
+            "401": ["description": "Invalid or missing API key.", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]],
+            "403": ["description": "Account disabled or insufficient permissions.", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]],
+        ]
+        router.add("GET", "/v1/iap/products", operation: [
+            "operationId": "getProducts", "tags": ["Products"], "summary": "Get Products",
+            "description": "Fetches the product catalog for your app, including web and StoreKit prices, checkout configuration, trial eligibility, and any active migration campaign. Pass `user_id` to get per-user trial eligibility.",
+            "security": [["ApiKeyAuth": []]],
+            "parameters": [
+                ["name": "user_id", "in": "query", "required": false, "schema": ["type": "string"],
+                 "description": "The user's external ID. When provided, the response includes per-user `is_trial_eligible` on each product."],
+                ["name": "demo", "in": "query", "required": false, "schema": ["type": "string", "enum": ["migration", "upgrade"]],
+                 "description": "Debug-only, test-mode keys only: previews the configured campaign as if the user were eligible (`migration` or `upgrade`). Live keys ignore it; any other value drops the bypass; no impression is counted."],
+            ],
+            "responses": .object(errors.merging(["200": [
+                "description": "Product catalog with checkout configuration",
+                "content": ["application/json": ["schema": ["$ref": "#/components/schemas/ProductCatalog"]]],
+            ]]) { a, _ in a }),
+        ]) { request in
+            try ProductsEndpoint.handle(request, context: context)
+        }
+        router.add("POST", "/v1/iap/transactions", operation: [
+            "operationId": "syncTransaction", "tags": ["Products"], "summary": "Sync a StoreKit 2 transaction",
+            "description": "Records a StoreKit 2 transaction (its `jwsRepresentation`, verified against Apple's root and the app's bundle ID) in the user's purchase history with the app, which trial eligibility and campaign targeting read. Sending it again changes nothing. A test-mode key cannot sync a Production transaction.",
+            "security": [["ApiKeyAuth": []]],
+            "requestBody": ["required": true, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/TransactionSync"]]]],
+            "responses": .object(errors.merging([
+                "200": ["description": "Synced, or synced before (`recorded: false`).",
+                        "content": ["application/json": ["schema": ["$ref": "#/components/schemas/TransactionSynced"]]]],
+                "400": ["description": "The body is not the expected JSON.", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]],
+                "409": ["description": "The transaction was synced before for another user.", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]],
+                "422": ["description": "The transaction does not verify.", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]],
+            ]) { a, _ in a }),
+        ]) { request in
+            try TransactionSyncEndpoint.handle(request, context: context)
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import EventStore
+import Foundation
+import LedgerDomain
+import LedgerJSON
+import Observability
+import Postgres
+import Projections
+import Synchronization
+
+/// The catalog endpoint's memory: the last snapshot of `proj_iap`, reloaded when the
+/// projector says the projection moved (LISTEN), and the offer impressions counted since
+/// the last flush, appended as one event per app every second.
+///
+/// A request therefore costs no database round trip unless it names a user (whose
+/// purchases are read). The background thread starts with the first request and stops
+/// with `stop()`, which flushes what was counted.
+public final class CatalogService: Sendable {
+    private struct State: Sendable {
+        var snapshot = CatalogSnapshot.empty
+        var impressions: [String: [ImpressionKey: Int64]] = [:]
+        var started = false
+        var stopping = false
+        var stopped = false
+    }
+
+    struct ImpressionKey: Hashable, Sendable {
+        var campaignID: String
+        var variantID: Int64?
+    }
+
+    private let state = Mutex(State())
+    private let pool: PostgresPool
+    private let store: EventStore
+    private let logger: Logger
+    /// Reloads at least this often, in case a notification was missed or a replay swapped
+    /// the projection in without moving its position.
+    let fullReloadInterval: Double
+    let flushInterval: Double
+
+    public init(pool: PostgresPool, store: EventStore, logger: Logger, fullReloadInterval: Double = 30, flushInterval: Double = 1) {
+        self.pool = pool
+        self.store = store
+        self.logger = logger
+        self.fullReloadInterval = fullReloadInterval
+        self.flushInterval = flushInterval
+    }
+
+    /// The current snapshot; the first call loads it and starts the background thread.
+    func snapshot() throws -> CatalogSnapshot {
+        let (current, mustStart) = state.withLock { s -> (CatalogSnapshot, Bool) in
+            defer { s.started = true }
+            return (s.snapshot, !s.started)
+        }
+        guard mustStart || current.position < 0 else { return current }
+        let loaded = try CatalogSnapshot.load(pool: pool)
+        state.withLock { s in if loaded.position >= s.snapshot.position { s.snapshot = loaded } }
+        if mustStart {
+            let thread = Thread { [self] in self.run() }
+            thread.name = "catalog-cache"
+            thread.start()
+        }
+        return loaded
+    }
+
+    /// The position the snapshot in memory reflects (-1 before the first load).
+    public var position: Int64 { state.withLock { $0.snapshot.position } }
+
+    /// Waits until the snapshot in memory reflects `position` of `proj_iap`: for tests and
+    /// benchmarks that configure the catalog and then read it.
+    public func waitUntilCurrent(position target: Int64, timeout: Double = 20) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        _ = try snapshot()
+        while Date() < deadline {
+            if state.withLock({ $0.snapshot.position }) >= target { return true }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        return false
+    }
+
+    func count(app: String, campaign: String, variant: Int64?) {
+        state.withLock { s in s.impressions[app, default: [:]][ImpressionKey(campaignID: campaign, variantID: variant), default: 0] += 1 }
+    }
+
+    /// Flushes the impressions and stops the background thread (waits for it briefly).
+    public func stop() {
+        let running = state.withLock { s -> Bool in
+            s.stopping = true
+            return s.started && !s.stopped
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while running && !state.withLock({ $0.stopped }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        flush()
+    }
+
+    /// Appends what was counted: one `iap.offer_impressions_counted` per app. A failed
+    /// append puts the counts back, to go with the next flush.
+    public func flush() {
+        let taken = state.withLock { s -> [String: [ImpressionKey: Int64]] in
+            defer { s.impressions = [:] }
+            return s.impressions
+        }
+        guard !taken.isEmpty else { return }
+        do {
+            let events = try taken.keys.sorted().map { app in
+                let counts = taken[app]!.sorted { ($0.key.campaignID, $0.key.variantID ?? -1) < ($1.key.campaignID, $1.key.variantID ?? -1) }
+                    .map { OfferImpressionsCounted.Count(campaignID: $0.key.campaignID, variantID: $0.key.variantID, count: $0.value) }
+                return EventToAppend(stream: "app-\(app)-impressions", type: OfferImpressionsCounted.type,
+                                     data: try JSONValueEncoder().encode(OfferImpressionsCounted(appID: app, counts: counts)),
+                                     metadata: EventMetadata(actor: Actor(.service, "catalog")))
+            }
+            _ = try store.append(AppendRequest(events: events))
+        } catch {
+            logger.warning("offer impressions not recorded yet; kept for the next flush", ["error": .string(String(describing: error))])
+            state.withLock { s in
+                for (app, counts) in taken { for (key, n) in counts { s.impressions[app, default: [:]][key, default: 0] += n } }
+            }
+        }
+    }
+
+    private var isStopping: Bool { state.withLock { $0.stopping } }
+
+    private func run() {
+        defer { state.withLock { $0.stopped = true } }
+        var listener: PostgresConnection?
+        var lastReload = Date()
+        var lastFlush = Date()
+        while !isStopping {
+            do {
+                if listener == nil {
+                    let connection = try PostgresConnection(conninfo: pool.conninfo)
+                    try connection.listen(AllProjections.notificationChannel)
+                    listener = connection
+                    try reload()   // what moved while nobody listened
+                    lastReload = Date()
+                }
+                let notes = try listener!.waitForNotifications(timeout: min(flushInterval, 0.25))
+                if notes.contains(where: { $0.payload.hasPrefix("iap:") }) || Date().timeIntervalSince(lastReload) >= fullReloadInterval {
+                    try reload()
+                    lastReload = Date()
+                }
+            } catch {
+                logger.warning("catalog cache: lost the database; retrying", ["error": .string(String(describing: error))])
+                listener = nil
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+            if Date().timeIntervalSince(lastFlush) >= flushInterval {
+                flush()
+                lastFlush = Date()
+            }
+        }
+    }
+
+    private func reload() throws {
+        let loaded = try CatalogSnapshot.load(pool: pool)
+        state.withLock { s in s.snapshot = loaded }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import HTTP
+import LedgerDomain
+import LedgerJSON
+
+/// `GET /v1/iap/products`: the app's catalog, checkout configuration, trial eligibility
+/// and the offer for the user, exactly in the seed's schema.
+enum ProductsEndpoint {
+    static func handle(_ request: HTTPRequest, context: ServiceContext) throws -> HTTPResponse {
+        do {
+            let snapshot = try context.catalog.snapshot()
+            let key = try PublishableKey.authenticate(request, snapshot)
+            // An empty user_id is no user: the SDK sends one only when it has one.
+            let userID = request.query("user_id").flatMap { $0.isEmpty ? nil : $0 }
+            if let userID, userID.utf8.count > 256 { throw CatalogError.badRequest("user_id is longer than 256 bytes") }
+            // Test keys only; live keys and unknown values silently ignore it (seed).
+            let demo = key.mode == .test ? request.query("demo").flatMap(CatalogResolver.Demo.init(rawValue:)) : nil
+            let purchases = try userID.map { try CatalogSnapshot.purchases(app: key.app.appID, user: $0, pool: context.pool) } ?? []
+            let view = CatalogResolver(catalog: key.app).resolve(userID: userID, purchases: purchases, demo: demo, now: context.now())
+            if let impression = view.impression {
+                context.catalog.count(app: key.app.appID, campaign: impression.campaignID, variant: impression.variantID)
+            }
+            var response = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                        body: view.jsonValue.compactBytes(sortedKeys: true))
+            // Per key and per user: never shared by caches.
+            response.headers.replaceOrAdd(name: "Cache-Control", value: "private, no-store")
+            return response
+        } catch let error as CatalogError {
+            return error.response
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import API
+import Crypto
+import EventStore
+import Foundation
+import LedgerDomain
+import LedgerJSON
+import Postgres
+
+/// `ledger bench products`: `GET /v1/iap/products` under concurrent load over HTTP, with
+/// the server's `/healthz` measured in the same run as the ceiling.
+enum ProductsBenchmark {
+    static let usage = """
+        usage: ledger bench products [--users U] [--requests R] [--concurrency C]
+
+        Creates (once) the test app `bench-products` with the demo's catalog (four products,
+        checkout, a migration campaign with two variants and an upgrade path) and U users
+        (default 1000) who hold a StoreKit subscription, runs the projector until the
+        catalog is projected, then, from C client threads (default 4) against the real HTTP
+        API in this process, R requests (default 5000) each of: /healthz (the ceiling), the
+        anonymous catalog (served from memory: no database round trip), and the catalog for
+        a random user (one read of their purchases; trial eligibility, the offer and its
+        impression). Prints requests/s and p50/p99 for each, and each as a share of the
+        healthz rate. Needs a migrated, throwaway DATABASE_URL.
+        """
+
+    static let app = "bench-products"
+
+    static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
+        let args = try Arguments(arguments, valued: ["users", "requests", "concurrency"])
+        let users = try args.int("users", default: 1_000), n = try args.int("requests", default: 5_000)
+        let c = try args.int("concurrency", default: 4)
+        guard users > 0, n > 0, c > 0 else { throw UsageError("--users, --requests and --concurrency must be positive") }
+        let url = try environment.databaseURL()
+        let connection = try PostgresConnection(conninfo: url)
+        guard try Migrator(migrations: try environment.migrations()).status(on: connection).isCurrent else {
+            throw UsageError("the database has pending migrations: run `ledger migrate` first")
+        }
+        let store = EventStore(conninfo: url)
+        let key = try seed(store: store, users: users)
+        store.close()
+
+        let projector = BenchProjector(url: url)
+        let service = try BenchService(url: url, environment: environment)
+        defer { service.shutdown() }
+        let head = try EventStore.headPosition(on: connection)
+        guard try service.context.catalog.waitUntilCurrent(position: head, timeout: 600) else {
+            projector.shutdown()
+            throw BenchmarkFailure(.unexpectedResponse, "the catalog projection did not reach position \(head)")
+        }
+        projector.shutdown()   // the reads below compete with nothing but themselves
+
+        let warmup = min(n / 10, 500)
+        BenchOutput.line("http: \(c) client threads, \(n) requests per measurement after \(warmup) unmeasured, \(service.threads) server threads; \(users) users")
+        let healthz = try HTTPLoad.run(port: service.port, concurrency: c, count: n, warmup: warmup) { _ in HTTPLoad.Request(path: "/healthz") }
+        BenchOutput.line(healthz.line("healthz (ceiling)"))
+        let headers = [("X-ZeroSettle-Key", key)]
+        let anonymous = try HTTPLoad.run(port: service.port, concurrency: c, count: n, warmup: warmup) { _ in
+            HTTPLoad.Request(path: "/v1/iap/products", headers: headers)
+        }
+        BenchOutput.line(anonymous.line("products, anonymous") + String(format: "; %.2f of the healthz rate", anonymous.perSecond / healthz.perSecond))
+        let perUser = try HTTPLoad.run(port: service.port, concurrency: c, count: n, warmup: warmup) { i in
+            HTTPLoad.Request(path: "/v1/iap/products?user_id=bench-user-\(i % users)", headers: headers)
+        }
+        BenchOutput.line(perUser.line("products, with user_id") + String(format: "; %.2f of the healthz rate", perUser.perSecond / healthz.perSecond))
+        BenchOutput.line(String(format: "products: %.0f requests/s anonymous (p99 %.2f ms), %.0f with user_id (p99 %.2f ms); healthz %.0f/s (p99 %.2f ms)",
+                                anonymous.perSecond, anonymous.p99, perUser.perSecond, perUser.p99, healthz.perSecond, healthz.p99))
+        return 0
+    }
+
+    /// The app, its catalog and its users, each appended once (idempotency keys), and the
+    /// app's test key, derived from the app's name so that reruns know it.
+    static func seed(store: EventStore, users: Int) throws -> String {
+        let metadata = EventMetadata(actor: Actor(.system, "ledger-bench"), reason: "ledger bench products")
+        let stream = "app-" + app
+        func event<E: DomainEvent>(_ e: E, _ key: String, _ on: String? = nil, at: Timestamp? = nil) throws -> EventToAppend {
+            EventToAppend(stream: on ?? stream, type: E.type, data: try JSONValueEncoder().encode(e), metadata: metadata,
+                          occurredAt: at, idempotencyKey: "bench-products:" + key)
+        }
+        let key = KeyMode.test.prefix + Hex.encode(SHA256.hash(Array("ledger bench products".utf8)).prefix(16))
+        let monthly = "bench.pro.monthly", yearly = "bench.pro.yearly"
+        let usd = { (micros: Int64) in Price(amountMicros: micros, currencyCode: "USD") }
+        var setup: [EventToAppend] = [
+            try event(AppCreated(appID: app, name: "Bench", bundleID: "ai.screenrig.app"), "app"),
+            try event(AppKeyIssued(appID: app, keyID: "bench-key", mode: .test, sha256: Hex.encode(SHA256.hash(Array(key.utf8))),
+                                   prefix: String(key.prefix(16))), "key"),
+        ]
+        let products = [
+            CatalogProduct(id: monthly, displayName: "Pro monthly", description: "Monthly", type: .autoRenewableSubscription,
+                           webPrice: usd(7_990_000), subscriptionGroupID: 1, subscriptionPeriod: "P1M", freeTrialDuration: "P7D"),
+            CatalogProduct(id: yearly, displayName: "Pro yearly", description: "Yearly", type: .autoRenewableSubscription,
+                           webPrice: usd(79_990_000), subscriptionGroupID: 1, subscriptionPeriod: "P1Y", freeTrialDuration: "P14D",
+                           trial: .init(mode: .paid, upfrontAmountCents: 99)),
+            CatalogProduct(id: "bench.lifetime", displayName: "Lifetime", description: "Once", type: .nonConsumable, webPrice: usd(149_990_000)),
+            CatalogProduct(id: "bench.coins", displayName: "Coins", description: "Coins", type: .consumable),
+        ]
+        for p in products { setup.append(try event(ProductConfigured(appID: app, product: p), "product-" + p.id)) }
+        setup.append(try event(StoreKitPriceSynced(appID: app, productID: monthly, price: usd(9_990_000)), "price"))
+        setup.append(try event(CheckoutConfigured(appID: app, checkout: CheckoutConfig(sheetType: .native, isEnabled: true)), "checkout"))
+        setup.append(try event(MigrationCampaignConfigured(appID: app, campaign: MigrationCampaignConfig(
+            campaignID: "bench-switch", productID: monthly, eligibleProductIDs: [monthly], discountPercent: 20, title: "Save", message: "Switch",
+            targeting: CampaignTargeting(minSubscriptionDays: 30, rolloutPercent: 50,
+                                         variants: [CampaignVariant(id: 1, weight: 50), CampaignVariant(id: 2, weight: 50)]))), "migration"))
+        setup.append(try event(UpgradeOfferConfigured(appID: app, campaign: UpgradeOfferConfig(
+            campaignID: "bench-upgrade", upgradePaths: [.init(fromProductID: monthly, toProductID: yearly, upgradeType: .storekitToWeb)],
+            targeting: CampaignTargeting())), "upgrade"))
+        _ = try store.append(AppendRequest(events: setup))
+        let start = Timestamp(iso8601: "2026-01-01T00:00:00Z")!, end = Timestamp(iso8601: "2099-01-01T00:00:00Z")!
+        for first in stride(from: 0, to: users, by: 1_000) {
+            let batch = try (first..<min(users, first + 1_000)).map { i in
+                try event(PurchaseRecorded(appID: app, userID: "bench-user-\(i)", source: .storekit, purchaseID: "bench-\(i)",
+                                           originalID: "bench-\(i)", productID: i % 4 == 3 ? yearly : monthly, purchasedAt: start,
+                                           expiresAt: end, trial: false, environment: "Sandbox"),
+                          "user-\(i)", stream + "-purchases")
+            }
+            _ = try store.append(AppendRequest(events: batch))
+        }
+        return key
+    }
+}
