@@ -148,6 +148,7 @@ public final class CatalogService: Sendable {
                 lastFlush = Date()
             }
         }
+        listener = nil   // closed before `stop()` returns, so that the database can be dropped
     }
 
     private func reload() throws {
