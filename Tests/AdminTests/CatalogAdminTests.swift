@@ -325,6 +325,13 @@ struct CatalogAdminTests {
         ])
         #expect(json.appended.first?["data"]?["campaign"]?["targeting"]?["rollout_percent"] == 100)
         Self.expectOperatorAct(Array(try f.events().suffix(1)))
+        // --path may also be repeated, one path each, in the order given; other options may not.
+        let repeated = try f.adminJSON(["campaign", "upgrade", "--app", "demo", "--id", "annual",
+                                        "--path", "monthly:web_yearly:storekit_to_web", "--path", "web_monthly:web_yearly:web_to_web"])
+        #expect(repeated.appended.first?["data"]?["campaign"]?["upgrade_paths"]?[0]?["from_product_id"] == "monthly")
+        #expect(repeated.appended.first?["data"]?["campaign"]?["upgrade_paths"]?[1]?["from_product_id"] == "web_monthly")
+        try f.refuses(["campaign", "upgrade", "--app", "demo", "--id", "a", "--id", "b", "--path", "monthly:web_yearly:storekit_to_web"],
+                      status: 2, saying: "--id is given more than once")
 
         try f.refuses(["campaign", "upgrade", "--app", "demo", "--id", "u2", "--path", "monthly:monthly:web_to_web,yearly:web_yearly:upsell"],
                       status: 2, saying: "--path must be FROM:TO:TYPE")

@@ -65,9 +65,18 @@ struct ProjectorTests {
         let connection = try db.connect()
         let live = try checksums(catalogue, on: connection)
         let oid = try connection.query("SELECT oid FROM pg_namespace WHERE nspname = 'proj_catalogue'")[0].int64(0)
+        let listener = try db.connect()
+        try listener.listen(AllProjections.notificationChannel)
         // The projector keeps running while the rebuild swaps underneath it.
         try ProjectionRebuilder(conninfo: db.serviceURL, batchSize: 50, log: { _, _, _ in }).rebuild([catalogue])
         #expect(try checksums(catalogue, on: connection) == live)
+        // Caches of the projection are told of the swap, with the head it reached (by the
+        // rebuild's batches, committed with the swap, and by the swap itself).
+        var heard: [String] = []
+        for _ in 0..<20 where !heard.contains("catalogue:400") {
+            heard += try listener.waitForNotifications(timeout: 0.1).map(\.payload)
+        }
+        #expect(heard.contains("catalogue:400"), "\(heard)")
         #expect(try connection.query("SELECT oid FROM pg_namespace WHERE nspname = 'proj_catalogue'")[0].int64(0) != oid, "a new schema was swapped in")
         #expect(try connection.query("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'proj_catalogue__%'")[0].int64(0) == 0)
         // And it keeps projecting into the swapped-in schema.

@@ -57,6 +57,9 @@ public struct ProjectionRebuilder: Sendable {
                     try tx.query("ALTER SCHEMA \(tx.quoteIdentifier(projection.schema)) RENAME TO \(tx.quoteIdentifier(ProjectionSchema.oldSchema(of: projection)))")
                 }
                 try tx.query("ALTER SCHEMA \(tx.quoteIdentifier(build)) RENAME TO \(tx.quoteIdentifier(projection.schema))")
+                // Caches of the projection reload now, not at their next periodic reload:
+                // the rebuilt tables may differ at the same position (a bug fixed).
+                try tx.query("SELECT pg_notify($1, $2)", [AllProjections.notificationChannel, "\(projection.name):\(head)"])
             }
         }
         // Dropped after the swap committed, so the swap itself holds no table lock that

@@ -13,6 +13,8 @@ protocol AdminAction: Sendable {
     /// Options that take a value, and flags (the common ones are added by the dispatcher).
     static var valued: Set<String> { get }
     static var boolean: Set<String> { get }
+    /// Valued options that may be given several times (every other repeat is refused).
+    static var repeatable: Set<String> { get }
     /// Whether the command appends events, and so needs an operator and a reason.
     static var isOperatorAct: Bool { get }
 
@@ -22,5 +24,6 @@ protocol AdminAction: Sendable {
 
 extension AdminAction {
     static var boolean: Set<String> { [] }
+    static var repeatable: Set<String> { [] }
     static var isOperatorAct: Bool { true }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// appends events that name the operator and the reason.
 public enum AdminCommand: LedgerCommand {
     public static let name = "admin"
-    public static let summary = "Operator acts: payers, projects, plans, keys, credits, holds, prices, month closes, corrections."
+    public static let summary = "Operator acts: payers, projects, plans, keys, credits, holds, prices, month closes, corrections, organizations, apps, the IAP catalog and campaigns."
 
     /// Every `ledger admin` command, in the order the usage lists them.
     static let actions: [any AdminAction.Type] = [
@@ -14,7 +14,10 @@ public enum AdminCommand: LedgerCommand {
         PriceSetAction.self, MonthCloseAction.self, CorrectAction.self,
         OrgCreateAction.self, OrgAdminAddAction.self, OrgAdminRemoveAction.self, OrgDelegateAction.self,
         OrgPlanAction.self, OrgEducationAction.self,
-        AppCreateAction.self, AppKeyIssueAction.self, AppKeyRevokeAction.self, AppDisableAction.self, AppEnableAction.self, ProductSetAction.self, ProductStoreKitPriceAction.self, ProductRemoveAction.self, CheckoutSetAction.self, CampaignMigrationAction.self, CampaignUpgradeAction.self, CampaignEndAction.self, CampaignStatsAction.self, PurchaseRecordAction.self,
+        AppCreateAction.self, AppKeyIssueAction.self, AppKeyRevokeAction.self, AppDisableAction.self, AppEnableAction.self,
+        ProductSetAction.self, ProductStoreKitPriceAction.self, ProductRemoveAction.self, CheckoutSetAction.self,
+        CampaignMigrationAction.self, CampaignUpgradeAction.self, CampaignEndAction.self, CampaignStatsAction.self,
+        PurchaseRecordAction.self,
     ]
 
     public static var usage: String {
@@ -23,7 +26,8 @@ public enum AdminCommand: LedgerCommand {
         Every command appends events to the log (docs/events.md) with the operator and the
         reason in their metadata, and prints what it appended: type, stream, position, event
         id and data; with --json, one JSON object instead. --operator defaults to
-        LEDGER_OPERATOR, then USER. Amounts are millicredits written canonically (1500, -25).
+        LEDGER_OPERATOR, then USER. Amounts are millicredits written canonically (1500, -25);
+        catalog prices are decimals of the currency (4.99), kept as integer micros.
         Commands that check what exists first wait (up to 30 s) for the billing projection
         to reach the log's head, so `ledger project` must be running.
 

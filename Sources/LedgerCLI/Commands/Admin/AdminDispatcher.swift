@@ -38,7 +38,7 @@ enum AdminDispatcher {
         do {
             let options = try AdminOptions(Array(arguments.dropFirst(action.words.count)),
                                            valued: action.valued.union(action.isOperatorAct ? commonValued : []),
-                                           boolean: action.boolean.union(["json"]))
+                                           boolean: action.boolean.union(["json"]), repeatable: action.repeatable)
             json = options.flag("json")
             let identity = action.isOperatorAct ? try self.identity(options, environment: environment) : nil
             let request = try action.init(options)

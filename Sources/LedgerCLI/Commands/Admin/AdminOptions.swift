@@ -6,14 +6,14 @@ import LedgerDomain
 struct AdminOptions {
     let arguments: Arguments
 
-    init(_ raw: [String], valued: Set<String>, boolean: Set<String>) throws {
+    init(_ raw: [String], valued: Set<String>, boolean: Set<String>, repeatable: Set<String> = []) throws {
         arguments = try Arguments(raw, valued: valued, boolean: boolean)
         if let extra = arguments.positionals.first {
             throw UsageError("unexpected argument \(extra.debugDescription)")
         }
         // Arguments keeps the last of repeated options; for a money command a repeated
         // option is more likely a mistake than an override, so it is refused.
-        for name in valued.sorted() where arguments.values(name).count > 1 {
+        for name in valued.subtracting(repeatable).sorted() where arguments.values(name).count > 1 {
             throw UsageError("--\(name) is given more than once")
         }
     }

@@ -5,16 +5,19 @@ import LedgerDomain
 /// a user matches wins, so their order is kept. One at a time: this replaces the active one.
 struct CampaignUpgradeAction: AppEventAction {
     static let words = ["campaign", "upgrade"]
-    static let synopsis = "--app ID --id CAMPAIGN --path FROM:TO:storekit_to_web|web_to_web[,FROM:TO:…] " + CampaignTargetingOptions.synopsis
+    static let synopsis = "--app ID --id CAMPAIGN --path FROM:TO:storekit_to_web|web_to_web [--path …] " + CampaignTargetingOptions.synopsis
     static let summary = "Configure an app's Upgrade & Save campaign (replacing the active one); paths are tried in the order given."
     static let valued = Set(["app", "id", "path"]).union(CampaignTargetingOptions.valued)
+    /// One `--path` per path, in order (or several in one, comma-separated).
+    static let repeatable: Set<String> = ["path"]
 
     let app: String
     let campaign: UpgradeOfferConfig
 
     init(_ options: AdminOptions) throws {
         app = try options.identifier("app", "app")
-        let paths = try Self.paths(try options.arguments.require("path"))
+        _ = try options.arguments.require("path")
+        let paths = try options.arguments.values("path").flatMap { try Self.paths($0) }
         campaign = UpgradeOfferConfig(campaignID: try options.catalogID("id", "campaign", maximumLength: 100), upgradePaths: paths,
                                       targeting: try CampaignTargetingOptions.parse(options))
         var own: [String] = []
