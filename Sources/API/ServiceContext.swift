@@ -47,7 +47,7 @@ public struct ServiceContext: Sendable {
         self.keyCache = keyCache
         self.appStore = appStore
         self.notificationLimiter = RateLimiter(perSecond: appStore.notificationsPerSecond)
-        self.catalog = CatalogService(pool: pool, store: store, logger: logger)
+        self.catalog = CatalogService(pool: pool, store: store, logger: logger, metrics: metrics)
         self.appendCounter = metrics.counter("ledger_appends_total", help: "Appends to the event log by result.",
                                              labelNames: ["result"])
         Self.registerLogMetrics(metrics, pool: pool, projections: projections)

@@ -36,13 +36,23 @@ public final class CatalogService: Sendable {
     /// the projection in without moving its position.
     let fullReloadInterval: Double
     let flushInterval: Double
+    private let reloads: Counter
+    private let impressions: Counter
 
-    public init(pool: PostgresPool, store: EventStore, logger: Logger, fullReloadInterval: Double = 30, flushInterval: Double = 1) {
+    public init(pool: PostgresPool, store: EventStore, logger: Logger, metrics: MetricsRegistry,
+                fullReloadInterval: Double = 30, flushInterval: Double = 1) {
         self.pool = pool
         self.store = store
         self.logger = logger
         self.fullReloadInterval = fullReloadInterval
         self.flushInterval = flushInterval
+        reloads = metrics.counter("ledger_catalog_reloads_total", help: "Reloads of the in-memory IAP catalog by cause.",
+                                  labelNames: ["cause"])
+        impressions = metrics.counter("ledger_offer_impressions_total", help: "Campaign offers served (demo previews excluded).")
+        metrics.gauge("ledger_catalog_position", help: "Position of proj_iap the in-memory catalog reflects.") { [weak self] in
+            guard let position = self?.position, position >= 0 else { return nil }
+            return Double(position)
+        }
     }
 
     /// The current snapshot; the first call loads it and starts the background thread.
@@ -78,6 +88,7 @@ public final class CatalogService: Sendable {
     }
 
     func count(app: String, campaign: String, variant: Int64?) {
+        impressions.increment()
         state.withLock { s in s.impressions[app, default: [:]][ImpressionKey(campaignID: campaign, variantID: variant), default: 0] += 1 }
     }
 
@@ -130,12 +141,13 @@ public final class CatalogService: Sendable {
                     let connection = try PostgresConnection(conninfo: pool.conninfo)
                     try connection.listen(AllProjections.notificationChannel)
                     listener = connection
-                    try reload()   // what moved while nobody listened
+                    try reload(cause: "connected")   // what moved while nobody listened
                     lastReload = Date()
                 }
                 let notes = try listener!.waitForNotifications(timeout: min(flushInterval, 0.25))
-                if notes.contains(where: { $0.payload.hasPrefix("iap:") }) || Date().timeIntervalSince(lastReload) >= fullReloadInterval {
-                    try reload()
+                let notified = notes.contains { $0.payload.hasPrefix("iap:") }
+                if notified || Date().timeIntervalSince(lastReload) >= fullReloadInterval {
+                    try reload(cause: notified ? "notified" : "periodic")
                     lastReload = Date()
                 }
             } catch {
@@ -151,7 +163,8 @@ public final class CatalogService: Sendable {
         listener = nil   // closed before `stop()` returns, so that the database can be dropped
     }
 
-    private func reload() throws {
+    private func reload(cause: String) throws {
+        reloads.increment(labels: ["cause": cause])
         let loaded = try CatalogSnapshot.load(pool: pool)
         state.withLock { s in s.snapshot = loaded }
     }
