@@ -4,10 +4,11 @@ import LedgerJSON
 /// Registers the IAP catalog surface the SDKs call, authenticated by a publishable key.
 enum CatalogEndpoints {
     static func register(in router: inout Router, context: ServiceContext) {
-        let errors: [String: JSONValue] = [
-            "401": ["description": "Invalid or missing API key.", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]],
-            "403": ["description": "Account disabled or insufficient permissions.", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]],
-        ]
+        /// A response with the seed's `Error` body.
+        func error(_ description: String) -> JSONValue {
+            ["description": .string(description), "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
+        }
+        let errors = ["401": error("Invalid or missing API key."), "403": error("Account disabled or insufficient permissions.")]
         router.add("GET", "/v1/iap/products", operation: [
             "operationId": "getProducts", "tags": ["Products"], "summary": "Get Products",
             "description": "Fetches the product catalog for your app, including web and StoreKit prices, checkout configuration, trial eligibility, and any active migration campaign. Pass `user_id` to get per-user trial eligibility.",
@@ -33,9 +34,9 @@ enum CatalogEndpoints {
             "responses": .object(errors.merging([
                 "200": ["description": "Synced, or synced before (`recorded: false`).",
                         "content": ["application/json": ["schema": ["$ref": "#/components/schemas/TransactionSynced"]]]],
-                "400": ["description": "The body is not the expected JSON.", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]],
-                "409": ["description": "The transaction was synced before for another user.", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]],
-                "422": ["description": "The transaction does not verify.", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]],
+                "400": error("The body is not the expected JSON."),
+                "409": error("The transaction was synced before for another user."),
+                "422": error("The transaction does not verify."),
             ]) { a, _ in a }),
         ]) { request in
             try TransactionSyncEndpoint.handle(request, context: context)

@@ -1,5 +1,4 @@
 import API
-import Crypto
 import EventStore
 import Foundation
 import LedgerDomain
@@ -12,9 +11,10 @@ enum ProductsBenchmark {
     static let usage = """
         usage: ledger bench products [--users U] [--requests R] [--concurrency C]
 
-        Creates (once) the test app `bench-products` with the demo's catalog (four products,
-        checkout, a migration campaign with two variants and an upgrade path) and U users
-        (default 1000) who hold a StoreKit subscription, runs the projector until the
+        Creates (once) the test app `bench-products` with the catalog of `ledger dev`'s demo
+        app (four products, checkout, a migration campaign with two variants and an upgrade
+        path) and U users (default 1000) who hold a StoreKit subscription (a quarter of them
+        yearly), runs the projector until the
         catalog is projected, then, from C client threads (default 4) against the real HTTP
         API in this process, R requests (default 5000) each of: /healthz (the ceiling), the
         anonymous catalog (served from memory: no database round trip), and the catalog for
@@ -67,50 +67,19 @@ enum ProductsBenchmark {
         return 0
     }
 
-    /// The app, its catalog and its users, each appended once (idempotency keys), and the
-    /// app's test key, derived from the app's name so that reruns know it.
+    /// The app with the demo's catalog (`ledger dev`'s), and its users, each appended once
+    /// (idempotency keys); returns the app's test key.
     static func seed(store: EventStore, users: Int) throws -> String {
         let metadata = EventMetadata(actor: Actor(.system, "ledger-bench"), reason: "ledger bench products")
-        let stream = "app-" + app
-        func event<E: DomainEvent>(_ e: E, _ key: String, _ on: String? = nil, at: Timestamp? = nil) throws -> EventToAppend {
-            EventToAppend(stream: on ?? stream, type: E.type, data: try JSONValueEncoder().encode(e), metadata: metadata,
-                          occurredAt: at, idempotencyKey: "bench-products:" + key)
-        }
-        let key = KeyMode.test.prefix + Hex.encode(SHA256.hash(Array("ledger bench products".utf8)).prefix(16))
-        let monthly = "bench.pro.monthly", yearly = "bench.pro.yearly"
-        let usd = { (micros: Int64) in Price(amountMicros: micros, currencyCode: "USD") }
-        var setup: [EventToAppend] = [
-            try event(AppCreated(appID: app, name: "Bench", bundleID: "ai.screenrig.app"), "app"),
-            try event(AppKeyIssued(appID: app, keyID: "bench-key", mode: .test, sha256: Hex.encode(SHA256.hash(Array(key.utf8))),
-                                   prefix: String(key.prefix(16))), "key"),
-        ]
-        let products = [
-            CatalogProduct(id: monthly, displayName: "Pro monthly", description: "Monthly", type: .autoRenewableSubscription,
-                           webPrice: usd(7_990_000), subscriptionGroupID: 1, subscriptionPeriod: "P1M", freeTrialDuration: "P7D"),
-            CatalogProduct(id: yearly, displayName: "Pro yearly", description: "Yearly", type: .autoRenewableSubscription,
-                           webPrice: usd(79_990_000), subscriptionGroupID: 1, subscriptionPeriod: "P1Y", freeTrialDuration: "P14D",
-                           trial: .init(mode: .paid, upfrontAmountCents: 99)),
-            CatalogProduct(id: "bench.lifetime", displayName: "Lifetime", description: "Once", type: .nonConsumable, webPrice: usd(149_990_000)),
-            CatalogProduct(id: "bench.coins", displayName: "Coins", description: "Coins", type: .consumable),
-        ]
-        for p in products { setup.append(try event(ProductConfigured(appID: app, product: p), "product-" + p.id)) }
-        setup.append(try event(StoreKitPriceSynced(appID: app, productID: monthly, price: usd(9_990_000)), "price"))
-        setup.append(try event(CheckoutConfigured(appID: app, checkout: CheckoutConfig(sheetType: .native, isEnabled: true)), "checkout"))
-        setup.append(try event(MigrationCampaignConfigured(appID: app, campaign: MigrationCampaignConfig(
-            campaignID: "bench-switch", productID: monthly, eligibleProductIDs: [monthly], discountPercent: 20, title: "Save", message: "Switch",
-            targeting: CampaignTargeting(minSubscriptionDays: 30, rolloutPercent: 50,
-                                         variants: [CampaignVariant(id: 1, weight: 50), CampaignVariant(id: 2, weight: 50)]))), "migration"))
-        setup.append(try event(UpgradeOfferConfigured(appID: app, campaign: UpgradeOfferConfig(
-            campaignID: "bench-upgrade", upgradePaths: [.init(fromProductID: monthly, toProductID: yearly, upgradeType: .storekitToWeb)],
-            targeting: CampaignTargeting())), "upgrade"))
-        _ = try store.append(AppendRequest(events: setup))
-        let start = Timestamp(iso8601: "2026-01-01T00:00:00Z")!, end = Timestamp(iso8601: "2099-01-01T00:00:00Z")!
+        let (key, setup) = DemoData.catalogApp(app, name: "Bench", keySeed: "ledger bench products")
+        _ = try store.append(AppendRequest(events: try setup.map {
+            try DemoData.toAppend($0.event, stream: "app-" + app, metadata: metadata, idempotencyKey: "bench-products:" + $0.name)
+        }))
         for first in stride(from: 0, to: users, by: 1_000) {
             let batch = try (first..<min(users, first + 1_000)).map { i in
-                try event(PurchaseRecorded(appID: app, userID: "bench-user-\(i)", source: .storekit, purchaseID: "bench-\(i)",
-                                           originalID: "bench-\(i)", productID: i % 4 == 3 ? yearly : monthly, purchasedAt: start,
-                                           expiresAt: end, trial: false, environment: "Sandbox"),
-                          "user-\(i)", stream + "-purchases")
+                try DemoData.toAppend(DemoData.subscriber("bench-user-\(i)", app: app, purchaseID: "bench-\(i)",
+                                                          product: i % 4 == 3 ? DemoData.yearly : DemoData.monthly),
+                                      stream: "app-\(app)-purchases", metadata: metadata, idempotencyKey: "bench-products:user-\(i)")
             }
             _ = try store.append(AppendRequest(events: batch))
         }

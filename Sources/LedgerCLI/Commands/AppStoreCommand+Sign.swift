@@ -39,7 +39,7 @@ extension AppStoreCommand {
         let directory = try args.value("authority") ?? (environment.require(.dataDirectory) + "/appstore-test-ca")
         let authority = try AppStoreTestAuthority.loadOrCreate(in: directory)
         let signer = AppStoreTestSigner(authority: authority,
-                                        bundleID: args.value("bundle-id") ?? environment.string(.appStoreBundleID) ?? "ai.screenrig.app")
+                                        bundleID: try args.value("bundle-id") ?? environment.require(.appStoreBundleID))
         let token = try args.value("account-token").map { text in
             guard let uuid = UUID(uuidString: text) else { throw UsageError("--account-token must be a UUID, got \(text)") }
             return uuid

@@ -40,7 +40,7 @@ public enum AppStoreCommand: LedgerCommand {
         }
         let jws = try readJWS(file)
         let policy = try environment.appStorePolicy(forceProduction: args.flag("production"))
-        let bundleID = args.value("bundle-id") ?? environment.string(.appStoreBundleID) ?? "ai.screenrig.app"
+        let bundleID = try args.value("bundle-id") ?? environment.require(.appStoreBundleID)
         let verifier = AppStoreVerifier(policy: policy, bundleID: bundleID)
         if let payload = AppStoreVerifier.unverifiedPayload(of: jws) {
             print(payload.prettyText())
