@@ -12,6 +12,7 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
         .target(name: "COpenSSL", path: "Sources/COpenSSL", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "CSocket", path: "Sources/CSocket"),
 
         .target(name: "Postgres", dependencies: ["CLibPQ"]),
         .target(name: "Crypto", dependencies: ["COpenSSL"]),
@@ -22,7 +23,7 @@ let package = Package(
         .target(name: "AppStore", dependencies: ["COpenSSL", "Crypto", "LedgerJSON", "LedgerDomain"]),
         .target(name: "EventStore", dependencies: ["Postgres", "Crypto", "LedgerJSON", "LedgerDomain", "Observability"]),
         .target(name: "Projections", dependencies: ["EventStore", "Postgres", "LedgerJSON", "LedgerDomain", "Observability"]),
-        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "LedgerJSON", "Observability"]),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CSocket", "LedgerJSON", "Observability"]),
         .target(name: "API", dependencies: ["HTTP", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "AppStore"]),
         .target(name: "LedgerCLI", dependencies: ["API", "HTTP", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore"]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <microhttpd.h>
 
 /*
@@ -18,10 +19,29 @@
 
 typedef void *(*ledger_mhd_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
 
+/* Receives libmicrohttpd's own diagnostics, already formatted. */
+typedef void (*ledger_mhd_message_callback)(void *cls, const char *message);
+
+struct ledger_mhd_logger {
+    ledger_mhd_message_callback callback;
+    void *cls;
+};
+
+static void
+ledger_mhd_format_message(void *cls, const char *format, va_list arguments)
+{
+    const struct ledger_mhd_logger *logger = (const struct ledger_mhd_logger *) cls;
+    char buffer[512];
+    vsnprintf(buffer, sizeof buffer, format, arguments);
+    logger->callback(logger->cls, buffer);
+}
+
 /*
  * Starts a daemon on a socket that is already bound and listening, served by an
- * internal pool of `threads` epoll loops. MHD_USE_ITC is what makes
- * MHD_quiesce_daemon possible (graceful shutdown).
+ * internal pool of `threads` epoll loops that only move bytes: handlers run elsewhere
+ * while their connection is suspended (MHD_ALLOW_SUSPEND_RESUME). MHD_USE_ITC is what
+ * makes MHD_quiesce_daemon and MHD_resume_connection from other threads work.
+ * `logger` must outlive the daemon.
  */
 static inline struct MHD_Daemon *
 ledger_mhd_start(int listen_fd,
@@ -33,9 +53,10 @@ ledger_mhd_start(int listen_fd,
                  ledger_mhd_uri_log_callback uri_log,
                  MHD_RequestCompletedCallback completed,
                  MHD_NotifyConnectionCallback notify_connection,
-                 void *context)
+                 void *context,
+                 const struct ledger_mhd_logger *logger)
 {
-    return MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC,
+    return MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG,
                             0, NULL, NULL,
                             handler, context,
                             MHD_OPTION_LISTEN_SOCKET, (MHD_socket) listen_fd,
@@ -46,6 +67,7 @@ ledger_mhd_start(int listen_fd,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_log, context,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
                             MHD_OPTION_NOTIFY_CONNECTION, notify_connection, context,
+                            MHD_OPTION_EXTERNAL_LOGGER, ledger_mhd_format_message, (void *) logger,
                             MHD_OPTION_END);
 }
 

@@ -34,7 +34,7 @@ public struct HTTPRequest: Sendable {
         requestID: String = RequestID.generate(),
         receivedAt: Date = Date()
     ) {
-        self.method = method.uppercased()
+        self.method = method
         self.path = path
         self.queryItems = queryItems
         self.headers = headers

@@ -2,16 +2,22 @@ import Foundation
 import Observability
 import Synchronization
 
-/// An HTTP/1.1 server over libmicrohttpd: a pool of worker threads, each an event loop
-/// that also runs the (synchronous, possibly blocking) handlers of its connections.
+/// An HTTP/1.1 server over libmicrohttpd.
 ///
-/// Every request gets an `X-Request-Id`, one log line (`msg` "request") and, when a
-/// registry is given, `http_requests_total`, `http_request_duration_seconds` and
-/// `http_requests_in_flight`.
+/// libmicrohttpd's event loops (`networkThreads`) read requests and write responses and
+/// never wait for anything: a complete request goes to a pool of handler threads, fair
+/// between clients, while its connection is suspended; a handler that must wait (for the
+/// projector, for a commit) throws an `HTTPDeferral` and no thread holds it meanwhile.
+/// Inline routes (health, metrics) are answered on the event loop itself, so they answer
+/// at once whatever the other clients do.
+///
+/// Every request gets an `X-Request-Id`, one log line (`msg` "request", with its whole
+/// duration from the request line, waits included) and, when a registry is given,
+/// `http_requests_total`, `http_request_duration_seconds` and `http_requests_in_flight`.
 public final class HTTPServer: Sendable {
     private enum Lifecycle {
         case created
-        case running(MicroHTTPDaemon)
+        case running(MicroHTTPDaemon, Sweeper)
         case stopping
         case stopped
     }
@@ -34,11 +40,13 @@ public final class HTTPServer: Sendable {
                 throw HTTPServerError(code: .alreadyStarted, message: "the server was already started")
             }
             let socket = try ListeningSocket.open(host: configuration.host, port: configuration.port, backlog: 511)
-            state = .running(try MicroHTTPDaemon(listeningOn: socket.descriptor, context: context))
+            let daemon = try MicroHTTPDaemon(listeningOn: socket.descriptor, context: context)
+            state = .running(daemon, Sweeper(interval: .milliseconds(100), context: context))
             boundPort.store(socket.port, ordering: .relaxed)
         }
         context.logger.info("http server listening", [
             "host": .string(configuration.host), "port": .int(port), "threads": .int(configuration.threads),
+            "network_threads": .int(configuration.networkThreads),
         ])
     }
 
@@ -51,19 +59,20 @@ public final class HTTPServer: Sendable {
 
     /// Stops gracefully: new connections are refused at once, requests in flight get
     /// their responses (with `Connection: close`) until they are done or `gracePeriod`
-    /// seconds have passed, then every connection is closed and the workers are joined. A
-    /// handler still running after the grace period is waited for (a thread cannot be
-    /// interrupted), but its response is not sent. Idempotent: later calls return at once.
+    /// seconds have passed; then those still waiting are answered 503 `shutting_down`,
+    /// every connection is closed and the threads are joined. A handler still running is
+    /// waited for (a thread cannot be interrupted), but its response is not sent.
+    /// Idempotent: later calls return at once.
     public func shutdown(gracePeriod: Double) {
-        let daemon: MicroHTTPDaemon? = lifecycle.withLock { state in
-            guard case .running(let daemon) = state else {
+        let running: (MicroHTTPDaemon, Sweeper)? = lifecycle.withLock { state in
+            guard case .running(let daemon, let sweeper) = state else {
                 if case .created = state { state = .stopped }
                 return nil
             }
             state = .stopping
-            return daemon
+            return (daemon, sweeper)
         }
-        guard let daemon else { return }
+        guard let (daemon, sweeper) = running else { return }
         context.shuttingDown.store(true, ordering: .relaxed)
         daemon.quiesce()
         let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, gracePeriod) * 1000))
@@ -72,6 +81,8 @@ public final class HTTPServer: Sendable {
         }
         let abandoned = inFlight
         daemon.stop()
+        sweeper.stop()
+        context.workers.stop()
         lifecycle.withLock { $0 = .stopped }
         context.logger.info("http server stopped", ["port": .int(port), "abandoned_requests": .int(abandoned)])
     }
@@ -84,9 +95,15 @@ public final class HTTPServer: Sendable {
         func invalid(_ message: String) -> HTTPServerError { HTTPServerError(code: .invalidConfiguration, message: message) }
         guard (0...65535).contains(configuration.port) else { throw invalid("port \(configuration.port) is out of range") }
         guard (1...1024).contains(configuration.threads) else { throw invalid("threads must be between 1 and 1024") }
+        guard (1...64).contains(configuration.networkThreads) else { throw invalid("networkThreads must be between 1 and 64") }
+        guard configuration.maxQueuedRequests >= 1 else { throw invalid("maxQueuedRequests must be at least 1") }
+        guard configuration.maxRequestsPerClient >= 1 else { throw invalid("maxRequestsPerClient must be at least 1") }
         guard configuration.maxBodyBytes >= 0 else { throw invalid("maxBodyBytes must not be negative") }
         guard configuration.maxHeaderBytes >= 256 else { throw invalid("maxHeaderBytes must be at least 256") }
         guard configuration.connectionTimeoutSeconds >= 0 else { throw invalid("connectionTimeoutSeconds must not be negative") }
+        guard configuration.requestHeadTimeoutSeconds > 0, configuration.requestBodyTimeoutSeconds > 0 else {
+            throw invalid("the request head and body timeouts must be positive")
+        }
         guard configuration.maxConnections >= 1 else { throw invalid("maxConnections must be at least 1") }
     }
 }

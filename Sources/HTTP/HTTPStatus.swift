@@ -35,6 +35,7 @@ public enum HTTPStatus {
         case 502: return "Bad Gateway"
         case 503: return "Service Unavailable"
         case 504: return "Gateway Timeout"
+        case 505: return "HTTP Version Not Supported"
         default:
             switch status {
             case 100..<200: return "Informational"

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -22,17 +23,18 @@ final class MicroHTTPDaemon: @unchecked Sendable {
         let configuration = context.configuration
         let pointer = ledger_mhd_start(
             descriptor,
-            UInt32(configuration.threads),
+            UInt32(configuration.networkThreads),
             // Above our own limit, which answers the excess with a 503 instead of letting it
-            // wait in the backlog; see `ServerContext.openConnections`.
-            UInt32(clamping: configuration.maxConnections * 2 + configuration.threads),
+            // wait in the backlog; see `ServerContext.connectionOpened`.
+            UInt32(clamping: configuration.maxConnections * 2 + configuration.networkThreads),
             UInt32(configuration.connectionTimeoutSeconds),
             context.connectionMemoryLimit,
             microHTTPDAccessHandler,
             microHTTPDRequestStarted,
             microHTTPDRequestCompleted,
             microHTTPDConnectionNotification,
-            Unmanaged.passUnretained(context).toOpaque())
+            Unmanaged.passUnretained(context).toOpaque(),
+            context.messageSink)
         guard let pointer else {
             close(descriptor)
             throw HTTPServerError(code: .startFailed, message: "libmicrohttpd could not start (threads, limits or memory)")
@@ -53,14 +55,22 @@ final class MicroHTTPDaemon: @unchecked Sendable {
         close(returned >= 0 ? returned : descriptor)
     }
 
-    /// Closes every connection and joins the worker threads (waiting for handlers still
-    /// running). Idempotent.
+    /// Answers what is still suspended, closes every connection and joins the network
+    /// threads. Idempotent.
     func stop() {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
         }
         guard first else { return }
+        // libmicrohttpd aborts the process if it is stopped with a connection suspended.
+        // Those resumed with a 503 get a moment to send it before the sockets close.
+        if context.abandonSuspended() > 0 {
+            let deadline = ContinuousClock.now + .milliseconds(200)
+            while context.inFlight.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+        }
         // libmicrohttpd closes a listening socket it still has; one taken by quiesce() was
         // closed there.
         _ = listenDescriptor.withLock { $0.take() }

@@ -6,26 +6,33 @@ import Glibc
 #endif
 
 extension ServerContext {
-    /// Counts a new connection; `false` (after answering 503) when it is over the limit.
-    func connectionOpened(_ connection: OpaquePointer) -> Bool {
+    /// Records a new connection; one over the limit is answered 503 and marked refused.
+    func connectionOpened(_ connection: OpaquePointer) -> ConnectionRecord {
         let open = openConnections.add(1, ordering: .relaxed).newValue
-        guard open > configuration.maxConnections else { return true }
         let descriptor = ledger_mhd_connection_fd(connection)
-        guard descriptor >= 0 else { return false }
-        var response = HTTPResponse.problem(Problem(
-            status: 503, code: "too_many_connections",
-            detail: "The server has \(configuration.maxConnections) connections open; retry shortly."))
-        response.headers.replaceOrAdd(name: "Retry-After", value: "1")
-        Self.sendBestEffort(response.wireBytes(), to: descriptor)
-        // Half-close: the 503 is followed by FIN, and libmicrohttpd closes the socket when
-        // the client does (or at the timeout), without the reset that a full close over
-        // unread request bytes would send.
-        shutdown(descriptor, Int32(SHUT_WR))
-        logger.warning("connection refused", ["open_connections": .int(open), "limit": .int(configuration.maxConnections)])
-        return false
+        let refused = open > configuration.maxConnections
+        let record = ConnectionRecord(descriptor: descriptor, refused: refused)
+        if refused, descriptor >= 0 {
+            var response = router.problemResponse(Problem(
+                status: 503, code: "too_many_connections",
+                detail: "The server has \(configuration.maxConnections) connections open; retry shortly."), path: "/")
+            response.headers.replaceOrAdd(name: "Retry-After", value: "1")
+            response.headers.replaceOrAdd(name: "X-Request-Id", value: RequestID.generate())
+            Self.sendBestEffort(response.wireBytes(), to: descriptor)
+            // Half-close: the 503 is followed by FIN, and libmicrohttpd closes the socket when
+            // the client does (or at the timeout), without the reset that a full close over
+            // unread request bytes would send.
+            shutdown(descriptor, Int32(SHUT_WR))
+            logger.warning("connection refused", ["open_connections": .int(open), "limit": .int(configuration.maxConnections)])
+        }
+        if !refused {
+            connections.withLock { $0[ObjectIdentifier(record)] = record }
+        }
+        return record
     }
 
-    func connectionClosed() {
+    func connectionClosed(_ record: ConnectionRecord) {
+        connections.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(record)) }
         openConnections.subtract(1, ordering: .relaxed)
     }
 
@@ -42,8 +49,8 @@ extension ServerContext {
     }
 
     /// One non-blocking send: these responses are a few hundred bytes, which an idle
-    /// socket's send buffer always takes, and blocking a worker thread on a client that
-    /// is not reading is worse than losing the response.
+    /// socket's send buffer always takes, and blocking a thread on a client that is not
+    /// reading is worse than losing the response.
     static func sendBestEffort(_ bytes: [UInt8], to descriptor: Int32) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
@@ -71,6 +78,15 @@ extension ServerContext {
             guard ledger_mhd_client_ip(connection, bytes.baseAddress, socklen_t(bytes.count)) == 0 else { return "unknown" }
             return String(cString: bytes.baseAddress!)
         }
+    }
+
+    /// libmicrohttpd's diagnostics. Its refusals of requests it could not parse (which it
+    /// answers itself, before any callback of ours) are worth an operator's eye; the rest
+    /// (clients that vanished mid-send and the like) is debug noise.
+    func libraryMessage(_ message: String) {
+        let text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        let level: Logger.Level = text.hasPrefix("Error processing request") ? .info : .debug
+        logger.log(level, "libmicrohttpd", fields: [("message", .string(text))])
     }
 }
 
