@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import Postgres
+import Projections
 
 /// The answer of `/readyz`.
 struct Readiness: Sendable, Codable {
@@ -21,19 +22,28 @@ struct Readiness: Sendable, Codable {
     var head: Int64?
     var projections: [ProjectionStatus.Item]
 
-    static func check(_ context: ServiceContext) -> Readiness {
+    /// Not ready, for a reason found outside the checks (no check has completed).
+    static func unknown(_ detail: String) -> Readiness {
+        let check = Check(ok: false, detail: detail)
+        return Readiness(ready: false, status: "not_ready", checks: Checks(database: check, migrations: check, projections: check),
+                         head: nil, projections: [])
+    }
+
+    /// Readiness, and the projection status it was judged on (nil when unreachable).
+    static func check(pool: PostgresPool, migrations expected: [Migration], projections all: [any Projection],
+                      readyMaxLag: Int64) -> (Readiness, ProjectionStatus?) {
         var database = Check(ok: true)
         var migrations = Check(ok: true)
         var projections = Check(ok: true)
         var status: ProjectionStatus?
         do {
-            let pending = try context.pool.read { connection in
-                try Migrator(migrations: context.migrations).status(on: connection).pending
+            let pending = try pool.read { connection in
+                try Migrator(migrations: expected).status(on: connection).pending
             }
             if !pending.isEmpty {
                 migrations = Check(ok: false, detail: "pending: " + pending.map { "\($0.version)_\($0.name)" }.joined(separator: ", "))
             }
-            status = try ProjectionStatus.read(context.projections, pool: context.pool)
+            status = try ProjectionStatus.read(all, pool: pool)
         } catch let error as MigrationError {
             migrations = Check(ok: false, detail: error.description)
         } catch {
@@ -46,13 +56,13 @@ struct Readiness: Sendable, Codable {
             for item in status.items {
                 if !item.exists { problems.append("\(item.name) not created yet") }
                 if let failed = item.failedPosition { problems.append("\(item.name) stopped at position \(failed)") }
-                if item.lag > context.readyMaxLag { problems.append("\(item.name) is \(item.lag) events behind") }
+                if item.lag > readyMaxLag { problems.append("\(item.name) is \(item.lag) events behind") }
             }
             if !problems.isEmpty { projections = Check(ok: false, detail: problems.joined(separator: "; ")) }
         }
         let ready = database.ok && migrations.ok && projections.ok
-        return Readiness(ready: ready, status: ready ? "ready" : "not_ready",
-                         checks: Checks(database: database, migrations: migrations, projections: projections),
-                         head: status?.head, projections: status?.items ?? [])
+        return (Readiness(ready: ready, status: ready ? "ready" : "not_ready",
+                          checks: Checks(database: database, migrations: migrations, projections: projections),
+                          head: status?.head, projections: status?.items ?? []), status)
     }
 }

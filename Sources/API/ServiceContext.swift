@@ -7,7 +7,8 @@ import Postgres
 import Projections
 
 /// Everything an endpoint may use: injected at start-up, so that tests build the same
-/// service against their own database.
+/// service against their own database. `stop()` it when done: it owns threads (the
+/// catalog cache, the projection follower, the readiness monitor).
 public struct ServiceContext: Sendable {
     public var store: EventStore
     public var pool: PostgresPool
@@ -25,8 +26,12 @@ public struct ServiceContext: Sendable {
     public var keyCache: KeyCache
     /// The App Store surfaces' configuration (bundle, products, sessions, school domains).
     public var appStore: AppStoreSettings
-    /// The IAP catalog in memory, and the offer impressions to record; `stop()` it.
+    /// The IAP catalog in memory, and the offer impressions to record.
     public let catalog: CatalogService
+    /// How far the projections and the log have got; wakes requests waiting for a position.
+    public let progress: ProjectionProgress
+    /// Readiness and the log's gauges, checked in the background.
+    let monitor: ServiceMonitor
     /// N8: notifications per client address.
     let notificationLimiter: RateLimiter
     let appendCounter: Counter
@@ -34,7 +39,8 @@ public struct ServiceContext: Sendable {
     public init(store: EventStore, pool: PostgresPool, logger: Logger, metrics: MetricsRegistry,
                 migrations: [Migration], projections: [any Projection] = AllProjections.all, readyMaxLag: Int64 = 10_000,
                 cursorSecret: [UInt8], now: @escaping @Sendable () -> Timestamp = ServiceContext.systemClock,
-                keyCache: KeyCache = KeyCache(), appStore: AppStoreSettings = AppStoreSettings(sessionSecret: [])) {
+                keyCache: KeyCache = KeyCache(), appStore: AppStoreSettings = AppStoreSettings(sessionSecret: []),
+                readinessInterval: Double = 1) {
         self.store = store
         self.pool = pool
         self.logger = logger
@@ -48,9 +54,23 @@ public struct ServiceContext: Sendable {
         self.appStore = appStore
         self.notificationLimiter = RateLimiter(perSecond: appStore.notificationsPerSecond)
         self.catalog = CatalogService(pool: pool, store: store, logger: logger, metrics: metrics)
+        self.progress = ProjectionProgress(conninfo: pool.conninfo, projections: projections, logger: logger)
+        self.monitor = ServiceMonitor(interval: readinessInterval) { [pool, migrations, projections, readyMaxLag] in
+            Readiness.check(pool: pool, migrations: migrations, projections: projections, readyMaxLag: readyMaxLag)
+        }
         self.appendCounter = metrics.counter("ledger_appends_total", help: "Appends to the event log by result.",
                                              labelNames: ["result"])
-        Self.registerLogMetrics(metrics, pool: pool, projections: projections)
+        Self.registerLogMetrics(metrics, monitor: monitor)
+        progress.start()
+        monitor.start()
+    }
+
+    /// Stops the background threads; the catalog records the impressions counted since
+    /// its last flush.
+    public func stop() {
+        catalog.stop()
+        progress.stop()
+        monitor.stop()
     }
 
     /// The machine's clock, at microsecond precision.
@@ -58,8 +78,9 @@ public struct ServiceContext: Sendable {
         Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000)) ?? .minimum
     }
 
-    /// Appends on behalf of a request, counting the outcome.
-    public func append(_ request: AppendRequest) throws(AppendError) -> AppendResult {
+    /// Appends on behalf of a request and waits for the result, counting the outcome
+    /// (for work that runs outside a request, such as the catalog's impressions).
+    public func appendAndWait(_ request: AppendRequest) throws(AppendError) -> AppendResult {
         do {
             let result = try store.append(request)
             appendCounter.increment(labels: ["result": result.replayed ? "replayed" : "appended"])
@@ -70,25 +91,27 @@ public struct ServiceContext: Sendable {
         }
     }
 
-    private static func registerLogMetrics(_ metrics: MetricsRegistry, pool: PostgresPool, projections: [any Projection]) {
+    /// From the monitor's last check, so that a scrape never waits for the database.
+    private static func registerLogMetrics(_ metrics: MetricsRegistry, monitor: ServiceMonitor) {
         metrics.gauge("ledger_log_head_position", help: "Highest committed position of the event log.") {
-            (try? pool.read { try EventStore.headPosition(on: $0) }).map(Double.init)
+            monitor.projectionStatus.map { Double($0.head) }
         }
         metrics.gauge("ledger_projection_position", help: "Position each projection has applied.", labelNames: ["projection"]) {
-            (try? ProjectionStatus.read(projections, pool: pool))?.items.map {
+            monitor.projectionStatus?.items.map {
                 MetricSample(labels: ["projection": $0.name], value: Double($0.position))
             } ?? []
         }
         metrics.gauge("ledger_projection_lag_events", help: "Events between the log's head and each projection.",
                       labelNames: ["projection"]) {
-            guard let status = try? ProjectionStatus.read(projections, pool: pool) else { return [] }
+            guard let status = monitor.projectionStatus else { return [] }
             return status.items.map { MetricSample(labels: ["projection": $0.name], value: Double(status.head - $0.position)) }
         }
         metrics.gauge("ledger_projection_failed", help: "1 when a projection stopped on a poison event.",
                       labelNames: ["projection"]) {
-            (try? ProjectionStatus.read(projections, pool: pool))?.items.map {
+            monitor.projectionStatus?.items.map {
                 MetricSample(labels: ["projection": $0.name], value: $0.failedPosition == nil ? 0 : 1)
             } ?? []
         }
+        metrics.gauge("ledger_ready", help: "1 when /readyz answers 200.") { monitor.readiness.ready ? 1 : 0 }
     }
 }

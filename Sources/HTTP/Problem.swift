@@ -15,14 +15,20 @@ public struct Problem: Error, Sendable, Codable, Equatable, CustomStringConverti
     /// Individual findings when there are several (e.g. one per invalid field); omitted
     /// from the JSON when `nil`.
     public var errors: [String]?
+    /// Seconds after which a retry may succeed, sent as `Retry-After` (429 and 503); not
+    /// part of the body.
+    public var retryAfter: Int?
 
-    public init(status: Int, code: String, title: String? = nil, detail: String, errors: [String]? = nil) {
+    enum CodingKeys: String, CodingKey { case type, title, status, code, detail, errors }
+
+    public init(status: Int, code: String, title: String? = nil, detail: String, errors: [String]? = nil, retryAfter: Int? = nil) {
         self.type = Problem.typeBase + code
         self.title = title ?? HTTPStatus.reasonPhrase(status)
         self.status = status
         self.code = code
         self.detail = detail
         self.errors = errors
+        self.retryAfter = retryAfter
     }
 
     public var description: String {

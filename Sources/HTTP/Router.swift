@@ -93,8 +93,9 @@ public struct Router: Sendable {
 
     /// `problem` as the surface of `path` renders it.
     public func problemResponse(_ problem: Problem, path: String) -> HTTPResponse {
-        for shape in shapes where path.hasPrefix(shape.prefix) { return shape.render(problem) }
-        return .problem(problem)
+        var response = shapes.first { path.hasPrefix($0.prefix) }?.render(problem) ?? .problem(problem)
+        if let seconds = problem.retryAfter { response.headers.replaceOrAdd(name: "Retry-After", value: String(seconds)) }
+        return response
     }
 
     /// Every route, in registration order.

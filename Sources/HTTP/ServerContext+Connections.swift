@@ -15,8 +15,7 @@ extension ServerContext {
         if refused, descriptor >= 0 {
             var response = router.problemResponse(Problem(
                 status: 503, code: "too_many_connections",
-                detail: "The server has \(configuration.maxConnections) connections open; retry shortly."), path: "/")
-            response.headers.replaceOrAdd(name: "Retry-After", value: "1")
+                detail: "The server has \(configuration.maxConnections) connections open; retry shortly.", retryAfter: 1), path: "/")
             response.headers.replaceOrAdd(name: "X-Request-Id", value: RequestID.generate())
             Self.sendBestEffort(response.wireBytes(), to: descriptor)
             // Half-close: the 503 is followed by FIN, and libmicrohttpd closes the socket when

@@ -27,11 +27,10 @@ extension ServerContext {
     func dispatch(_ match: Router.Match, state: RequestState, connection: OpaquePointer) -> Bool {
         let client = clientKey(of: state)
         guard admission.enter(client) else {
-            var response = router.problemResponse(Problem(
+            let response = router.problemResponse(Problem(
                 status: 429, code: "too_many_requests",
-                detail: "This client has \(admission.limit) requests in progress already; retry when one has been answered."),
-                path: state.path)
-            response.headers.replaceOrAdd(name: "Retry-After", value: "1")
+                detail: "This client has \(admission.limit) requests in progress already; retry when one has been answered.",
+                retryAfter: 1), path: state.path)
             return queue(response, state: state, connection: connection, closing: false)
         }
         state.admittedClient = client
@@ -127,18 +126,17 @@ extension ServerContext {
     }
 
     func overloaded(_ state: RequestState) -> Router.Outcome {
-        var response = router.problemResponse(Problem(
+        let response = router.problemResponse(Problem(
             status: 503, code: "overloaded",
-            detail: "The server has \(workers.queueLimit) requests waiting for a thread already; retry shortly."), path: state.path)
-        response.headers.replaceOrAdd(name: "Retry-After", value: "1")
+            detail: "The server has \(workers.queueLimit) requests waiting for a thread already; retry shortly.", retryAfter: 1),
+            path: state.path)
         return Router.Outcome(response: response, route: state.route, error: nil)
     }
 
     func shuttingDownResponse(_ state: RequestState) -> HTTPResponse {
-        var response = router.problemResponse(Problem(
-            status: 503, code: "shutting_down", detail: "The server is shutting down; retry on another instance."), path: state.path)
-        response.headers.replaceOrAdd(name: "Retry-After", value: "1")
-        return response
+        router.problemResponse(Problem(
+            status: 503, code: "shutting_down", detail: "The server is shutting down; retry on another instance.", retryAfter: 1),
+            path: state.path)
     }
 
     // MARK: - Deadlines

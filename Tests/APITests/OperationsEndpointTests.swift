@@ -53,6 +53,9 @@ struct OperationsEndpointTests {
         let service = try TestService()
         defer { service.shutdown() }
         try service.db.connect().query("DELETE FROM schema_migrations WHERE version = 2")
+        #expect(Poll.until(timeout: 10) {
+            (try? service.json("/readyz").1["checks"]?["migrations"]?["ok"]) == false
+        })
         let (status, body) = try service.json("/readyz")
         #expect(status == 503)
         #expect(body["checks"]?["migrations"]?["detail"]?.stringValue?.contains("2_service_role") == true)
@@ -62,9 +65,13 @@ struct OperationsEndpointTests {
     func metrics() throws {
         let service = try TestService()
         defer { service.shutdown() }
-        _ = try service.context.append(AppendRequest(event("org-1")))
+        _ = try service.context.appendAndWait(AppendRequest(event("org-1")))
         _ = try service.get("/healthz")
         _ = try service.get("/nowhere")
+        // The log's gauges come from the background check: wait for one that saw the event.
+        #expect(Poll.until(timeout: 10) {
+            String(decoding: (try? service.get("/metrics").body) ?? [], as: UTF8.self).contains("ledger_log_head_position 1")
+        })
         let response = try service.get("/metrics")
         #expect(response.status == 200)
         #expect(response.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)

@@ -36,7 +36,8 @@ final class TestService: Sendable {
                                  keyCache: KeyCache(lifetime: 0),
                                  appStore: AppStoreSettings(sessionSecret: TestService.sessionSecret, publicOrigin: TestService.origin,
                                                             notificationsPerSecond: notificationsPerSecond,
-                                                            policy: TestCertificateAuthority.shared.developmentPolicy))
+                                                            policy: TestCertificateAuthority.shared.developmentPolicy),
+                                 readinessInterval: 0.05)
         server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4),
                             router: LedgerAPI.router(context), logger: logger, metrics: metrics)
         try server.start()
@@ -55,7 +56,7 @@ final class TestService: Sendable {
 
     func shutdown() {
         server.shutdown(gracePeriod: 5)
-        context.catalog.stop()
+        context.stop()
         store.close()
         db.drop()
     }

@@ -46,7 +46,7 @@ enum NotificationEndpoint {
         let (event, outcome) = try decide(notification, context: context, settings: settings, request: request)
         let result: AppendResult
         switch Result(catching: { () throws(AppendError) -> AppendResult in
-            try context.append(AppendRequest(events: [event], idempotencyKey: "apple-notification:" + notification.notificationUUID))
+            try context.appendAndWait(AppendRequest(events: [event], idempotencyKey: "apple-notification:" + notification.notificationUUID))
         }) {
         case .success(let r): result = r
         case .failure(let e) where e.code == .idempotencyConflict:

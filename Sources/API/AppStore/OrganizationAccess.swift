@@ -38,7 +38,7 @@ enum OrganizationAccess {
                                   metadata: EventMetadata(actor: Actor(.person, session.personID), requestID: request.requestID,
                                                           reason: "verified e-mail on a K-12 school domain"))
         do {
-            _ = try context.append(AppendRequest(events: [event], idempotencyKey: "education-auto:" + grant.orgID))
+            _ = try context.appendAndWait(AppendRequest(events: [event], idempotencyKey: "education-auto:" + grant.orgID))
         } catch where error.code == .idempotencyConflict {
             // Another administrator's grant came first: the organization is eligible already.
         }

@@ -4,6 +4,7 @@ import Foundation
 import HTTP
 import LedgerDomain
 import LedgerJSON
+import Projections
 
 /// T1–T7: records a StoreKit 2 signed transaction bought for the organization.
 enum TransactionEndpoint {
@@ -82,18 +83,25 @@ enum TransactionEndpoint {
                                   metadata: EventMetadata(actor: Actor(.person, session.personID), requestID: request.requestID),
                                   occurredAt: transaction.signedDate, idempotencyKey: "appstore-tx:" + transaction.transactionID)
         let result: AppendResult
-        switch Result(catching: { () throws(AppendError) -> AppendResult in try context.append(AppendRequest(events: [event])) }) {
+        switch Result(catching: { () throws(AppendError) -> AppendResult in try context.appendAndWait(AppendRequest(events: [event])) }) {
         case .success(let r): result = r
         case .failure(let e) where e.code == .idempotencyConflict: throw invalid("transaction \(transaction.transactionID) was recorded before with other content")
         case .failure(let e): throw e
         }
         // T5: answer with the subscription as it is, once the projection has seen it.
-        try ReadYourWrites.waitFor(position: result.position, context: context, projection: "proj_organizations")
-        guard let after = try OrganizationState.read(orgID, pool: context.pool) else { throw Problem(status: 500, code: "internal_error", detail: "the organization vanished") }
-        let offer = OfferEndpoint.offer(after, session: session, role: role, educationEligible: false, educationSource: nil,
-                                        settings: settings, now: context.now())
-        return .json(Response(recorded: !result.replayed, plan: offer.plan, subscription: offer.subscription, position: result.position),
-                     headers: ["Cache-Control": "private, no-store"])
+        let answer: @Sendable () throws -> HTTPResponse = {
+            guard let after = try OrganizationState.read(orgID, pool: context.pool) else {
+                throw Problem(status: 500, code: "internal_error", detail: "the organization vanished")
+            }
+            let offer = OfferEndpoint.offer(after, session: session, role: role, educationEligible: false, educationSource: nil,
+                                            settings: settings, now: context.now())
+            return .json(Response(recorded: !result.replayed, plan: offer.plan, subscription: offer.subscription, position: result.position),
+                         headers: ["Cache-Control": "private, no-store"])
+        }
+        if let reached = context.progress.position(OrganizationsProjection().name), reached >= result.position { return try answer() }
+        try ReadYourWrites.waitFor(position: result.position, since: request.receivedAt, context: context,
+                                   projection: OrganizationsProjection(), then: answer)
+        return try answer()
     }
 
     static func invalid(_ detail: String) -> Problem {

@@ -35,7 +35,7 @@ enum BalanceEndpoint {
     static func handle(_ request: HTTPRequest, account: BillingAccount, context: ServiceContext) throws -> HTTPResponse {
         let principal = try Authentication.principal(of: request, context: context)
         try Authentication.authorize(principal, toRead: account)
-        try ReadYourWrites.wait(request, context: context)
+        try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
         let response = try BillingReader.read(context.pool, now: context.now()) { reader -> Response? in
             guard try reader.exists(account) else { return nil }
             let pool: Pool

@@ -48,7 +48,7 @@ enum JournalEndpoint {
         let after = try request.query("cursor").map {
             try JournalCursor.decode($0, account: account.key, secret: context.cursorSecret)
         }
-        try ReadYourWrites.wait(request, context: context)
+        try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
         // One statement, so one snapshot and one round trip: whether the account exists,
         // the position the projection reached, the page, and each entry's corrections.
         let rows = try context.pool.read { conn in

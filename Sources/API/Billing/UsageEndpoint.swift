@@ -81,7 +81,7 @@ enum UsageEndpoint {
         } else {
             month = UTCMonth(containing: now)
         }
-        try ReadYourWrites.wait(request, context: context)
+        try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
         let response = try BillingReader.read(context.pool, now: now) { reader -> Response? in
             guard try reader.exists(account) else { return nil }
             switch account {

@@ -101,7 +101,7 @@ enum UsageIngestionEndpoint {
     }
 
     private static func appendAll(_ events: [EventToAppend], context: ServiceContext) -> Result<AppendResult, AppendError> {
-        Result { () throws(AppendError) -> AppendResult in try context.append(AppendRequest(events: events)) }
+        Result { () throws(AppendError) -> AppendResult in try context.appendAndWait(AppendRequest(events: events)) }
     }
 
     enum Parsed { case success(Usage), failure(String) }

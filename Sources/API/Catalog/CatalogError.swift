@@ -11,6 +11,11 @@ struct CatalogError: Error, Sendable, Encodable {
 
     var response: HTTPResponse { .json(self, status: status) }
 
+    /// Any problem in the seed's shape: its detail as `error`, its code as `code`.
+    @Sendable static func render(_ problem: Problem) -> HTTPResponse {
+        CatalogError(status: problem.status, error: problem.detail, code: problem.code).response
+    }
+
     static func missingKey() -> CatalogError {
         CatalogError(status: 401, error: "Missing API key: send your publishable key in the X-ZeroSettle-Key header.", code: "missing_api_key")
     }

@@ -46,7 +46,7 @@ enum TransactionSyncEndpoint {
                                       metadata: EventMetadata(actor: Actor(.service, "sdk:\(key.app.appID)"), requestID: request.requestID),
                                       occurredAt: transaction.signedDate, idempotencyKey: idempotency)
             let result: AppendResult
-            switch Result(catching: { () throws(AppendError) -> AppendResult in try context.append(AppendRequest(events: [event])) }) {
+            switch Result(catching: { () throws(AppendError) -> AppendResult in try context.appendAndWait(AppendRequest(events: [event])) }) {
             case .success(let r): result = r
             case .failure(let e) where e.code == .idempotencyConflict:
                 throw CatalogError(status: 409, error: "Transaction \(transaction.transactionID) was synced before for another user.",

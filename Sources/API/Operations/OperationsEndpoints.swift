@@ -10,23 +10,24 @@ enum OperationsEndpoints {
         router.add("GET", "/healthz", operation: operation(
             id: "getHealth", summary: "Liveness: the process is up and serving HTTP.",
             description: "Answers 200 without touching the database, so that a slow database does not get the process restarted.",
-            responses: ["200": response("The process is alive.", schema: "Health")])) { _ in
+            responses: ["200": response("The process is alive.", schema: "Health")]), inline: true) { _ in
             .json(["status": "ok"])
         }
 
         router.add("GET", "/readyz", operation: operation(
             id: "getReadiness", summary: "Readiness: database reachable, migrations current, projector caught up.",
-            description: "503 when the database cannot be reached, a migration is pending, a projection stopped on a poison event, or the projector is more than LEDGER_READY_MAX_LAG events behind.",
+            description: "503 when the database cannot be reached, a migration is pending, a projection stopped on a poison event, or the projector is more than LEDGER_READY_MAX_LAG events behind. Answered from a check made in the background every second, so it never waits for the database.",
             responses: ["200": response("Ready to serve.", schema: "Readiness"),
-                        "503": response("Not ready; `checks` says why.", schema: "Readiness")])) { _ in
-            let readiness = Readiness.check(context)
+                        "503": response("Not ready; `checks` says why.", schema: "Readiness")]), inline: true) { _ in
+            let readiness = context.monitor.readiness
             return .json(readiness, status: readiness.ready ? 200 : 503, headers: ["Cache-Control": "no-store"])
         }
 
         router.add("GET", "/metrics", operation: operation(
             id: "getMetrics", summary: "Prometheus metrics (text exposition format 0.0.4).",
             description: "Requests by route and status, request latency, appends, the log's head and each projection's position, lag and failure.",
-            responses: ["200": ["description": "Metrics.", "content": ["text/plain; version=0.0.4": ["schema": ["type": "string"]]]]])) { _ in
+            responses: ["200": ["description": "Metrics.", "content": ["text/plain; version=0.0.4": ["schema": ["type": "string"]]]]]),
+            inline: true) { _ in
             .text(context.metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
     }
@@ -40,7 +41,7 @@ enum OperationsEndpoints {
         var paths = router.openAPIPaths().objectValue ?? [:]
         paths["/openapi.json"] = ["get": operation]
         let document = OpenAPIDocument.build(paths: .object(paths)).compactBytes(sortedKeys: true)
-        router.add("GET", "/openapi.json", operation: operation) { _ in
+        router.add("GET", "/openapi.json", operation: operation, inline: true) { _ in
             HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: document)
         }
     }

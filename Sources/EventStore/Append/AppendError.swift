@@ -13,6 +13,10 @@ public struct AppendError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let unavailable = Code(rawValue: "store_unavailable")
         /// The store is shutting down and took no new appends.
         public static let closed = Code(rawValue: "store_closed")
+        /// The database failed while the commit was in flight and could not be asked
+        /// afterwards whether it happened. The append may be in the log; a retry with the
+        /// same idempotency key appends it at most once.
+        public static let outcomeUnknown = Code(rawValue: "append_outcome_unknown")
     }
 
     public var code: Code

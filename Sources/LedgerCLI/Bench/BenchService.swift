@@ -36,7 +36,7 @@ final class BenchService: Sendable {
 
     func shutdown() {
         server.shutdown(gracePeriod: 5)
-        context.catalog.stop()
+        context.stop()
         store.close()
     }
 }

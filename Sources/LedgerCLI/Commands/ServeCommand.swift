@@ -68,7 +68,7 @@ struct Service {
 
     func stop(gracePeriod: Double) {
         server.shutdown(gracePeriod: gracePeriod)
-        context.catalog.stop()   // records the impressions counted since the last flush
+        context.stop()   // the catalog records the impressions counted since the last flush
         store.close()
     }
 }

@@ -1,0 +1,166 @@
+import EventStore
+import Foundation
+import Observability
+import Postgres
+import Projections
+import Synchronization
+
+/// Follows, on one connection of its own, how far each projection and the log have got,
+/// and wakes the requests waiting for a position (read-your-writes, DESIGN §3) without
+/// any of them holding a thread.
+///
+/// The projector notifies `ledger_projections` (`<name>:<position>`) in the transaction
+/// that moves a checkpoint, and the appender `ledger_events` (the new head) in the one
+/// that appends; this LISTENs to both. While anybody waits it also reads the checkpoints
+/// once a second, so that a lost notification or a reconnection delays a waiter by a
+/// second at most, never forever.
+public final class ProjectionProgress: Sendable {
+    public typealias Wake = @Sendable () -> Void
+
+    private struct Waiter: Sendable {
+        var projection: String
+        var position: Int64
+        var wake: Wake
+    }
+
+    private struct State: Sendable {
+        var positions: [String: Int64] = [:]
+        var head: Int64?
+        var waiters: [UInt64: Waiter] = [:]
+        var nextID: UInt64 = 0
+        var connected = false
+        var stopped = false
+    }
+
+    private let conninfo: String
+    private let projections: [any Projection]
+    private let logger: Logger
+    private let state = Mutex(State())
+    private let exited = DispatchSemaphore(value: 0)
+    private let started = Atomic<Bool>(false)
+
+    public init(conninfo: String, projections: [any Projection], logger: Logger) {
+        self.conninfo = conninfo
+        self.projections = projections
+        self.logger = logger
+    }
+
+    /// Starts the listening thread (once).
+    public func start() {
+        guard !started.exchange(true, ordering: .relaxed) else { return }
+        let thread = Thread { [self] in
+            run()
+            exited.signal()
+        }
+        thread.name = "projection-progress"
+        thread.start()
+    }
+
+    /// Stops the thread; waiters still waiting are left to their deadlines.
+    public func stop() {
+        let wasRunning = state.withLock { s -> Bool in
+            defer { s.stopped = true }
+            return !s.stopped
+        }
+        if wasRunning && started.load(ordering: .relaxed) { exited.wait() }
+    }
+
+    /// The last position seen for a projection (by its name), nil before the first read.
+    public func position(_ projection: String) -> Int64? { state.withLock { $0.positions[projection] } }
+
+    /// The log's head as last seen, nil before the first read.
+    public var head: Int64? { state.withLock { $0.head } }
+
+    /// Whether the listening connection is up.
+    public var isConnected: Bool { state.withLock { $0.connected } }
+
+    /// Calls `wake` once `projection` has applied `position`, at once if it already has.
+    /// The returned closure forgets the waiter (when the request gives up).
+    public func wait(for projection: String, position: Int64, _ wake: @escaping Wake) -> @Sendable () -> Void {
+        let id = state.withLock { s -> UInt64? in
+            if let reached = s.positions[projection], reached >= position { return nil }
+            s.nextID += 1
+            s.waiters[s.nextID] = Waiter(projection: projection, position: position, wake: wake)
+            return s.nextID
+        }
+        guard let id else {
+            wake()
+            return {}
+        }
+        return { [self] in _ = state.withLock { $0.waiters.removeValue(forKey: id) } }
+    }
+
+    // MARK: - The listening thread
+
+    private var stopped: Bool { state.withLock { $0.stopped } }
+
+    private func run() {
+        while !stopped {
+            do {
+                let connection = try PostgresConnection(conninfo: conninfo)
+                try connection.listen(AllProjections.notificationChannel)
+                try connection.listen(EventStore.notificationChannel)
+                state.withLock { $0.connected = true }
+                try refresh(connection)
+                var lastRefresh = ContinuousClock.now
+                while !stopped {
+                    let notifications = try connection.waitForNotifications(timeout: 0.2)
+                    if !notifications.isEmpty { absorb(notifications) }
+                    let waiting = state.withLock { !$0.waiters.isEmpty }
+                    if waiting && ContinuousClock.now - lastRefresh > .seconds(1) {
+                        try refresh(connection)
+                        lastRefresh = .now
+                    }
+                }
+            } catch {
+                state.withLock { $0.connected = false }
+                logger.warning("projection progress: database unreachable; retrying", ["error": .string("\(error)")])
+                let pause = DispatchSemaphore(value: 0)
+                for _ in 0..<5 where !stopped { _ = pause.wait(timeout: .now() + 0.1) }
+            }
+        }
+        state.withLock { $0.connected = false }
+    }
+
+    private func refresh(_ connection: PostgresConnection) throws {
+        var positions: [String: Int64] = [:]
+        for projection in projections {
+            if let checkpoint = try ProjectionSchema.checkpoint(projection.schema, on: connection) {
+                positions[projection.name] = checkpoint.position
+            }
+        }
+        let head = try EventStore.headPosition(on: connection)
+        advance(positions, head: head)
+    }
+
+    private func absorb(_ notifications: [PostgresNotification]) {
+        var positions: [String: Int64] = [:]
+        var head: Int64?
+        for n in notifications {
+            if n.channel == EventStore.notificationChannel {
+                if let value = Int64(n.payload) { head = max(head ?? 0, value) }
+            } else if let colon = n.payload.lastIndex(of: ":"), let value = Int64(n.payload[n.payload.index(after: colon)...]) {
+                let name = String(n.payload[..<colon])
+                positions[name] = max(positions[name] ?? 0, value)
+            }
+        }
+        advance(positions, head: head)
+    }
+
+    /// Records progress (positions only move forward) and wakes whoever it satisfies.
+    private func advance(_ positions: [String: Int64], head: Int64?) {
+        let woken = state.withLock { s -> [Wake] in
+            for (name, value) in positions { s.positions[name] = max(s.positions[name] ?? value, value) }
+            if let head { s.head = max(s.head ?? head, head) }
+            var wake: [Wake] = []
+            for (id, waiter) in s.waiters {
+                if let reached = s.positions[waiter.projection], reached >= waiter.position {
+                    wake.append(waiter.wake)
+                    s.waiters[id] = nil
+                }
+            }
+            return wake
+        }
+        for wake in woken { wake() }
+    }
+}

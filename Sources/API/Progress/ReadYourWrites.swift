@@ -1,0 +1,51 @@
+import EventStore
+import Foundation
+import HTTP
+import Projections
+
+/// DESIGN §3: a write returns the position it reached; a read may ask, with
+/// `min_position`, to wait (at most five seconds from when it arrived) until the
+/// projection it reads has passed it. The wait holds no thread: the request is parked
+/// and runs again when `ProjectionProgress` sees the position.
+enum ReadYourWrites {
+    static let maximumWait = 5.0
+
+    /// Returns when the request names no `min_position` or `projection` has passed it;
+    /// otherwise throws a deferral that runs `handler` again once it has. A position
+    /// beyond the log's head can never be reached: that is a 400 at once.
+    static func wait(_ request: HTTPRequest, context: ServiceContext, projection: any Projection = BillingProjection(),
+                     then handler: @escaping @Sendable () throws -> HTTPResponse) throws {
+        guard let text = request.query("min_position") else { return }
+        guard let target = Int64(text), target >= 0, String(target) == text else {
+            throw Problem(status: 400, code: "invalid_parameter",
+                          detail: "min_position must be a non-negative integer, got \(text.debugDescription)")
+        }
+        if let reached = context.progress.position(projection.name), reached >= target { return }
+        let head = try context.progress.head.flatMap { $0 >= target ? $0 : nil } ?? context.store.headPosition()
+        guard target <= head else {
+            throw Problem(status: 400, code: "min_position_beyond_head",
+                          detail: "min_position \(target) is beyond the log's head (\(head)): no write has reached it")
+        }
+        try waitFor(position: target, since: request.receivedAt, context: context, projection: projection, then: handler)
+    }
+
+    /// Parks the request until `projection` has applied `target`, then runs `handler`;
+    /// 503 `projection_behind` if that takes more than five seconds from `since`.
+    static func waitFor(position target: Int64, since: Date, context: ServiceContext, projection: any Projection,
+                        then handler: @escaping @Sendable () throws -> HTTPResponse) throws {
+        let remaining = maximumWait - Date().timeIntervalSince(since)
+        guard remaining > 0 else { throw behind(target, context: context, projection: projection) }
+        throw HTTPDeferral(
+            timeout: .milliseconds(Int64(remaining * 1000)),
+            start: { wake in context.progress.wait(for: projection.name, position: target, wake) },
+            resume: handler,
+            expired: { throw behind(target, context: context, projection: projection) })
+    }
+
+    private static func behind(_ target: Int64, context: ServiceContext, projection: any Projection) -> Problem {
+        let reached = context.progress.position(projection.name).map(String.init) ?? "unknown"
+        return Problem(status: 503, code: "projection_behind",
+                       detail: "the \(projection.name) projection has reached position \(reached), not yet \(target); retry shortly",
+                       retryAfter: 1)
+    }
+}

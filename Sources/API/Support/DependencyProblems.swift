@@ -1,0 +1,60 @@
+import EventStore
+import HTTP
+import Postgres
+
+/// What a request answers when something it depends on fails: the database or the
+/// event log unreachable is a 503 with `Retry-After` (the request may succeed on retry),
+/// never a 500, which would say the request itself broke the server.
+enum DependencyProblems {
+    /// The problem for `error`, or nil when it is not a dependency's failure (a bug: 500).
+    static func problem(for error: any Error) -> Problem? {
+        switch error {
+        case let error as PostgresError:
+            return problem(for: error)
+        case let error as AppendError:
+            return problem(for: error)
+        default:
+            return nil
+        }
+    }
+
+    static func problem(for error: PostgresError) -> Problem? {
+        switch error.code {
+        case .connectionFailed, .connectionLost, .poolTimeout:
+            return unavailable("the database cannot be reached")
+        case .serverError:
+            guard let state = error.sqlState else { return nil }
+            // 08: connection exceptions; 53: insufficient resources; 57P: the server is
+            // shutting down or starting; 40001/40P01: a transaction to retry.
+            if state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57P") || state == "40001" || state == "40P01" {
+                return unavailable("the database refused the work for now (SQLSTATE \(state))")
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    static func problem(for error: AppendError) -> Problem? {
+        switch error.code {
+        case .unavailable, .closed:
+            return Problem(status: 503, code: "store_unavailable",
+                           detail: "the event log cannot take appends right now; nothing was recorded: retry shortly", retryAfter: 1)
+        case .outcomeUnknown:
+            return Problem(status: 503, code: "append_outcome_unknown",
+                           detail: "the database failed while committing, so whether this request was recorded is unknown; sending the same request again is safe: it is recorded at most once",
+                           retryAfter: 1)
+        case .idempotencyConflict:
+            return Problem(status: 409, code: "idempotency_conflict", detail: error.message)
+        case .wrongExpectedVersion:
+            return Problem(status: 409, code: "conflict",
+                           detail: "the state this request was decided on changed meanwhile; nothing was recorded: retry")
+        default:
+            return nil
+        }
+    }
+
+    private static func unavailable(_ what: String) -> Problem {
+        Problem(status: 503, code: "database_unavailable", detail: "\(what); retry shortly", retryAfter: 1)
+    }
+}
