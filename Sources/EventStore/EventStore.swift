@@ -17,9 +17,13 @@ public final class EventStore: Sendable {
     ///   - pool: connections for reads (the appender has its own).
     ///   - maximumBatchEvents: the most events one group commit writes.
     ///   - faults: failure injection, for tests only.
-    public init(conninfo: String, pool: PostgresPool? = nil, maximumBatchEvents: Int = 2_000, faults: AppendFaults = .none) {
+    ///   - resolveTimeout: how long, after a commit's answer was lost, the appender keeps
+    ///     trying to learn whether it happened before it reports `append_outcome_unknown`.
+    public init(conninfo: String, pool: PostgresPool? = nil, maximumBatchEvents: Int = 2_000, faults: AppendFaults = .none,
+                resolveTimeout: Double = 30) {
         self.pool = pool ?? PostgresPool(conninfo: conninfo, maximumConnections: 8)
-        self.appender = GroupCommitAppender(conninfo: conninfo, maximumBatchEvents: maximumBatchEvents, faults: faults)
+        self.appender = GroupCommitAppender(conninfo: conninfo, maximumBatchEvents: maximumBatchEvents, faults: faults,
+                                            resolveTimeout: resolveTimeout)
     }
 
     /// Appends atomically and waits for the result.

@@ -14,31 +14,56 @@ final class AppendWriter: @unchecked Sendable {
     private let conninfo: String
     private let faults: AppendFaults
     private var connection: PostgresConnection?
+    /// The server process behind `connection`, to settle a commit whose answer is lost.
+    private var backend: CommitResolver.Backend?
+    private let resolver: CommitResolver
     private let versionCache = StreamVersionCache()
     /// Where the time of each transaction goes, for the benchmark.
     private(set) var phases = AppendPhases()
 
-    init(conninfo: String, faults: AppendFaults) {
+    init(conninfo: String, faults: AppendFaults, resolveTimeout: Double) {
         self.conninfo = conninfo
         self.faults = faults
+        self.resolver = CommitResolver(conninfo: conninfo, timeout: resolveTimeout)
     }
 
     func disconnect() { connection = nil }
 
-    /// One result per append, in order. Never throws: a failure is reported per append.
+    /// One result per append, in order. Never throws: a failure is reported per append,
+    /// and a commit whose answer was lost is settled before anything is reported.
     func write(_ appends: [PreparedAppend]) -> [Result<AppendResult, AppendError>] {
         for attempt in 1...2 {
             var planned: [AppendPlanner.Outcome] = []
             var firstNewEvent: UUID?
+            var commitSent = false
             do {
                 let conn = try connect()
                 do {
-                    return try commit(appends, on: conn, planned: &planned, firstNewEvent: &firstNewEvent)
+                    return try commit(appends, on: conn, planned: &planned, firstNewEvent: &firstNewEvent, commitSent: &commitSent)
                 } catch let error as PostgresError where error.code == .connectionLost || !conn.isOpen {
                     connection = nil
                     versionCache.invalidate()
-                    // The commit may or may not have happened: the event ids tell.
-                    if let id = firstNewEvent, let resolved = try? resolveAfterLoss(id, planned) { return resolved }
+                    if commitSent {
+                        // The commit may or may not have happened: find out before answering.
+                        switch resolver.resolve(firstEvent: firstNewEvent, backend: backend) {
+                        case .committed(let fresh):
+                            // Never written again from here: its events are in the log.
+                            try? adopt(fresh)
+                            do {
+                                return try results(planned, on: fresh)
+                            } catch {
+                                connection = nil
+                                return appends.map { _ in .failure(AppendError(code: .outcomeUnknown,
+                                    message: "the batch was committed, but the original results of its replays could not be read back: \(error)")) }
+                            }
+                        case .notCommitted(let fresh):
+                            try? adopt(fresh)
+                            continue
+                        case .unknown(let message):
+                            return appends.map { _ in .failure(AppendError(code: .outcomeUnknown, message: message)) }
+                        }
+                    }
+                    // Lost before COMMIT was sent: the server rolled the transaction back.
                     if attempt == 2 { return fail(appends, error) }
                     continue
                 }
@@ -63,8 +88,15 @@ final class AppendWriter: @unchecked Sendable {
     private func connect() throws -> PostgresConnection {
         if let connection, connection.isOpen { return connection }
         let fresh = try PostgresConnection(conninfo: conninfo)
-        connection = fresh
+        try adopt(fresh)
         return fresh
+    }
+
+    private func adopt(_ fresh: PostgresConnection) throws {
+        backend = nil
+        connection = nil
+        backend = try CommitResolver.Backend.current(on: fresh)
+        connection = fresh
     }
 
     private func fail(_ appends: [PreparedAppend], _ error: PostgresError) -> [Result<AppendResult, AppendError>] {
@@ -77,8 +109,8 @@ final class AppendWriter: @unchecked Sendable {
         return appends.map { _ in .failure(mapped) }
     }
 
-    private func commit(_ appends: [PreparedAppend], on conn: PostgresConnection,
-                        planned: inout [AppendPlanner.Outcome], firstNewEvent: inout UUID?) throws -> [Result<AppendResult, AppendError>] {
+    private func commit(_ appends: [PreparedAppend], on conn: PostgresConnection, planned: inout [AppendPlanner.Outcome],
+                        firstNewEvent: inout UUID?, commitSent: inout Bool) throws -> [Result<AppendResult, AppendError>] {
         var clock = PhaseClock()
         try conn.query("BEGIN")
         do {
@@ -113,6 +145,7 @@ final class AppendWriter: @unchecked Sendable {
             if let last = rows.last {
                 try conn.query("SELECT pg_notify($1, $2)", [EventStore.notificationChannel, String(last.texts.position)])
             }
+            commitSent = true
             try conn.query("COMMIT")
             phases.commit += clock.lap()
             phases.transactions += 1
@@ -209,20 +242,14 @@ final class AppendWriter: @unchecked Sendable {
         return AppendResult(events: events, replayed: true)
     }
 
-    /// After the connection broke mid-commit: if the batch's first new event is in the log,
-    /// the commit happened and the planned results stand.
-    private func resolveAfterLoss(_ firstEvent: UUID, _ planned: [AppendPlanner.Outcome]) throws -> [Result<AppendResult, AppendError>]? {
-        let conn = try connect()
-        let found = try conn.query("SELECT 1 FROM events WHERE event_id = $1", [firstEvent]).rowCount == 1
-        guard found else { return nil }
-        var results: [Result<AppendResult, AppendError>] = []
-        for outcome in planned {
+    /// The results the planner decided, for a batch found committed after its answer was lost.
+    private func results(_ planned: [AppendPlanner.Outcome], on conn: PostgresConnection) throws -> [Result<AppendResult, AppendError>] {
+        try planned.map { outcome in
             switch outcome {
-            case .appended(let r): results.append(.success(r))
-            case .failed(let e): results.append(.failure(e))
-            case .replay(let first, let count): results.append(.success(try readBack(first: first, count: count, on: conn)))
+            case .appended(let r): return .success(r)
+            case .failed(let e): return .failure(e)
+            case .replay(let first, let count): return .success(try readBack(first: first, count: count, on: conn))
             }
         }
-        return results
     }
 }

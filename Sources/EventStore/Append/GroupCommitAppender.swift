@@ -40,8 +40,8 @@ final class GroupCommitAppender: Sendable {
     private let maximumBatchEvents: Int
     let statistics = Mutex(Statistics())
 
-    init(conninfo: String, maximumBatchEvents: Int, faults: AppendFaults) {
-        self.writer = AppendWriter(conninfo: conninfo, faults: faults)
+    init(conninfo: String, maximumBatchEvents: Int, faults: AppendFaults, resolveTimeout: Double) {
+        self.writer = AppendWriter(conninfo: conninfo, faults: faults, resolveTimeout: resolveTimeout)
         self.maximumBatchEvents = maximumBatchEvents
         let thread = Thread { [self] in self.run() }
         thread.name = "ledger-appender"

@@ -47,6 +47,31 @@ extension EventStore {
         try pool.read { try Self.readStream(stream, from: version, on: $0) }
     }
 
+    /// The events of the append that carried the append-level idempotency `key`: the
+    /// event holding the key and those right after it from the same request (an append's
+    /// events share their metadata and take consecutive positions). Empty when the key is
+    /// not in the log.
+    public func events(appendedUnder key: String) throws -> [RecordedEvent] {
+        try pool.read { conn in
+            let first = try conn.query("SELECT position, metadata->>'request_id' FROM events WHERE idempotency_key = $1", [key])
+            guard first.rowCount == 1 else { return [] }
+            let position = try first[0].requireInt64(0)
+            let rows = try conn.query("""
+                SELECT \(Self.eventColumns) FROM events
+                WHERE position >= $1 AND position < $2 AND metadata->>'request_id' IS NOT DISTINCT FROM $3
+                ORDER BY position
+                """, [position, position + Int64(PreparedAppend.maximumEvents), first[0].string(1)])
+            var events: [RecordedEvent] = []
+            for row in rows.rows {
+                let event = try RecordedEvent(row: row)
+                // Consecutive only: a later append of the same request is another append.
+                if let last = events.last, event.position != last.position + 1 { break }
+                events.append(event)
+            }
+            return events
+        }
+    }
+
     public func headPosition() throws -> Int64 {
         try pool.read { try Self.headPosition(on: $0) }
     }

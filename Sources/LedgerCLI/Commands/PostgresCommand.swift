@@ -11,6 +11,7 @@ public enum PostgresCommand: LedgerCommand {
     public static let usage = """
         usage: ledger pg start  --dir DIR [--port N] [--set NAME=VALUE ...]
                ledger pg stop   --dir DIR
+               ledger pg crash  --dir DIR
                ledger pg status --dir DIR
 
         start   Creates the cluster in DIR when absent (initdb: UTF8, locale C, trust for the
@@ -19,6 +20,8 @@ public enum PostgresCommand: LedgerCommand {
                 postgresql://postgres@127.0.0.1:PORT/postgres. A cluster already running in
                 DIR is reused as it is (its settings are not changed).
         stop    Fast shutdown: sessions are disconnected, the server exits. No-op when stopped.
+        crash   Immediate shutdown: every server process is killed at once, as in a crash,
+                and the next start recovers from the WAL (for tests of what a crash leaves).
         status  Prints the URL and exits 0 when running; prints "stopped" and exits 3 when not.
 
         Options:
@@ -37,7 +40,7 @@ public enum PostgresCommand: LedgerCommand {
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
         let parsed = try Arguments(arguments, valued: ["dir", "port", "set"])
         guard parsed.positionals.count == 1, let action = parsed.positionals.first else {
-            throw UsageError(parsed.positionals.isEmpty ? "say start, stop or status" : "one action only, got \(parsed.positionals.joined(separator: " "))")
+            throw UsageError(parsed.positionals.isEmpty ? "say start, stop, crash or status" : "one action only, got \(parsed.positionals.joined(separator: " "))")
         }
         let directory = try parsed.require("dir")
         guard !directory.isEmpty else { throw UsageError("--dir may not be empty") }
@@ -58,7 +61,7 @@ public enum PostgresCommand: LedgerCommand {
             print(try cluster.start())
             return 0
 
-        case "stop", "status":
+        case "stop", "crash", "status":
             // Both act on whatever runs in DIR, on whatever port: a port or settings given
             // here could only disagree with the server's own.
             guard parsed.value("port") == nil, parsed.values("set").isEmpty else {
@@ -66,8 +69,8 @@ public enum PostgresCommand: LedgerCommand {
             }
             let cluster = EmbeddedPostgres(directory: directory, port: defaultPort)
             note(cluster)
-            if action == "stop" {
-                try cluster.stop()
+            if action == "stop" || action == "crash" {
+                try cluster.stop(mode: action == "crash" ? .immediate : .fast)
                 return 0
             }
             guard let port = cluster.runningPort else {
@@ -78,7 +81,7 @@ public enum PostgresCommand: LedgerCommand {
             return 0
 
         default:
-            throw UsageError("unknown action \(action): say start, stop or status")
+            throw UsageError("unknown action \(action): say start, stop, crash or status")
         }
     }
 

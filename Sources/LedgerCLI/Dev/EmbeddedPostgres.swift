@@ -137,16 +137,24 @@ public final class EmbeddedPostgres: Sendable {
         }
     }
 
-    /// Stops the server with a fast shutdown (open sessions are disconnected, their
-    /// transactions rolled back) and waits for it to exit. Does nothing when it is not running.
-    public func stop() throws {
+    /// How `stop` ends the server.
+    public enum StopMode: String, Sendable {
+        /// Open sessions are disconnected, their transactions rolled back, and a checkpoint written.
+        case fast
+        /// Every process is killed at once, as in a crash: the next start recovers from the WAL.
+        case immediate
+    }
+
+    /// Stops the server (by default with a fast shutdown) and waits for it to exit. Does
+    /// nothing when it is not running.
+    public func stop(mode: StopMode = .fast) throws {
         guard FileManager.default.fileExists(atPath: dataDirectory) else { return }
         let account = try serverAccount(creating: false)
         try withLock {
             guard runningServer() != nil else { return }
             let binaries = try PostgresBinaries.locate(majorVersion: clusterMajorVersion)
             let outcome = try HelperProcess(user: account?.name).run(binaries.pgCtl, [
-                "stop", "-D", dataDirectory, "-m", "fast", "-w", "-t", String(Self.waitSeconds), "-s",
+                "stop", "-D", dataDirectory, "-m", mode.rawValue, "-w", "-t", String(Self.waitSeconds), "-s",
             ], in: clusterDirectory)
             guard outcome.succeeded else {
                 throw EmbeddedPostgresError(code: .stopFailed, message: "pg_ctl stop failed for \(dataDirectory): \(outcome.output)")

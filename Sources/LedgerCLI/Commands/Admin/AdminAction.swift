@@ -17,6 +17,11 @@ protocol AdminAction: Sendable {
     static var repeatable: Set<String> { get }
     /// Whether the command appends events, and so needs an operator and a reason.
     static var isOperatorAct: Bool { get }
+    /// Whether the command appends once, under the session's idempotency key: then a
+    /// run with a key already in the log is answered from the log without judging the
+    /// request again (a hold captured by the earlier run is not "already settled").
+    /// A command whose appends carry keys of their own (a month close) says false.
+    static var appendsUnderSessionKey: Bool { get }
 
     init(_ options: AdminOptions) throws
     func perform(_ session: AdminSession) throws -> AdminReceipt
@@ -26,4 +31,5 @@ extension AdminAction {
     static var boolean: Set<String> { [] }
     static var repeatable: Set<String> { [] }
     static var isOperatorAct: Bool { true }
+    static var appendsUnderSessionKey: Bool { isOperatorAct }
 }

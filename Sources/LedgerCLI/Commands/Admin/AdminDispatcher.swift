@@ -8,7 +8,7 @@ import LedgerJSON
 /// is returned rather than printed, so that tests run commands in-process.
 enum AdminDispatcher {
     /// The options every operator act takes, besides its own.
-    static let commonValued: Set<String> = ["reason", "operator"]
+    static let commonValued: Set<String> = ["reason", "operator", "idempotency-key"]
 
     /// Runs a command for `ledger admin` or `ledger audit` as a process: connects only once
     /// the arguments have parsed, prints the outcome, and closes the store.
@@ -41,10 +41,18 @@ enum AdminDispatcher {
                                            boolean: action.boolean.union(["json"]), repeatable: action.repeatable)
             json = options.flag("json")
             let identity = action.isOperatorAct ? try self.identity(options, environment: environment) : nil
+            let givenKey = try idempotencyKey(options)
             let request = try action.init(options)
             let session = AdminSession(services: try services(), identity: identity,
-                                       requestID: "cli-" + Hex.encode(SecureRandom.bytes(8)))
-            let receipt = try request.perform(session)
+                                       requestID: "cli-" + Hex.encode(SecureRandom.bytes(8)),
+                                       idempotencyKey: givenKey ?? "adm-" + Hex.encode(SecureRandom.bytes(12)))
+            var receipt: AdminReceipt
+            if let givenKey, action.appendsUnderSessionKey, let earlier = try AppendedRecord.recorded(key: givenKey, session: session) {
+                receipt = AdminReceipt(events: earlier)
+                receipt.notes = ["an earlier run with --idempotency-key \(givenKey) recorded this; nothing was appended now"]
+            } else {
+                receipt = try request.perform(session)
+            }
             return AdminOutcome(status: 0, output: render(receipt, command: action.words, session: session, json: json), errors: "")
         } catch let error as UsageError {
             return AdminOutcome(status: 2, output: "", errors: "\(name): \(error)\n\nusage: \(usageLine(program: program, action))\n")
@@ -56,6 +64,15 @@ enum AdminDispatcher {
             let object: JSONValue = ["error": "failed", "message": .string("\(error)")]
             return AdminOutcome(status: 1, output: json ? object.compactText() + "\n" : "", errors: "\(name): \(error)\n")
         }
+    }
+
+    /// `--idempotency-key`: 1–150 printable ASCII characters without spaces.
+    static func idempotencyKey(_ options: AdminOptions) throws -> String? {
+        guard let key = options.arguments.value("idempotency-key") else { return nil }
+        guard (1...150).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7e).contains($0) }) else {
+            throw UsageError("--idempotency-key must be 1-150 printable ASCII characters without spaces")
+        }
+        return key
     }
 
     /// `--operator`, else LEDGER_OPERATOR, else USER; and the mandatory `--reason`.
@@ -78,16 +95,20 @@ enum AdminDispatcher {
                 object["operator"] = .string(identity.actor.id)
                 object["reason"] = .string(identity.reason)
                 object["request_id"] = .string(session.requestID)
+                object["idempotency_key"] = .string(session.idempotencyKey)
             }
             return JSONValue.object(object).compactText() + "\n"
         }
-        let lines = receipt.notes + receipt.events.flatMap(\.text) + receipt.lines
+        var lines = receipt.notes + receipt.events.flatMap(\.text) + receipt.lines
+        if session.identity != nil && !receipt.events.isEmpty {
+            lines.append("idempotency key \(session.idempotencyKey): running the command again with --idempotency-key \(session.idempotencyKey) appends nothing more")
+        }
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }
 
     static func usageLine(program: String, _ action: any AdminAction.Type) -> String {
         var line = "\(program) \(action.words.joined(separator: " ")) \(action.synopsis)"
-        line += action.isOperatorAct ? " --reason TEXT [--operator NAME] [--json]" : " [--json]"
+        line += action.isOperatorAct ? " --reason TEXT [--operator NAME] [--idempotency-key KEY] [--json]" : " [--json]"
         return line
     }
 

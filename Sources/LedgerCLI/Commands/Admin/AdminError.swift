@@ -30,8 +30,11 @@ public struct AdminError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let projectionUnavailable = Code(rawValue: "projection_unavailable")
         /// The log changed between the command's checks and its append; nothing was written.
         public static let conflict = Code(rawValue: "conflict")
-        /// The event store refused or could not take the append.
+        /// The event store refused or could not take the append; nothing was appended.
         public static let appendFailed = Code(rawValue: "append_failed")
+        /// The database failed during the commit: the append may or may not be in the log.
+        /// Re-running with the same `--idempotency-key` records it at most once.
+        public static let outcomeUnknown = Code(rawValue: "append_outcome_unknown")
     }
 
     /// Why, for scripts.

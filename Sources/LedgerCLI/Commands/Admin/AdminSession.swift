@@ -20,6 +20,9 @@ struct AdminSession {
     let identity: Identity?
     /// Recorded as every event's `request_id`: the events of one invocation share it.
     let requestID: String
+    /// The key of the command's append (`--idempotency-key`, or one made up for this run
+    /// and printed): running the command again with it never appends twice.
+    let idempotencyKey: String
 
     var now: Timestamp { services.now() }
     var pool: PostgresPool { services.pool }
@@ -40,20 +43,29 @@ struct AdminSession {
                       metadata: try metadata(correlationID: correlationID), correctsPosition: correctsPosition)
     }
 
-    /// Appends atomically. `refusal` turns an append error it recognises (typically a
-    /// stream that is not at the expected version) into the command's own message.
+    /// Appends atomically, under the command's idempotency key unless the command names
+    /// a key of its own (a month close, whose keys say which month). `refusal` turns an
+    /// append error it recognises (typically a stream that is not at the expected
+    /// version) into the command's own message.
     func append(_ events: [EventToAppend], expecting expected: [String: ExpectedVersion] = [:], idempotencyKey: String? = nil,
                 refusal: (AppendError) -> AdminError? = { _ in nil }) throws -> [AppendedRecord] {
         let result: AppendResult
         do {
-            result = try services.store.append(AppendRequest(events: events, expectedVersions: expected, idempotencyKey: idempotencyKey))
+            result = try services.store.append(AppendRequest(events: events, expectedVersions: expected,
+                                                             idempotencyKey: idempotencyKey ?? self.idempotencyKey))
         } catch {
             if let mapped = refusal(error) { throw mapped }
+            let rerun = "re-run the same command with --idempotency-key \(self.idempotencyKey)"
             switch error.code {
             case .wrongExpectedVersion:
                 throw AdminError(.conflict, "\(error.stream ?? "a stream") changed while the command ran (\(error.message)); nothing was appended: check and retry")
             case .idempotencyConflict:
                 throw AdminError(.conflict, "\(error.message); nothing was appended")
+            case .outcomeUnknown:
+                throw AdminError(.outcomeUnknown,
+                    "the database failed while committing and whether the command was recorded is unknown (\(error.message)): \(rerun), which records it at most once")
+            case .unavailable, .closed:
+                throw AdminError(.appendFailed, "the event log could not be written, nothing was appended (\(error.message)): \(rerun) once the database is back")
             default:
                 throw AdminError(.appendFailed, "the event store did not take the append: \(error)")
             }

@@ -18,6 +18,8 @@ struct MonthCloseAction: AdminAction {
     static let summary = "Close a pool's month: record and post each project's usage charge (resumes an interrupted close)."
     static let valued: Set<String> = ["pool", "month"]
     static let boolean: Set<String> = ["force"]
+    /// Its two appends carry keys that name the month, so a re-run resumes where it stopped.
+    static let appendsUnderSessionKey = false
 
     let pool: Pool
     let month: UTCMonth
