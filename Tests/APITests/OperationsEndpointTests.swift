@@ -24,6 +24,8 @@ struct OperationsEndpointTests {
     func readyz() throws {
         let service = try TestService(projections: [CatalogueProjection(), PoisonAfter()])
         defer { service.shutdown() }
+        // Readiness is checked in the background: wait for the first check.
+        #expect(Poll.until(timeout: 10) { (try? service.json("/readyz").1["checks"]?["database"]?["ok"]) == true })
         var (status, body) = try service.json("/readyz")
         #expect(status == 503)
         #expect(body["checks"]?["database"]?["ok"] == true)
