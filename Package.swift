@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "LedgerJSON"),
         .target(name: "Observability"),
         .target(name: "Threads"),
-        .target(name: "LedgerDomain", dependencies: ["LedgerJSON"]),
+        .target(name: "LedgerDomain", dependencies: ["LedgerJSON", "Crypto"]),
         .target(name: "AppStore", dependencies: ["COpenSSL", "Crypto", "LedgerJSON", "LedgerDomain"]),
         .target(name: "EventStore", dependencies: ["Postgres", "Crypto", "LedgerJSON", "LedgerDomain", "Observability"]),
         .target(name: "Projections", dependencies: ["EventStore", "Postgres", "LedgerJSON", "LedgerDomain", "Observability"]),

@@ -28,16 +28,27 @@ public struct JSONParseOptions: Sendable, Hashable {
     /// `validateForJSONB()` refuses the value later; `false` refuses it while parsing, as
     /// PostgreSQL does, even inside a value that a repeated key then discards.
     public var allowsNUL: Bool
+    /// Whether every number must be written as a plain integer (`-`, digits): no
+    /// fraction, no exponent, so that `1e3` is not silently 1000 and `1.0` not 1.
+    public var plainIntegersOnly: Bool
 
-    public init(maxDepth: Int = 256, duplicateKeys: DuplicateKeys = .lastWins, maxNumberGrowth: Int = 64, allowsNUL: Bool = true) {
+    public init(maxDepth: Int = 256, duplicateKeys: DuplicateKeys = .lastWins, maxNumberGrowth: Int = 64, allowsNUL: Bool = true,
+                plainIntegersOnly: Bool = false) {
         self.maxDepth = maxDepth
         self.duplicateKeys = duplicateKeys
         self.maxNumberGrowth = maxNumberGrowth
         self.allowsNUL = allowsNUL
+        self.plainIntegersOnly = plainIntegersOnly
     }
 
     /// Depth 256, last key wins, numbers may grow by at most 64 bytes.
     public static let `default` = JSONParseOptions()
+
+    /// What every request body is held to: a key given twice is refused (two readers of
+    /// the same document must never see different values), numbers are plain integers
+    /// (no amount or count here has a fraction), `\u0000` is refused (PostgreSQL cannot
+    /// store it), and nesting stops at 64 levels.
+    public static let request = JSONParseOptions(maxDepth: 64, duplicateKeys: .reject, allowsNUL: false, plainIntegersOnly: true)
 
     /// Like `default`, but any number PostgreSQL's `numeric` accepts is accepted, however
     /// far its exponent inflates it; for trusted input.

@@ -4,6 +4,9 @@ extension JSONParser {
         let start = index
         let literal = try scanNumber()
         let literalLength = index - start
+        if options.plainIntegersOnly && literal.integerDigits.upperBound != index {
+            throw self.error(.invalidNumber, at: start, "numbers must be plain integers here, without a fraction or an exponent")
+        }
         // Plain integers (no fraction, no exponent) of up to 18 digits cannot overflow
         // Int64: the common case.
         if literal.integerDigits.upperBound == index && literal.integerDigits.count <= 18 {

@@ -14,6 +14,7 @@ extension Substring: PostgresBindable { public var postgresText: String? { Strin
 extension Int: PostgresBindable { public var postgresText: String? { String(self) } }
 extension Int64: PostgresBindable { public var postgresText: String? { String(self) } }
 extension Int32: PostgresBindable { public var postgresText: String? { String(self) } }
+extension Int128: PostgresBindable { public var postgresText: String? { String(self) } }
 extension Bool: PostgresBindable { public var postgresText: String? { self ? "t" : "f" } }
 extension UUID: PostgresBindable { public var postgresText: String? { uuidString.lowercased() } }
 

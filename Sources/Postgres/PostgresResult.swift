@@ -92,6 +92,18 @@ public struct PostgresRow: Sendable {
         return v
     }
 
+    /// An integer column of any size (`bigint`, or an integral `numeric` such as a sum),
+    /// exactly; nil when NULL or not an integer within 128 bits.
+    public func int128(_ column: Int) -> Int128? {
+        guard let text = string(column), let value = Int128(text), String(value) == text else { return nil }
+        return value
+    }
+
+    public func requireInt128(_ column: Int) throws -> Int128 {
+        guard let value = int128(column) else { throw missing(column) }
+        return value
+    }
+
     public func requireBytes(_ column: Int) throws -> [UInt8] {
         guard let v = bytes(column) else { throw missing(column) }
         return v

@@ -56,7 +56,7 @@ struct OperationsEndpointTests {
         defer { service.shutdown() }
         try service.db.connect().query("DELETE FROM schema_migrations WHERE version = 2")
         #expect(Poll.until(timeout: 10) {
-            (try? service.json("/readyz").1["checks"]?["migrations"]?["ok"]) == false
+            (try? service.json("/readyz").1["checks"]?["migrations"]?["detail"]?.stringValue?.contains("2_service_role")) == true
         })
         let (status, body) = try service.json("/readyz")
         #expect(status == 503)

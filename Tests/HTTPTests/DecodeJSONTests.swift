@@ -46,7 +46,7 @@ struct DecodeJSONTests {
         #expect(found.detail.contains("line 2, column 13"), "\(found.detail)")
         #expect(found.detail.contains("'o'"))
         #expect(try #require(problem("")).code == "malformed_json")
-        #expect(try #require(problem(#"{"batch": "b1""#)).detail.contains("end of input"))
+        #expect(try #require(problem(#"{"batch": "b1""#)).detail.contains("end of the input"))
         #expect(try #require(problem(#"{"batch":"b","items":[]} trailing"#)).detail.contains("after the JSON value"))
     }
 
@@ -62,7 +62,7 @@ struct DecodeJSONTests {
         let null = try #require(problem(#"{"batch":null,"items":[]}"#))
         #expect(null.detail.contains("`batch`") && null.detail.contains("null"))
         let root = try #require(problem("[1,2]"))
-        #expect(root.detail == "The body must be an object.")
+        #expect(root.detail.hasPrefix("The body is not what is expected"), "\(root.detail)")
     }
 
     @Test func otherMediaTypesAre415() throws {

@@ -4,13 +4,15 @@ import TestSupport
 
 @Suite("Millicredits (B2)")
 struct MoneyTests {
-    @Test("B2: every Int64 prints canonically and parses back; nothing else parses")
+    @Test("B2: every 128-bit amount prints canonically and parses back; nothing else parses")
     func canonicalRoundTrip() {
         var random = SeededRandom(seed: 7)
-        var samples: [Int64] = [0, 1, -1, 9, 10, -10, Int64.max, Int64.min, Int64.max - 1, Int64.min + 1]
+        var samples: [Int128] = [0, 1, -1, 9, 10, -10, Int128(Int64.max), Int128(Int64.min), Int128.max, Int128.min,
+                                 Int128.max - 1, Int128.min + 1]
         for _ in 0..<20_000 {
-            let magnitude = random.int(0...18)
-            var v = Int64(bitPattern: random.next()) % Int64(pow10(magnitude))
+            let magnitude = random.int(0...37)
+            let wide = Int128(bitPattern: UInt128(random.next()) << 64 | UInt128(random.next()))
+            var v = wide % pow10(magnitude)
             if random.chance(0.5) { v = -v }
             samples.append(v)
         }
@@ -22,21 +24,21 @@ struct MoneyTests {
     }
 
     @Test("B2: non-canonical spellings are refused", arguments: ["00", "+1", "-0", "1e3", "1.0", " 1", "1 ", "", "-", "01", "--1",
-        "9223372036854775808", "-9223372036854775809", "١", "0x10", "1_000"])
+        "170141183460469231731687303715884105728", "-170141183460469231731687303715884105729", "١", "0x10", "1_000"])
     func refusesNonCanonical(_ text: String) {
         #expect(Millicredits(canonical: text) == nil)
     }
 
     @Test("arithmetic is checked: overflow is an error, never a wrap")
     func checkedArithmetic() throws {
-        #expect(throws: MoneyError.self) { try Millicredits(.max) + Millicredits(1) }
-        #expect(throws: MoneyError.self) { try Millicredits(.min) - Millicredits(1) }
-        #expect(throws: MoneyError.self) { try Millicredits(.max / 2 + 1) * 2 }
-        #expect(throws: MoneyError.self) { try Millicredits(.min).negated() }
+        #expect(throws: MoneyError.self) { try Millicredits(Int128.max) + Millicredits(1) }
+        #expect(throws: MoneyError.self) { try Millicredits(Int128.min) - Millicredits(1) }
+        #expect(throws: MoneyError.self) { try Millicredits(Int128.max / 2 + 1) * 2 }
+        #expect(throws: MoneyError.self) { try Millicredits(Int128.min).negated() }
         var random = SeededRandom(seed: 8)
         for _ in 0..<10_000 {
-            let a = Int64(bitPattern: random.next()) >> Int64(random.int(0...62))
-            let b = Int64(bitPattern: random.next()) >> Int64(random.int(0...62))
+            let a = Int128(bitPattern: UInt128(random.next()) << 64 | UInt128(random.next())) >> Int128(random.int(0...126))
+            let b = Int128(bitPattern: UInt128(random.next()) << 64 | UInt128(random.next())) >> Int128(random.int(0...126))
             let (sum, overflow) = a.addingReportingOverflow(b)
             if overflow {
                 #expect(throws: MoneyError.self) { try Millicredits(a) + Millicredits(b) }
@@ -46,7 +48,7 @@ struct MoneyTests {
         }
     }
 
-    private func pow10(_ n: Int) -> Int64 { (0..<n).reduce(Int64(1)) { r, _ in r * 10 } }
+    private func pow10(_ n: Int) -> Int128 { (0..<n).reduce(Int128(1)) { r, _ in r * 10 } }
 }
 
 @Suite("Proportional split and storage pricing (U3, U6)")
@@ -55,16 +57,21 @@ struct SplitTests {
     func splitProperties() {
         var random = SeededRandom(seed: 9)
         for _ in 0..<5_000 {
-            let total = Int64(random.int(0...1_000_000_000))
-            var weights: [String: Int64] = [:]
-            for i in 0..<random.int(1...12) { weights["p\(i)"] = random.chance(0.2) ? 0 : Int64(random.int(0...5_000_000_000)) }
+            // Up to 10^30 so that products pass 128 bits and the full-width arithmetic is exercised.
+            let total = Int128(random.int(0...1_000_000_000)) * (random.chance(0.3) ? 1_000_000_000_000_000_000_000 : 1)
+            var weights: [String: Int128] = [:]
+            for i in 0..<random.int(1...12) {
+                weights["p\(i)"] = random.chance(0.2) ? 0 : Int128(random.int(0...5_000_000_000)) * (random.chance(0.3) ? 1_000_000_000_000 : 1)
+            }
             let shares = ProportionalSplit.split(total, weights: weights)
             #expect(shares.values.reduce(0, +) == total)
             #expect(Set(shares.keys) == Set(weights.keys))
-            let sum = weights.values.reduce(Int128(0)) { $0 + Int128($1) }
+            let sum = weights.values.reduce(Int128(0), +)
             for (k, share) in shares {
-                let exact = sum == 0 ? Double(total) / Double(weights.count) : Double(total) * Double(weights[k]!) / Double(sum)
-                #expect(abs(Double(share) - exact) < 1.000001, "\(k): \(share) vs \(exact)")
+                // The exact proportion, rounded down, at full width: the share is it or one more.
+                let (weight, divisor) = sum == 0 ? (UInt128(1), UInt128(weights.count)) : (UInt128(weights[k]!), UInt128(sum))
+                let floor = divisor.dividingFullWidth(UInt128(total).multipliedFullWidth(by: weight)).quotient
+                #expect(UInt128(share) == floor || UInt128(share) == floor + 1, "\(k): \(share) vs \(floor)")
             }
         }
     }
@@ -79,9 +86,12 @@ struct SplitTests {
     @Test("storage is priced per GiB-month, rounded half up to a millicredit")
     func storagePrice() {
         let gib = BillingRules.bytesPerGiB
-        #expect(StoragePricing.amount(billedBytes: gib, pricePerGiBMonth: Millicredits(1_000))?.value == 1_000)
-        #expect(StoragePricing.amount(billedBytes: gib / 2, pricePerGiBMonth: Millicredits(3))?.value == 2)   // 1.5 → 2
-        #expect(StoragePricing.amount(billedBytes: gib / 2 - 1, pricePerGiBMonth: Millicredits(3))?.value == 1)
-        #expect(StoragePricing.amount(billedBytes: Int64.max, pricePerGiBMonth: Millicredits(Int64.max)) == nil)
+        #expect(StoragePricing.amount(billedBytes: Quantity(gib), pricePerGiBMonth: Millicredits(1_000))?.value == 1_000)
+        #expect(StoragePricing.amount(billedBytes: Quantity(gib / 2), pricePerGiBMonth: Millicredits(3))?.value == 2)   // 1.5 → 2
+        #expect(StoragePricing.amount(billedBytes: Quantity(gib / 2 - 1), pricePerGiBMonth: Millicredits(3))?.value == 1)
+        // At the limits of one event the amount is exact; only past 128 bits is there none.
+        #expect(StoragePricing.amount(billedBytes: Quantity(Int64.max), pricePerGiBMonth: Millicredits(Int64.max))?.value
+                == (Int128(Int64.max) * Int128(Int64.max) + Int128(gib / 2)) / Int128(gib))
+        #expect(StoragePricing.amount(billedBytes: Quantity(Int128.max), pricePerGiBMonth: Millicredits(Int128.max)) == nil)
     }
 }

@@ -1,7 +1,7 @@
 import Crypto
 import HTTP
 import LedgerDomain
-import Postgres
+import Projections
 
 /// Secret keys: `Authorization: Bearer sk_…`, looked up by their SHA-256.
 enum Authentication {
@@ -15,14 +15,10 @@ enum Authentication {
         }
         let digest = Hex.encode(SHA256.hash(Array(parts[1].utf8)))
         if let known = context.keyCache.lookup(digest) { return known }
-        let rows = try context.pool.read { conn in
-            try conn.query("SELECT principal_kind, principal_id, revoked FROM proj_billing.keys WHERE sha256 = $1", [digest])
-        }
-        guard rows.rowCount == 1, rows[0].bool(2) == false,
-              let kind = KeyPrincipal.Kind(rawValue: try rows[0].requireString(0)) else {
+        guard let key = try BillingReadModel(pool: context.pool).key(sha256: digest), !key.revoked else {
             throw unauthenticated("unknown or revoked key")
         }
-        let principal = KeyPrincipal(kind: kind, id: try rows[0].requireString(1))
+        let principal = key.principal
         context.keyCache.store(digest, principal)
         return principal
     }

@@ -1,5 +1,6 @@
 import HTTP
 import LedgerDomain
+import Projections
 
 /// B1–B4: the balance snapshot of a project or a payer.
 enum BalanceEndpoint {
@@ -36,7 +37,7 @@ enum BalanceEndpoint {
         let principal = try Authentication.principal(of: request, context: context)
         try Authentication.authorize(principal, toRead: account)
         try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
-        let response = try BillingReader.read(context.pool, now: context.now()) { reader -> Response? in
+        let response = try BillingReadModel(pool: context.pool).snapshot(now: context.now()) { reader -> Response? in
             guard try reader.exists(account) else { return nil }
             let pool: Pool
             switch account {
@@ -46,13 +47,13 @@ enum BalanceEndpoint {
                 pool = current
             }
             let isPool = account.key == pool.description
-            let row = try reader.balanceRow(account.key, pool: pool)
+            let row = try reader.balance(account.key, pool: pool)
             let accrued = try reader.accruedUsage(account: account, pool: pool)
-            let usageConsumed = try Millicredits(row.usagePosted).negated()
-            let holdConsumed = try Millicredits(row.holdPosted).negated()
+            let usageConsumed = try row.usagePosted.negated()
+            let holdConsumed = try row.holdPosted.negated()
             let posted = try Millicredits.sum([row.creditPlan, row.creditPurchase, row.creditGrant, row.correction,
-                                               row.usagePosted, row.holdPosted].map(Millicredits.init))
-            let held = try accrued + Millicredits(row.holdHeld)
+                                               row.usagePosted, row.holdPosted])
+            let held = try accrued + row.holdHeld
             let payer: AccountRef
             switch pool {
             case .payer(let id): payer = AccountRef(kind: "payer", id: id)
@@ -60,12 +61,10 @@ enum BalanceEndpoint {
             }
             return Response(
                 account: account.json, payer: payer, scope: isPool ? "pool" : "share",
-                sources: isPool ? .init(plan: .init(posted: Millicredits(row.creditPlan)),
-                                        purchase: .init(posted: Millicredits(row.creditPurchase)),
-                                        grant: .init(posted: Millicredits(row.creditGrant)),
-                                        correction: .init(posted: Millicredits(row.correction))) : nil,
+                sources: isPool ? .init(plan: .init(posted: row.creditPlan), purchase: .init(posted: row.creditPurchase),
+                                        grant: .init(posted: row.creditGrant), correction: .init(posted: row.correction)) : nil,
                 consumption: .init(usage: .init(posted: usageConsumed, held: accrued),
-                                   hold: .init(posted: holdConsumed, held: Millicredits(row.holdHeld))),
+                                   hold: .init(posted: holdConsumed, held: row.holdHeld)),
                 posted: posted, held: held, available: isPool ? try posted - held : nil,
                 reserveVisible: isPool, position: try reader.position())
         }

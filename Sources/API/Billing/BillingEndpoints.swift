@@ -1,4 +1,5 @@
 import HTTP
+import Projections
 import LedgerJSON
 
 /// Registers the billing surface: the three reads for projects and payers, and ingestion.

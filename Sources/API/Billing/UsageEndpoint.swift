@@ -1,16 +1,17 @@
 import HTTP
 import LedgerDomain
+import Projections
 
 /// U1–U7: a project's or a payer's usage for one UTC month.
 enum UsageEndpoint {
     struct Units: Codable, Sendable {
-        var apiRequests: Int64 = 0
-        var streamEvents: Int64 = 0
-        var webhookDeliveries: Int64 = 0
-        var counted: Int64 = 0
+        var apiRequests = Quantity.zero
+        var streamEvents = Quantity.zero
+        var webhookDeliveries = Quantity.zero
+        var counted = Quantity.zero
         var freeLimit = BillingRules.freeUnitsPerMonth
-        var freeUsed: Int64 = 0
-        var billed: Int64 = 0
+        var freeUsed = Quantity.zero
+        var billed = Quantity.zero
         var amount = Millicredits.zero
 
         enum CodingKeys: String, CodingKey {
@@ -21,9 +22,9 @@ enum UsageEndpoint {
     }
 
     struct Storage: Codable, Sendable {
-        var peakBytes: Int64 = 0
+        var peakBytes = Quantity.zero
         var allowanceBytes: Int64 = 0
-        var billedBytes: Int64 = 0
+        var billedBytes = Quantity.zero
         var amount = Millicredits.zero
 
         enum CodingKeys: String, CodingKey {
@@ -36,8 +37,8 @@ enum UsageEndpoint {
         var projectID: String
         var units: Units
         var storage: Storage
-        var bytesServed: Int64
-        var bytesReceived: Int64
+        var bytesServed: Quantity
+        var bytesReceived: Quantity
         var amount: Millicredits
 
         enum CodingKeys: String, CodingKey {
@@ -53,8 +54,8 @@ enum UsageEndpoint {
         /// `open`, `closing` or `closed`; amounts are final only when closed.
         var status: String
         var final: Bool
-        var bytesServed: Int64 = 0
-        var bytesReceived: Int64 = 0
+        var bytesServed = Quantity.zero
+        var bytesReceived = Quantity.zero
         var units = Units()
         var storage = Storage()
         var amount = Millicredits.zero
@@ -82,7 +83,7 @@ enum UsageEndpoint {
             month = UTCMonth(containing: now)
         }
         try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
-        let response = try BillingReader.read(context.pool, now: now) { reader -> Response? in
+        let response = try BillingReadModel(pool: context.pool).snapshot(now: now) { reader -> Response? in
             guard try reader.exists(account) else { return nil }
             switch account {
             case .payer(let id): return try payerUsage(reader, id: id, month: month)
@@ -95,11 +96,9 @@ enum UsageEndpoint {
 
     /// U5, U6: a project reads its own part of each pool it was billed to in the month
     /// (one, unless its funding changed during the month); `payer` names its payer now.
-    static func projectUsage(_ reader: BillingReader, id: String, month: UTCMonth) throws -> Response? {
+    static func projectUsage(_ reader: BillingSnapshot, id: String, month: UTCMonth) throws -> Response? {
         guard let current = try reader.currentPool(ofProject: id) else { return nil }
-        let pools = try reader.conn.query("""
-            SELECT DISTINCT pool FROM proj_billing.project_months WHERE project_id = $1 AND month = $2 ORDER BY pool
-            """, [id, month.description]).rows.compactMap { Pool(try $0.requireString(0)) }
+        let pools = try reader.pools(ofProject: id, month: month)
         var response = Response(account: BillingAccount.project(id).json, payer: payerRef(current), month: month.description,
                                 status: "open", final: false, position: try reader.position())
         var statuses: [String] = []
@@ -115,7 +114,7 @@ enum UsageEndpoint {
     }
 
     /// U7: the payer's read is the pool's: every project, and the pool's own free units.
-    static func payerUsage(_ reader: BillingReader, id: String, month: UTCMonth) throws -> Response {
+    static func payerUsage(_ reader: BillingSnapshot, id: String, month: UTCMonth) throws -> Response {
         let pool = Pool.payer(id)
         var response = Response(account: BillingAccount.payer(id).json, payer: payerRef(pool), month: month.description,
                                 status: "open", final: false, projects: [], position: try reader.position())
@@ -127,43 +126,43 @@ enum UsageEndpoint {
                 response.projects!.append(line)
                 try add(line, to: &response)
             }
-            response.units.freeUsed = pm.freeUsed
+            response.units.freeUsed = Quantity(pm.freeUsed)
             response.storage.allowanceBytes = pm.allowanceBytes
         }
         return response
     }
 
-    static func line(_ pm: BillingReader.PoolMonth, project: String) throws -> ProjectLine? {
+    static func line(_ pm: BillingSnapshot.PoolMonthView, project: String) throws -> ProjectLine? {
         let meters = pm.meters[project]
         guard meters != nil || pm.charges[project] != nil else { return nil }
         let charge = pm.charges[project]
         var units = Units()
-        units.apiRequests = meters?.apiRequests ?? 0
-        units.streamEvents = meters?.streamEvents ?? 0
-        units.webhookDeliveries = meters?.webhookDeliveries ?? 0
-        units.counted = charge?.units ?? (units.apiRequests + units.streamEvents + units.webhookDeliveries)
-        units.freeUsed = charge?.freeUnits ?? 0
-        units.billed = charge?.billedUnits ?? 0
+        units.apiRequests = meters?.apiRequests ?? .zero
+        units.streamEvents = meters?.streamEvents ?? .zero
+        units.webhookDeliveries = meters?.webhookDeliveries ?? .zero
+        units.counted = try charge?.units ?? (units.apiRequests + units.streamEvents + units.webhookDeliveries)
+        units.freeUsed = charge?.freeUnits ?? .zero
+        units.billed = charge?.billedUnits ?? .zero
         units.amount = charge?.unitsAmount ?? .zero
-        let storage = Storage(peakBytes: charge?.storageBytes ?? 0, allowanceBytes: pm.allowanceBytes,
-                              billedBytes: charge?.billedStorageBytes ?? 0, amount: charge?.storageAmount ?? .zero)
-        return ProjectLine(projectID: project, units: units, storage: storage, bytesServed: meters?.bytesServed ?? 0,
-                           bytesReceived: meters?.bytesReceived ?? 0, amount: charge?.amount ?? .zero)
+        let storage = Storage(peakBytes: charge?.storageBytes ?? .zero, allowanceBytes: pm.allowanceBytes,
+                              billedBytes: charge?.billedStorageBytes ?? .zero, amount: charge?.storageAmount ?? .zero)
+        return ProjectLine(projectID: project, units: units, storage: storage, bytesServed: meters?.bytesServed ?? .zero,
+                           bytesReceived: meters?.bytesReceived ?? .zero, amount: charge?.amount ?? .zero)
     }
 
     static func add(_ line: ProjectLine, to response: inout Response) throws {
-        response.bytesServed += line.bytesServed
-        response.bytesReceived += line.bytesReceived
-        response.units.apiRequests += line.units.apiRequests
-        response.units.streamEvents += line.units.streamEvents
-        response.units.webhookDeliveries += line.units.webhookDeliveries
-        response.units.counted += line.units.counted
-        response.units.freeUsed += line.units.freeUsed
-        response.units.billed += line.units.billed
+        response.bytesServed = try response.bytesServed + line.bytesServed
+        response.bytesReceived = try response.bytesReceived + line.bytesReceived
+        response.units.apiRequests = try response.units.apiRequests + line.units.apiRequests
+        response.units.streamEvents = try response.units.streamEvents + line.units.streamEvents
+        response.units.webhookDeliveries = try response.units.webhookDeliveries + line.units.webhookDeliveries
+        response.units.counted = try response.units.counted + line.units.counted
+        response.units.freeUsed = try response.units.freeUsed + line.units.freeUsed
+        response.units.billed = try response.units.billed + line.units.billed
         response.units.amount = try response.units.amount + line.units.amount
-        response.storage.peakBytes += line.storage.peakBytes
+        response.storage.peakBytes = try response.storage.peakBytes + line.storage.peakBytes
         response.storage.allowanceBytes = line.storage.allowanceBytes
-        response.storage.billedBytes += line.storage.billedBytes
+        response.storage.billedBytes = try response.storage.billedBytes + line.storage.billedBytes
         response.storage.amount = try response.storage.amount + line.storage.amount
         response.amount = try response.amount + line.amount
     }

@@ -1,3 +1,5 @@
+import LedgerDomain
+
 /// One atomic append: every event is written, or none is.
 public struct AppendRequest: Sendable, Hashable {
     public var events: [EventToAppend]

@@ -51,7 +51,7 @@ final class BenchProjector: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         var last = (position: from, at: 0.0)
-        while try !BillingAdminQueries.waitForProjection(pool, position: target, timeout: every) {
+        while try !ProjectionWait.until(BillingProjection(), reaches: target, pool: pool, timeout: every) {
             try checkNotFailed(pool)
             let now = elapsed()
             let position = try Self.billingPosition(pool)
@@ -67,11 +67,7 @@ final class BenchProjector: Sendable {
 
     /// The billing projection's position; 0 before the projector has created it.
     static func billingPosition(_ pool: PostgresPool) throws -> Int64 {
-        do {
-            return try BillingAdminQueries.position(pool)
-        } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.undefinedTable {
-            return 0
-        }
+        try BillingReadModel(pool: pool).checkpoint()?.position ?? 0
     }
 
     private func checkNotFailed(_ pool: PostgresPool) throws {

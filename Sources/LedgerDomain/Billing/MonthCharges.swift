@@ -2,13 +2,13 @@
 public struct ProjectCharge: Sendable, Hashable, Codable {
     public var projectID: String
     /// Counted units (U4), and how many of them the free limit covered.
-    public var units: Int64
-    public var freeUnits: Int64
-    public var billedUnits: Int64
+    public var units: Quantity
+    public var freeUnits: Quantity
+    public var billedUnits: Quantity
     public var unitsAmount: Millicredits
     /// The project's peak storage, and its share of the pool's bytes above the allowance.
-    public var storageBytes: Int64
-    public var billedStorageBytes: Int64
+    public var storageBytes: Quantity
+    public var billedStorageBytes: Quantity
     public var storageAmount: Millicredits
     /// `unitsAmount + storageAmount`, positive: what the project consumed.
     public var amount: Millicredits
@@ -19,8 +19,8 @@ public struct ProjectCharge: Sendable, Hashable, Codable {
         case storageAmount = "storage_amount", amount
     }
 
-    public init(projectID: String, units: Int64, freeUnits: Int64, billedUnits: Int64, unitsAmount: Millicredits,
-                storageBytes: Int64, billedStorageBytes: Int64, storageAmount: Millicredits, amount: Millicredits) {
+    public init(projectID: String, units: Quantity, freeUnits: Quantity, billedUnits: Quantity, unitsAmount: Millicredits,
+                storageBytes: Quantity, billedStorageBytes: Quantity, storageAmount: Millicredits, amount: Millicredits) {
         self.projectID = projectID
         self.units = units
         self.freeUnits = freeUnits
@@ -38,13 +38,13 @@ public struct ProjectCharge: Sendable, Hashable, Codable {
 public enum MonthCharges {
     /// What the fold accumulated for one project of the pool in the month.
     public struct ProjectUsage: Sendable, Hashable {
-        public var units: Int64
-        public var freeUnits: Int64
-        public var billedUnits: Int64
+        public var units: Quantity
+        public var freeUnits: Quantity
+        public var billedUnits: Quantity
         public var unitsAmount: Millicredits
-        public var storagePeak: Int64
+        public var storagePeak: Quantity
 
-        public init(units: Int64, freeUnits: Int64, billedUnits: Int64, unitsAmount: Millicredits, storagePeak: Int64) {
+        public init(units: Quantity, freeUnits: Quantity, billedUnits: Quantity, unitsAmount: Millicredits, storagePeak: Quantity) {
             self.units = units
             self.freeUnits = freeUnits
             self.billedUnits = billedUnits
@@ -55,25 +55,21 @@ public enum MonthCharges {
 
     public static func compute(projects: [String: ProjectUsage], allowanceBytes: Int64,
                                storagePrice: Millicredits) throws(MoneyError) -> [ProjectCharge] {
-        var poolStorage: Int64 = 0
-        for usage in projects.values {
-            let (s, o) = poolStorage.addingReportingOverflow(usage.storagePeak)
-            guard !o else { throw MoneyError(code: .overflow, message: "pool storage overflows") }
-            poolStorage = s
-        }
-        let billedBytes = max(0, poolStorage - max(0, allowanceBytes))
+        var poolStorage = Quantity.zero
+        for usage in projects.values { poolStorage = try poolStorage + usage.storagePeak }
+        let billedBytes = Quantity(max(0, poolStorage.value - Int128(max(0, allowanceBytes))))
         guard let poolAmount = StoragePricing.amount(billedBytes: billedBytes, pricePerGiBMonth: storagePrice) else {
             throw MoneyError(code: .overflow, message: "storage amount overflows")
         }
-        let weights = projects.mapValues(\.storagePeak)
-        let bytesShares = ProportionalSplit.split(billedBytes, weights: weights)
+        let weights = projects.mapValues { max(0, $0.storagePeak.value) }
+        let bytesShares = ProportionalSplit.split(billedBytes.value, weights: weights)
         let amountShares = ProportionalSplit.split(max(0, poolAmount.value), weights: weights)
         return try projects.keys.sorted().map { (id) throws(MoneyError) -> ProjectCharge in
             let u = projects[id]!
             let storageAmount = Millicredits(amountShares[id] ?? 0)
             return ProjectCharge(projectID: id, units: u.units, freeUnits: u.freeUnits, billedUnits: u.billedUnits,
                                  unitsAmount: u.unitsAmount, storageBytes: u.storagePeak,
-                                 billedStorageBytes: bytesShares[id] ?? 0, storageAmount: storageAmount,
+                                 billedStorageBytes: Quantity(bytesShares[id] ?? 0), storageAmount: storageAmount,
                                  amount: try u.unitsAmount + storageAmount)
         }
     }

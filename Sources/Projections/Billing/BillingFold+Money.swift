@@ -57,17 +57,17 @@ extension BillingFold {
         try settle(try openHold(e.holdID), status: "released", captured: nil)
     }
 
-    private struct OpenHold { var id: String; var project: String; var pool: Pool; var amount: Int64 }
+    private struct OpenHold { var id: String; var project: String; var pool: Pool; var amount: Int128 }
 
     private func openHold(_ id: String) throws -> OpenHold {
         let rows = try db.execute("SELECT project_id, pool, amount FROM holds WHERE hold_id = $1 AND status = 'open'", [id])
         guard rows.rowCount == 1, let pool = Pool(try rows[0].requireString(1)) else {
             throw ProjectionError("hold \(id) is not open")
         }
-        return OpenHold(id: id, project: try rows[0].requireString(0), pool: pool, amount: try rows[0].requireInt64(2))
+        return OpenHold(id: id, project: try rows[0].requireString(0), pool: pool, amount: Int128(try rows[0].requireInt64(2)))
     }
 
-    private func settle(_ hold: OpenHold, status: String, captured: Int64?) throws {
+    private func settle(_ hold: OpenHold, status: String, captured: Int128?) throws {
         db.enqueue("UPDATE holds SET status = $2, captured = $3 WHERE hold_id = $1 AND status = 'open'",
                        [hold.id, status, captured])
         for account in Set(Self.accounts(project: hold.project, pool: hold.pool)) {

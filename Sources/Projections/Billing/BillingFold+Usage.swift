@@ -55,7 +55,7 @@ extension BillingFold {
     func monthClosing(_ e: MonthClosing) throws {
         try ensurePool(e.pool)
         let pricing = try db.execute("SELECT storage_price FROM pricing")
-        let storagePrice = pricing.rowCount == 0 ? 0 : try pricing[0].requireInt64(0)
+        let storagePrice: Int64 = pricing.rowCount == 0 ? 0 : try pricing[0].requireInt64(0)
         let allowance = try db.execute("SELECT allowance_storage_bytes FROM pools WHERE pool = $1", [e.pool.description])[0].requireInt64(0)
         let key = e.pool.description + "|" + e.month.description
         var state = try poolMonth(e.pool.description, e.month.description)
@@ -90,8 +90,8 @@ extension BillingFold {
                 INSERT INTO charges (pool, month, project_id, units, free_units, billed_units, units_amount, storage_bytes,
                                      billed_storage_bytes, storage_amount, amount, entry_id, position)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-                """, [e.pool.description, e.month.description, charge.projectID, charge.units, charge.freeUnits,
-                      charge.billedUnits, charge.unitsAmount.value, charge.storageBytes, charge.billedStorageBytes,
+                """, [e.pool.description, e.month.description, charge.projectID, charge.units.value, charge.freeUnits.value,
+                      charge.billedUnits.value, charge.unitsAmount.value, charge.storageBytes.value, charge.billedStorageBytes.value,
                       charge.storageAmount.value, charge.amount.value, entryID, position])
         }
     }

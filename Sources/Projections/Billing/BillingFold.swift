@@ -33,7 +33,7 @@ struct BillingFold {
     }
 
     /// Adds to one column of an account's balance on a pool, creating the row on first use.
-    func addToBalance(_ account: String, pool: Pool, _ column: BalanceColumn, _ amount: Int64) throws {
+    func addToBalance(_ account: String, pool: Pool, _ column: BalanceColumn, _ amount: Int128) throws {
         db.enqueue("""
             INSERT INTO balances AS b (account, pool, \(column.rawValue)) VALUES ($1, $2, $3)
             ON CONFLICT (account, pool) DO UPDATE SET \(column.rawValue) = b.\(column.rawValue) + excluded.\(column.rawValue)
@@ -45,7 +45,7 @@ struct BillingFold {
         var index: Int32
         var kind: String
         var source: String?
-        var amount: Int64
+        var amount: Int128
         var projectID: String?
         var pool: Pool
         var month: String?

@@ -11,7 +11,8 @@ import LedgerJSON
 public struct BillingProjection: Projection {
     public let name = "billing"
     /// 2: corrections keyed by account too; a closing month records its price and allowance.
-    public let version = 2
+    /// 3: sums in `numeric`, so that no accepted event can overflow them.
+    public let version = 3
     public let tables = ["payers", "projects", "funding", "pools", "keys", "pricing", "journal", "corrections",
                          "balances", "holds", "pool_months", "project_months", "charges", "late_usage"]
 

@@ -1,8 +1,12 @@
 /// The tables of the billing projection. Balances are kept per account *and pool*: a
 /// project that changes funding has one row per pool it was billed to, so that its share
 /// of a payer's pool never mixes with its own pool's credits.
-/// Amounts are `bigint` millicredits; instants that
-/// rules compare are microseconds since the Unix epoch.
+///
+/// What one event carries is `bigint` (the deciders bound it, `BillingLimits`); what
+/// sums events (balances, a month's counters and amounts, an entry posting a month's
+/// charge) is `numeric`, which no sequence of accepted events can overflow, so that the
+/// fold never stops on an accepted event. Instants that rules compare are microseconds
+/// since the Unix epoch.
 enum BillingSchema {
     static let statements = [
         "CREATE TABLE payers (payer_id text PRIMARY KEY, name text NOT NULL, position bigint NOT NULL)",
@@ -27,7 +31,7 @@ enum BillingSchema {
         """,
         """
         CREATE TABLE journal (account text NOT NULL, position bigint NOT NULL, idx integer NOT NULL,
-            entry_id text NOT NULL, kind text NOT NULL, source text, amount bigint NOT NULL, project_id text,
+            entry_id text NOT NULL, kind text NOT NULL, source text, amount numeric NOT NULL, project_id text,
             pool text NOT NULL, month text, hold_id text, corrects text, description text NOT NULL,
             occurred_at timestamptz NOT NULL, PRIMARY KEY (account, position, idx))
         """,
@@ -39,10 +43,10 @@ enum BillingSchema {
         """,
         "CREATE INDEX corrections_account_idx ON corrections (account, position)",
         """
-        CREATE TABLE balances (account text NOT NULL, pool text NOT NULL, credit_plan bigint NOT NULL DEFAULT 0,
-            credit_purchase bigint NOT NULL DEFAULT 0, credit_grant bigint NOT NULL DEFAULT 0,
-            correction bigint NOT NULL DEFAULT 0, usage_posted bigint NOT NULL DEFAULT 0,
-            hold_posted bigint NOT NULL DEFAULT 0, hold_held bigint NOT NULL DEFAULT 0, PRIMARY KEY (account, pool))
+        CREATE TABLE balances (account text NOT NULL, pool text NOT NULL, credit_plan numeric NOT NULL DEFAULT 0,
+            credit_purchase numeric NOT NULL DEFAULT 0, credit_grant numeric NOT NULL DEFAULT 0,
+            correction numeric NOT NULL DEFAULT 0, usage_posted numeric NOT NULL DEFAULT 0,
+            hold_posted numeric NOT NULL DEFAULT 0, hold_held numeric NOT NULL DEFAULT 0, PRIMARY KEY (account, pool))
         """,
         """
         CREATE TABLE holds (hold_id text PRIMARY KEY, project_id text NOT NULL, pool text NOT NULL,
@@ -55,18 +59,18 @@ enum BillingSchema {
         """,
         """
         CREATE TABLE project_months (project_id text NOT NULL, month text NOT NULL, pool text NOT NULL,
-            api_requests bigint NOT NULL DEFAULT 0, stream_events bigint NOT NULL DEFAULT 0,
-            webhook_deliveries bigint NOT NULL DEFAULT 0, free_units bigint NOT NULL DEFAULT 0,
-            billed_units bigint NOT NULL DEFAULT 0, units_amount bigint NOT NULL DEFAULT 0,
-            storage_peak bigint NOT NULL DEFAULT 0, bytes_served bigint NOT NULL DEFAULT 0,
-            bytes_received bigint NOT NULL DEFAULT 0, PRIMARY KEY (project_id, month, pool))
+            api_requests numeric NOT NULL DEFAULT 0, stream_events numeric NOT NULL DEFAULT 0,
+            webhook_deliveries numeric NOT NULL DEFAULT 0, free_units numeric NOT NULL DEFAULT 0,
+            billed_units numeric NOT NULL DEFAULT 0, units_amount numeric NOT NULL DEFAULT 0,
+            storage_peak bigint NOT NULL DEFAULT 0, bytes_served numeric NOT NULL DEFAULT 0,
+            bytes_received numeric NOT NULL DEFAULT 0, PRIMARY KEY (project_id, month, pool))
         """,
         "CREATE INDEX project_months_pool_idx ON project_months (pool, month)",
         """
         CREATE TABLE charges (pool text NOT NULL, month text NOT NULL, project_id text NOT NULL,
-            units bigint NOT NULL, free_units bigint NOT NULL, billed_units bigint NOT NULL,
-            units_amount bigint NOT NULL, storage_bytes bigint NOT NULL, billed_storage_bytes bigint NOT NULL,
-            storage_amount bigint NOT NULL, amount bigint NOT NULL, entry_id text, position bigint NOT NULL,
+            units numeric NOT NULL, free_units numeric NOT NULL, billed_units numeric NOT NULL,
+            units_amount numeric NOT NULL, storage_bytes numeric NOT NULL, billed_storage_bytes numeric NOT NULL,
+            storage_amount numeric NOT NULL, amount numeric NOT NULL, entry_id text, position bigint NOT NULL,
             PRIMARY KEY (pool, month, project_id))
         """,
         """

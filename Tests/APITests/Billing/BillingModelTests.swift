@@ -141,7 +141,7 @@ struct BillingModelTests {
                 let closed = try f.closeMonth(Pool(pool)!, month)
                 model.closed.insert(key)
                 let charges = model.charges(key)
-                #expect(Dictionary(uniqueKeysWithValues: closed.charges.map { ($0.projectID, $0.amount.value) }) == charges,
+                #expect(Dictionary(uniqueKeysWithValues: closed.charges.map { ($0.projectID, Int64($0.amount.value)) }) == charges,
                         "seed \(seed) step \(step): charges of \(key)")
                 var index: Int32 = 0
                 let position = try f.service.store.headPosition()

@@ -45,7 +45,6 @@ struct IngestionTests {
     @Test("strict validation: every bad event is named, and nothing of the batch is recorded", arguments: [
         ("unknown meter", ["meter": "gpu_seconds"] as [String: JSONValue], "unknown meter"),
         ("negative quantity", ["quantity": -1], "must not be negative"),
-        ("fractional quantity", ["quantity": .decimal("1.5")], "must be an integer"),
         ("non-canonical quantity", ["quantity": "01"], "not a canonical integer"),
         ("far future", ["occurred_at": "2026-11-15T12:06:00Z"], "in the future"),
         ("not an instant", ["occurred_at": "yesterday"], "RFC 3339"),
@@ -64,6 +63,31 @@ struct IngestionTests {
         #expect(r.body["code"] == "invalid_usage_batch")
         let errors = r.body["errors"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(errors.count == 1 && errors[0].hasPrefix("events[1]: ") && errors[0].contains(message), "\(name): \(errors)")
+        #expect(try f.service.store.headPosition() == head)
+    }
+
+    @Test("numbers are plain integers: a fraction or an exponent is malformed JSON, nothing is recorded",
+          arguments: ["1.5", "1e3", "1.0", "10E0"])
+    func plainIntegers(_ literal: String) throws {
+        let (f, service, _) = try fixture()
+        defer { f.shutdown() }
+        let head = try f.service.store.headPosition()
+        let text = event("ok").compactText().replacingOccurrences(of: "\"quantity\":1", with: "\"quantity\":\(literal)")
+        #expect(text.contains(literal))
+        let r = try f.post("/v1/usage/events", key: service, raw: #"{"events":["# + text + "]}")
+        #expect(r.status == 400 && r.body["code"] == "malformed_json", "\(literal)")
+        #expect(try f.service.store.headPosition() == head)
+    }
+
+    @Test("a key given twice is refused, naming it, wherever it is")
+    func duplicateKeys() throws {
+        let (f, service, _) = try fixture()
+        defer { f.shutdown() }
+        let head = try f.service.store.headPosition()
+        let text = event("ok").compactText().replacingOccurrences(of: "{", with: #"{"meter":"api_requests","#)
+        let r = try f.post("/v1/usage/events", key: service, raw: #"{"events":["# + text + "]}")
+        #expect(r.status == 400 && r.body["code"] == "duplicate_key")
+        #expect(r.body["detail"]?.stringValue?.contains("\"meter\"") == true)
         #expect(try f.service.store.headPosition() == head)
     }
 

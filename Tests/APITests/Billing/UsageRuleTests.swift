@@ -1,3 +1,4 @@
+import Projections
 import API
 import LedgerDomain
 import LedgerJSON
@@ -159,7 +160,9 @@ struct ClosingPriceTests {
         try f.append(MonthClosing(pool: .project("solo"), month: month), stream: "project-solo")
         try f.prices(unit: 0, storagePerGiB: 10 << 30)
         try f.append(PlanSet(pool: .project("solo"), plan: "bigger", allowanceStorageBytes: 50), stream: "project-solo")
-        let closed = try #require(try BillingAdminQueries.closingCharges(f.service.context.pool, pool: .project("solo"), month: month))
+        try f.settle()
+        let closing = try #require(try BillingReadModel(pool: f.service.context.pool).closingMonth(PoolMonth(.project("solo"), month)))
+        let closed = try MonthCloseDecider.closed(PoolMonth(.project("solo"), month), closing: closing).events[0].decode(MonthClosed.self)
         #expect(closed.charges.map(\.storageAmount) == [Millicredits(100)])
         #expect(closed.allowanceStorageBytes == 0)
     }

@@ -1,3 +1,5 @@
+import LedgerDomain
+
 /// A request the ledger refuses: well-formed, but the log's state or the clock forbids it
 /// (`ledger admin` exits 1). Nothing was appended. Codes are stable, for scripts;
 /// `message` names what was wrong, for people.
@@ -6,6 +8,7 @@ public struct AdminError: Error, Sendable, Equatable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         /// The code as scripts see it, e.g. `already_exists`.
         public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
         public var description: String { rawValue }
 
         /// The payer, project, key or hold to create exists already.
@@ -46,6 +49,12 @@ public struct AdminError: Error, Sendable, Equatable, CustomStringConvertible {
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
+    }
+
+    /// A decider's refusal, with its code.
+    public init(_ refusal: Refusal) {
+        self.code = Code(rawValue: refusal.code.rawValue)
+        self.message = refusal.errors.isEmpty ? refusal.message : refusal.message + ": " + refusal.errors.joined(separator: "; ")
     }
 
     public var description: String { "\(code): \(message)" }

@@ -85,7 +85,7 @@ struct AdminOptions {
     /// A count (bytes): a canonical non-negative integer.
     func count(_ name: String) throws -> Int64? {
         guard let text = arguments.value(name) else { return nil }
-        guard let n = Millicredits(canonical: text)?.value, n >= 0 else {
+        guard let n = Millicredits(canonical: text)?.int64, n >= 0 else {
             throw UsageError("--\(name) must be a non-negative integer without sign or leading zeros, got \(text.debugDescription)")
         }
         return n

@@ -88,57 +88,52 @@ struct AdminSession {
     /// Waits until the billing projection has applied `target`; a projection that stopped
     /// on a poison event is reported at once rather than after the timeout.
     func waitForBilling(position target: Int64) throws {
-        let deadline = Date().addingTimeInterval(services.projectionTimeout)
-        while true {
-            // A missing schema is waited for too: a projector that has just started creates it.
-            let checkpoint = try pool.read { try ProjectionSchema.checkpoint(BillingProjection().schema, on: $0) }
-            if let checkpoint, checkpoint.position >= target { return }
-            if let checkpoint, let failed = checkpoint.failedPosition {
-                throw AdminError(.projectionUnavailable,
-                    "the billing projection stopped at position \(failed) (\(checkpoint.error ?? "no error recorded")); fix it before operating on the ledger (docs/operations.md)")
-            }
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else {
-                guard let checkpoint else {
-                    throw AdminError(.projectionUnavailable, "the billing projection does not exist yet: start the projector (`ledger project`) and retry")
-                }
-                throw AdminError(.projectionBehind,
-                    "the projector has not caught up with the log: is `ledger project` running? (the billing projection is at position \(checkpoint.position), the log at \(target), after waiting \(Int(services.projectionTimeout.rounded())) s)")
-            }
-            if checkpoint == nil {
-                Thread.sleep(forTimeInterval: min(0.05, remaining))
-            } else if try BillingAdminQueries.waitForProjection(pool, position: target, timeout: min(1, remaining)) {
-                // In slices, so that a projection that stops meanwhile is noticed.
-                return
-            }
+        let projection = BillingProjection()
+        do {
+            if try ProjectionWait.until(projection, reaches: target, pool: pool, timeout: services.projectionTimeout) { return }
+        } catch let stopped as ProjectionWait.Stopped {
+            throw AdminError(.projectionUnavailable,
+                "the billing projection stopped at position \(stopped.position) (\(stopped.error)); set the event aside or fix the code before operating on the ledger (docs/operations.md)")
         }
+        guard let checkpoint = try billing.checkpoint() else {
+            throw AdminError(.projectionUnavailable, "the billing projection does not exist yet: start the projector (`ledger project`) and retry")
+        }
+        throw AdminError(.projectionBehind,
+            "the projector has not caught up with the log: is `ledger project` running? (the billing projection is at position \(checkpoint.position), the log at \(target), after waiting \(Int(services.projectionTimeout.rounded())) s)")
     }
 
-    func requirePayer(_ id: String) throws {
-        guard try BillingAdminQueries.payerExists(pool, id) else { throw AdminError(.notFound, "payer \(id) does not exist") }
+    /// The billing projection's reads.
+    var billing: BillingReadModel { BillingReadModel(pool: pool) }
+
+    /// What the account deciders need, after catching up with the log.
+    func accountsState(payers: [String] = [], projects: [String] = [], pools: [Pool] = []) throws -> AccountsDecider.State {
+        try catchUp()
+        return try billing.accountsState(payers: payers, projects: projects, pools: pools)
     }
 
-    func requireProject(_ id: String) throws {
-        guard try BillingAdminQueries.projectExists(pool, id) else { throw AdminError(.notFound, "project \(id) does not exist") }
-    }
-
-    /// The payer or project that owns `pool` must exist.
-    func requireOwner(of pool: Pool) throws {
+    /// What the account deciders need to judge `pool` as a pool.
+    func accountsState(_ pool: Pool) throws -> AccountsDecider.State {
         switch pool {
-        case .payer(let id): try requirePayer(id)
-        case .project(let id): try requireProject(id)
+        case .payer(let id): return try accountsState(payers: [id], pools: [pool])
+        case .project(let id): return try accountsState(projects: [id], pools: [pool])
         }
     }
 
-    /// A pool the billing projection knows: one that funded a project, or was credited or given a plan.
-    func requireKnownPool(_ owner: Pool) throws {
-        try requireOwner(of: owner)
-        let known = try pool.read { conn in
-            try conn.query("SELECT 1 FROM proj_billing.pools WHERE pool = $1", [owner.description]).rowCount == 1
+    /// Runs a decider: its refusal becomes the command's.
+    func decide<T>(_ decider: () throws -> T) throws -> T {
+        do {
+            return try decider()
+        } catch let refusal as Refusal {
+            throw AdminError(refusal)
         }
-        guard known else {
-            throw AdminError(.notFound, "\(owner) is not a pool: the project has never been self-paying, credited or given a plan")
-        }
+    }
+
+    /// Appends what a decider decided, with the operator's metadata.
+    func append(_ decision: Decision, correlationID: String? = nil,
+                refusal: (AppendError) -> AdminError? = { _ in nil }) throws -> [AppendedRecord] {
+        let metadata = try metadata(correlationID: correlationID)
+        return try append(decision.events.map { EventToAppend($0, metadata: metadata) }, expecting: decision.expectedVersions,
+                          idempotencyKey: decision.idempotencyKey, refusal: refusal)
     }
 
     /// A refusal for a stream that was expected to be absent (a create) but exists.

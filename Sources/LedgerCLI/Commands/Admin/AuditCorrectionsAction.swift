@@ -1,4 +1,4 @@
-import API
+import Projections
 import LedgerDomain
 import LedgerJSON
 
@@ -21,10 +21,18 @@ struct AuditCorrectionsAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp()
-        try session.requireOwner(of: account)
+        let state: AccountsDecider.State
+        switch account {
+        case .payer(let id): state = try session.accountsState(payers: [id])
+        case .project(let id): state = try session.accountsState(projects: [id])
+        }
+        switch account {
+        case .payer(let id) where !state.payers.contains(id): throw AdminError(.notFound, "payer \(id) does not exist")
+        case .project(let id) where !state.projects.contains(id): throw AdminError(.notFound, "project \(id) does not exist")
+        default: break
+        }
         // Accounts are named as pools are: `project:<id>`, `payer:<id>`.
-        let rows = try BillingAdminQueries.corrections(session.pool, account: account.description)
+        let rows = try session.billing.corrections(account: account.description)
         var receipt = AdminReceipt()
         receipt.fields["account"] = .string(account.description)
         receipt.fields["corrections"] = try JSONValueEncoder().encode(rows)

@@ -24,18 +24,16 @@ struct CorrectAction: AdminAction {
     func perform(_ session: AdminSession) throws -> AdminReceipt {
         guard let reason = session.identity?.reason else { throw UsageError("--reason is required") }
         try session.catchUp()
-        guard let original = try BillingAdminQueries.entry(session.pool, id: entry) else {
-            throw AdminError(.notFound, "journal entry \(entry) does not exist")
+        let original = try session.billing.entry(entry)
+        let decision = try session.decide { try MoneyDecider.correct(original, id: entry, amount: amount, reason: reason) }
+        var receipt = AdminReceipt(events: try session.append(decision))
+        if let original {
+            receipt.notes = ["correcting \(entry) (\(original.kind), \(original.amount) on \(original.accounts.joined(separator: ", ")))"]
+            receipt.fields["corrects"] = [
+                "entry_id": .string(entry.description), "kind": .string(original.kind),
+                "amount": .string(original.amount.canonical), "accounts": .array(original.accounts.map { .string($0) }),
+            ]
         }
-        // docs/billing.md: on the stream of the pool that the original entry moved.
-        let event = try session.event(EntryCorrected(entryID: entry.description, amount: amount, reason: reason),
-                                      on: original.pool.ownerStream, correctsPosition: entry.position)
-        var receipt = AdminReceipt(events: try session.append([event]))
-        receipt.notes = ["correcting \(entry) (\(original.kind), \(original.amount) on \(original.accounts.joined(separator: ", ")))"]
-        receipt.fields["corrects"] = [
-            "entry_id": .string(entry.description), "kind": .string(original.kind),
-            "amount": .string(original.amount.canonical), "accounts": .array(original.accounts.map { .string($0) }),
-        ]
         return receipt
     }
 }

@@ -25,11 +25,10 @@ struct CreditAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp()
-        try session.requireKnownPool(pool)
-        let event = CreditPosted(pool: pool, source: source, amount: amount, description: description)
-        let appended = try session.append([try session.event(event, on: pool.ownerStream)],
-                                          expecting: [pool.ownerStream: .streamExists])
-        return AdminReceipt(events: appended)
+        let state = try session.accountsState(pool)
+        let decision = try session.decide {
+            try MoneyDecider.credit(pool: pool, source: source, amount: amount, description: description, state: state)
+        }
+        return AdminReceipt(events: try session.append(decision))
     }
 }

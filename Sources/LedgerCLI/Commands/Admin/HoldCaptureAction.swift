@@ -17,12 +17,8 @@ struct HoldCaptureAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let hold = try HoldStream.openHold(id, session: session)
-        let captured = amount ?? hold.amount
-        guard captured <= hold.amount else {
-            throw AdminError(.exceedsHold, "cannot capture \(captured) from hold \(id): it holds \(hold.amount)")
-        }
-        let event = try session.event(HoldCaptured(holdID: id, amount: captured), on: HoldStream.name(id))
-        return AdminReceipt(events: try HoldStream.settle(id, with: event, session: session))
+        let state = try HoldStream.state(id, session: session)
+        return AdminReceipt(events: try HoldStream.settle(id, try session.decide { try HoldDecider.capture(id: id, amount: amount, state: state) },
+                                                          session: session))
     }
 }

@@ -22,19 +22,16 @@ struct HoldPlaceAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp()
-        try session.requireProject(project)
-        guard let pool = try BillingAdminQueries.currentPool(session.pool, project: project, now: session.now) else {
-            throw AdminError(.notFound, "project \(project) has no pool")
+        let state = try session.accountsState(projects: [project])
+        let pool = try session.billing.currentPool(ofProject: project, now: session.now)
+        let decision = try session.decide {
+            try HoldDecider.place(id: id, projectID: project, amount: amount, description: description, currentPool: pool, state: state)
         }
-        let stream = HoldStream.name(id)
-        let event = HoldPlaced(holdID: id, projectID: project, pool: pool, amount: amount, description: description)
-        let appended = try session.append([try session.event(event, on: stream)],
-                                          expecting: [stream: .noStream, Pool.project(project).ownerStream: .streamExists]) { error in
+        let stream = HoldDecider.stream(id)
+        return AdminReceipt(events: try session.append(decision) { error in
             guard error.code == .wrongExpectedVersion else { return nil }
             return error.stream == stream ? AdminError(.alreadyExists, "hold \(id) already exists")
                                           : AdminError(.notFound, "project \(project) does not exist")
-        }
-        return AdminReceipt(events: appended)
+        })
     }
 }

@@ -14,8 +14,8 @@ struct HoldReleaseAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        _ = try HoldStream.openHold(id, session: session)
-        let event = try session.event(HoldReleased(holdID: id), on: HoldStream.name(id))
-        return AdminReceipt(events: try HoldStream.settle(id, with: event, session: session))
+        let state = try HoldStream.state(id, session: session)
+        return AdminReceipt(events: try HoldStream.settle(id, try session.decide { try HoldDecider.release(id: id, state: state) },
+                                                          session: session))
     }
 }

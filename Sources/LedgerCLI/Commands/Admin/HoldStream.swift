@@ -1,36 +1,24 @@
 import EventStore
 import LedgerDomain
 
-/// A hold as its own stream in the log tells it: `hold.placed`, then at most one
-/// `hold.captured` or `hold.released`. Settling reads the log rather than the projection,
-/// since the stream alone decides, and the append expects it at version 1.
+/// A hold's stream, `hold-<id>`, read from the log (it alone decides whether the hold is
+/// open) and settled at exactly the version that was read.
 enum HoldStream {
-    static func name(_ id: String) -> String { "hold-" + id }
-
-    /// The hold, or a refusal naming why it cannot be settled.
-    static func openHold(_ id: String, session: AdminSession) throws -> HoldPlaced {
-        let events = try session.services.store.readStream(name(id))
-        guard let first = events.first, first.type == HoldPlaced.type else {
-            throw AdminError(.notFound, "hold \(id) does not exist")
-        }
-        if events.count > 1 { throw alreadySettled(id, by: events[1]) }
-        return try first.decode(HoldPlaced.self)
+    static func state(_ id: String, session: AdminSession) throws -> HoldDecider.State {
+        try HoldDecider.State(stream: try session.services.store.readStream(HoldDecider.stream(id)).map {
+            (type: $0.type, data: try $0.data(), position: $0.position)
+        })
     }
 
-    static func alreadySettled(_ id: String, by event: RecordedEvent) -> AdminError {
-        let verb = event.type == HoldCaptured.type ? "captured" : "released"
-        return AdminError(.alreadySettled, "hold \(id) was already \(verb) (position \(event.position)): a hold is settled once")
-    }
-
-    /// Settles the hold with `event`, expecting its stream at exactly version 1.
-    static func settle(_ id: String, with event: EventToAppend, session: AdminSession) throws -> [AppendedRecord] {
-        try session.append([event], expecting: [name(id): .exactly(1)]) { error in
-            guard error.code == .wrongExpectedVersion, error.stream == name(id) else { return nil }
-            // Settled by someone else between the read and the append.
-            if let settled = try? session.services.store.readStream(name(id)).dropFirst().first {
-                return alreadySettled(id, by: settled)
-            }
-            return AdminError(.alreadySettled, "hold \(id) was settled meanwhile")
+    /// Appends the settlement; settled by someone else between the read and the append,
+    /// it says by what.
+    static func settle(_ id: String, _ decision: Decision, session: AdminSession) throws -> [AppendedRecord] {
+        try session.append(decision) { error in
+            guard error.code == .wrongExpectedVersion, error.stream == HoldDecider.stream(id) else { return nil }
+            guard let state = try? state(id, session: session), case .settled = state,
+                  case .failure(let refusal) = Result(catching: { () throws(Refusal) -> Decision in try HoldDecider.release(id: id, state: state) })
+            else { return AdminError(.alreadySettled, "hold \(id) was settled meanwhile") }
+            return AdminError(refusal)
         }
     }
 }

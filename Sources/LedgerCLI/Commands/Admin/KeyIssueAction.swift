@@ -30,24 +30,19 @@ struct KeyIssueAction: AdminAction {
     func perform(_ session: AdminSession) throws -> AdminReceipt {
         let keyID = self.keyID ?? "key_" + Hex.encode(SecureRandom.bytes(4))
         let stream = "key-" + keyID
-        var expected: [String: ExpectedVersion] = [stream: .noStream]
+        let state: AccountsDecider.State
         switch principal.kind {
-        case .project:
-            try session.catchUp()
-            try session.requireProject(principal.id)
-            expected[Pool.project(principal.id).ownerStream] = .streamExists
-        case .payer:
-            try session.catchUp()
-            try session.requirePayer(principal.id)
-            expected[Pool.payer(principal.id).ownerStream] = .streamExists
-        case .service:
-            break // Services are named by the operator; nothing records them beforehand.
+        case .project: state = try session.accountsState(projects: [principal.id])
+        case .payer: state = try session.accountsState(payers: [principal.id])
+        case .service: state = AccountsDecider.State()  // Services are named by the operator; nothing records them beforehand.
         }
         // 256 random bits: a plain SHA-256 is then enough to store it (docs/billing.md).
         let secret = (principal.kind == .service ? "sk_svc_" : "sk_live_") + Base64URL.encode(SecureRandom.bytes(32))
-        let event = KeyIssued(keyID: keyID, principal: principal, sha256: Hex.encode(SHA256.hash(Array(secret.utf8))),
-                              prefix: String(secret.prefix(Self.prefixLength)))
-        let appended = try session.append([try session.event(event, on: stream)], expecting: expected) { error in
+        let decision = try session.decide {
+            try AccountsDecider.issueKey(keyID: keyID, principal: principal, sha256: Hex.encode(SHA256.hash(Array(secret.utf8))),
+                                         prefix: String(secret.prefix(Self.prefixLength)), state: state)
+        }
+        let appended = try session.append(decision) { error in
             guard error.code == .wrongExpectedVersion else { return nil }
             if error.stream == stream { return AdminError(.alreadyExists, "key \(keyID) already exists") }
             return AdminError(.notFound, "\(principal.kind.rawValue) \(principal.id) does not exist")

@@ -16,13 +16,11 @@ struct KeyRevokeAction: AdminAction {
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
         let stream = "key-" + keyID
-        let appended = try session.append([try session.event(KeyRevoked(keyID: keyID), on: stream)],
-                                          expecting: [stream: .exactly(1)]) { error in
+        return AdminReceipt(events: try session.append(try session.decide { try AccountsDecider.revokeKey(keyID: keyID) }) { error in
             guard error.code == .wrongExpectedVersion, error.stream == stream else { return nil }
             return (error.actualVersion ?? 0) == 0
                 ? AdminError(.notFound, "key \(keyID) does not exist")
                 : AdminError(.alreadyRevoked, "key \(keyID) is already revoked")
-        }
-        return AdminReceipt(events: appended)
+        })
     }
 }

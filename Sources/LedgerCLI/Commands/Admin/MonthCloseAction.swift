@@ -1,4 +1,4 @@
-import API
+import Projections
 import LedgerDomain
 import LedgerJSON
 
@@ -32,39 +32,29 @@ struct MonthCloseAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let now = session.now
-        guard let end = month.next?.start else { throw UsageError("--month \(month) is past the last month the ledger knows") }
-        guard end <= now || force else {
-            throw AdminError(.monthNotEnded,
-                "\(month) has not ended: it ends at \(end.iso8601) and it is \(now.iso8601); usage may still arrive (pass --force to close it anyway)")
-        }
-        try session.catchUp()
-        try session.requireKnownPool(pool)
-        let flow = "month-close:\(pool):\(month)"
+        let poolMonth = PoolMonth(pool, month)
+        try session.decide { try MonthCloseDecider.checkEnded(month, now: session.now, force: force) }
+        let state = try session.accountsState(pool)
+        let flow = MonthCloseDecider.closedKey(poolMonth)
         var receipt = AdminReceipt()
-        let status = try BillingAdminQueries.monthStatus(session.pool, pool: pool, month: month)
-        switch status {
-        case "closed":
-            throw AdminError(.monthClosed, "\(month) is already closed for \(pool)")
-        case "closing":
-            // A close that stopped after its first event; the projection has it (catchUp).
-            receipt.notes.append("\(month) is already closing for \(pool): resuming the interrupted close")
-        default:
-            let closing = try session.event(MonthClosing(pool: pool, month: month), on: pool.ownerStream, correlationID: flow)
-            let appended = try session.append([closing], idempotencyKey: "month-closing:\(pool):\(month)")
+        let status = try session.billing.monthStatus(poolMonth)
+        if let closing = try session.decide({
+            try MonthCloseDecider.closing(poolMonth, status: status, now: session.now, force: force, state: state)
+        }) {
+            let appended = try session.append(closing, correlationID: flow)
             receipt.events += appended
             try session.waitForBilling(position: appended.map(\.position).max() ?? 0)
+        } else {
+            // A close that stopped after its first event; the projection has it (catchUp).
+            receipt.notes.append("\(month) is already closing for \(pool): resuming the interrupted close")
         }
-        guard let closed = try BillingAdminQueries.closingCharges(session.pool, pool: pool, month: month) else {
-            // Only another close can have moved the month on from `closing` meanwhile.
-            throw AdminError(.monthClosed, "\(month) was closed for \(pool) by another operator meanwhile")
-        }
-        let event = try session.event(closed, on: pool.ownerStream, correlationID: flow)
-        receipt.events += try session.append([event], idempotencyKey: flow) { error in
+        let decision = try session.decide { try MonthCloseDecider.closed(poolMonth, closing: try session.billing.closingMonth(poolMonth)) }
+        receipt.events += try session.append(decision, correlationID: flow) { error in
             guard error.code == .idempotencyConflict else { return nil }
             return AdminError(.conflict,
                 "another close of \(month) for \(pool) recorded different charges meanwhile (the storage price changed?); check the log")
         }
+        let closed = try decision.events[0].decode(MonthClosed.self)
         return try report(closed, into: receipt, resumed: status == "closing")
     }
 

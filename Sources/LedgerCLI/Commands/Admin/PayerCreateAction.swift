@@ -19,15 +19,13 @@ struct PayerCreateAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let pool = Pool.payer(id)
-        var events = [try session.event(PayerCreated(payerID: id, name: name), on: pool.ownerStream)]
-        if let plan {
-            events.append(try session.event(PlanSet(pool: pool, plan: plan.name, allowanceStorageBytes: plan.allowance),
-                                            on: pool.ownerStream))
+        let decision = try session.decide {
+            try AccountsDecider.createPayer(id: id, name: name,
+                                            plan: plan.map { AccountsDecider.PlanChoice(name: $0.name, allowanceStorageBytes: $0.allowance) })
         }
         // The stream is the payer: `.noStream` makes a second create fail, even a concurrent one.
-        let appended = try session.append(events, expecting: [pool.ownerStream: .noStream],
-                                          refusal: AdminSession.whenExists(pool.ownerStream, AdminError(.alreadyExists, "payer \(id) already exists")))
-        return AdminReceipt(events: appended)
+        let stream = Pool.payer(id).ownerStream
+        return AdminReceipt(events: try session.append(decision, refusal: AdminSession.whenExists(stream,
+            AdminError(.alreadyExists, "payer \(id) already exists"))))
     }
 }

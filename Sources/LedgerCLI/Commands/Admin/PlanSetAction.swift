@@ -17,11 +17,8 @@ struct PlanSetAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp()
-        try session.requireKnownPool(pool)
-        let event = PlanSet(pool: pool, plan: plan.name, allowanceStorageBytes: plan.allowance)
-        let appended = try session.append([try session.event(event, on: pool.ownerStream)],
-                                          expecting: [pool.ownerStream: .streamExists])
-        return AdminReceipt(events: appended)
+        let state = try session.accountsState(pool)
+        let choice = AccountsDecider.PlanChoice(name: plan.name, allowanceStorageBytes: plan.allowance)
+        return AdminReceipt(events: try session.append(try session.decide { try AccountsDecider.setPlan(pool: pool, plan: choice, state: state) }))
     }
 }

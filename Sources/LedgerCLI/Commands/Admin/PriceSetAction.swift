@@ -19,7 +19,7 @@ struct PriceSetAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let event = PricingConfigured(unitPrice: unitPrice, storagePricePerGiBMonth: storagePrice)
-        return AdminReceipt(events: try session.append([try session.event(event, on: Self.stream)]))
+        let decision = try session.decide { try MoneyDecider.setPrices(unitPrice: unitPrice, storagePricePerGiBMonth: storagePrice) }
+        return AdminReceipt(events: try session.append(decision))
     }
 }

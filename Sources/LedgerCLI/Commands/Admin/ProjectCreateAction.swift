@@ -20,22 +20,16 @@ struct ProjectCreateAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
+        var payers: [String] = []
+        if case .payer(let payer) = funding { payers.append(payer) }
+        let state = try session.accountsState(payers: payers)
+        let decision = try session.decide { try AccountsDecider.createProject(id: id, name: name, funding: funding, state: state) }
         let stream = Pool.project(id).ownerStream
-        var expected: [String: ExpectedVersion] = [stream: .noStream]
-        if case .payer(let payer) = funding {
-            try session.catchUp()
-            try session.requirePayer(payer)
-            // Also guarded in the append itself, in case the projection is behind a
-            // concurrent change (it never is for a payer that exists: payers are never deleted).
-            expected[Pool.payer(payer).ownerStream] = .streamExists
-        }
-        let appended = try session.append([try session.event(ProjectCreated(projectID: id, name: name, funding: funding), on: stream)],
-                                          expecting: expected) { error in
+        return AdminReceipt(events: try session.append(decision) { error in
             guard error.code == .wrongExpectedVersion else { return nil }
             if error.stream == stream { return AdminError(.alreadyExists, "project \(id) already exists") }
             if case .payer(let payer) = funding { return AdminError(.notFound, "payer \(payer) does not exist") }
             return nil
-        }
-        return AdminReceipt(events: appended)
+        })
     }
 }

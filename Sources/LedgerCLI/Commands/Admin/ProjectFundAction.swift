@@ -20,29 +20,22 @@ struct ProjectFundAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
+        var payers: [String] = []
+        if case .payer(let payer) = funding { payers.append(payer) }
         let now = session.now
-        let effective = effectiveAt ?? now
-        // docs/billing.md: usage is billed to the pool that funded its project at its
-        // occurred_at, and that must not change after the fact.
-        guard effective >= now else {
-            throw AdminError(.effectiveInPast,
-                "--effective-at \(effective.iso8601) is before now (\(now.iso8601)): a funding change may not take effect in the past")
+        // The time check comes first: it needs no database.
+        if let effectiveAt, effectiveAt < now { _ = try session.decide { try AccountsDecider.fundProject(id: id, funding: funding,
+            effectiveAt: effectiveAt, now: now, state: .init()) } }
+        let state = try session.accountsState(payers: payers, projects: [id])
+        let decision = try session.decide {
+            try AccountsDecider.fundProject(id: id, funding: funding, effectiveAt: effectiveAt, now: now, state: state)
         }
-        try session.catchUp()
-        try session.requireProject(id)
         let stream = Pool.project(id).ownerStream
-        var expected: [String: ExpectedVersion] = [stream: .streamExists]
-        if case .payer(let payer) = funding {
-            try session.requirePayer(payer)
-            expected[Pool.payer(payer).ownerStream] = .streamExists
-        }
-        let event = ProjectFundingChanged(projectID: id, funding: funding, effectiveAt: effective)
-        let appended = try session.append([try session.event(event, on: stream)], expecting: expected) { error in
+        return AdminReceipt(events: try session.append(decision) { error in
             guard error.code == .wrongExpectedVersion else { return nil }
             if error.stream == stream { return AdminError(.notFound, "project \(id) does not exist") }
             if case .payer(let payer) = funding { return AdminError(.notFound, "payer \(payer) does not exist") }
             return nil
-        }
-        return AdminReceipt(events: appended)
+        })
     }
 }

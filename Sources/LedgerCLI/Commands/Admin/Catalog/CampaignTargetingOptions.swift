@@ -28,8 +28,8 @@ enum CampaignTargetingOptions {
     static func variants(_ text: String) throws -> [CampaignVariant] {
         try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
             let parts = item.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 2, let id = Millicredits(canonical: String(parts[0]))?.value,
-                  let weight = Millicredits(canonical: String(parts[1]))?.value, weight.magnitude <= Int32.max.magnitude else {
+            guard parts.count == 2, let id = Millicredits(canonical: String(parts[0]))?.int64,
+                  let weight = Millicredits(canonical: String(parts[1]))?.int64, weight.magnitude <= Int32.max.magnitude else {
                 throw UsageError("--variants must be ID:WEIGHT pairs separated by commas, such as 1:50,2:50; got \(String(item).debugDescription)")
             }
             return CampaignVariant(id: id, weight: Int(weight))

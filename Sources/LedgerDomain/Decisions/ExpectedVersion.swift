@@ -9,7 +9,8 @@ public enum ExpectedVersion: Sendable, Hashable, CustomStringConvertible {
     /// The stream's last event must have exactly this version (0 means no stream).
     case exactly(Int64)
 
-    func admits(current: Int64) -> Bool {
+    /// Whether a stream at `current` (0: no stream) satisfies the expectation.
+    public func admits(current: Int64) -> Bool {
         switch self {
         case .any: return true
         case .noStream: return current == 0

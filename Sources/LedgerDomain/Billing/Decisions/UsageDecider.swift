@@ -1,0 +1,84 @@
+/// Decides a batch of usage measurements from the platform's metering services (U1–U7):
+/// accepted whole, or refused whole with every finding listed.
+///
+/// Each accepted measurement becomes `usage.recorded` on `usage-<project>`, idempotent on
+/// its id (`usage:<id>`): a measurement sent again with the same content is counted
+/// once, with other content it is a conflict the append reports.
+public enum UsageDecider {
+    /// One measurement as the request gave it, its JSON already decoded.
+    public struct Measurement: Sendable, Hashable {
+        public var id: String
+        public var projectID: String
+        public var meter: String
+        public var quantity: Int64
+        public var occurredAt: Timestamp
+
+        public init(id: String, projectID: String, meter: String, quantity: Int64, occurredAt: Timestamp) {
+            self.id = id
+            self.projectID = projectID
+            self.meter = meter
+            self.quantity = quantity
+            self.occurredAt = occurredAt
+        }
+    }
+
+    public static let maximumBatch = 1_000
+    /// How far ahead of the service's clock an `occurred_at` may be (clock skew).
+    public static let futureTolerance: Int64 = 5 * 60 * 1_000_000
+
+    /// The projects a batch names, for loading its state.
+    public static func projects(of batch: [Measurement]) -> [String] {
+        Array(Set(batch.map(\.projectID).filter(Identifier.isValid))).sorted()
+    }
+
+    public static func decide(_ batch: [Measurement], state: UsageState, now: Timestamp) throws(Refusal) -> Decision {
+        guard (1...maximumBatch).contains(batch.count) else {
+            throw Refusal(.invalidUsageBatch, "a batch carries 1 to \(maximumBatch) events, this one \(batch.count)")
+        }
+        var errors: [String] = []
+        var seen: [String: Measurement] = [:]
+        var events: [PendingEvent] = []
+        for (i, m) in batch.enumerated() {
+            if let problem = problem(with: m, state: state, now: now) {
+                errors.append("events[\(i)]: \(problem)")
+                continue
+            }
+            if let earlier = seen[m.id] {
+                if earlier != m { errors.append("events[\(i)]: id \(m.id) appears twice in the batch with different content") }
+                continue
+            }
+            seen[m.id] = m
+            let recorded = UsageRecorded(usageID: m.id, projectID: m.projectID, meter: Meter(rawValue: m.meter)!, quantity: m.quantity)
+            events.append(PendingEvent(recorded, on: "usage-" + m.projectID, occurredAt: m.occurredAt, idempotencyKey: "usage:" + m.id))
+        }
+        guard errors.isEmpty else {
+            throw Refusal(.invalidUsageBatch, "\(errors.count) of the batch's events are invalid; nothing was recorded", errors: errors)
+        }
+        return Decision(events)
+    }
+
+    /// What is wrong with one measurement, if anything.
+    static func problem(with m: Measurement, state: UsageState, now: Timestamp) -> String? {
+        guard (1...128).contains(m.id.utf8.count), m.id.utf8.allSatisfy({ (0x21...0x7e).contains($0) }) else {
+            return "id must be 1-128 printable ASCII characters without spaces"
+        }
+        guard Identifier.isValid(m.projectID) else { return "project_id must be a project id" }
+        guard let meter = Meter(rawValue: m.meter) else {
+            return "unknown meter \(m.meter.debugDescription); known: \(Meter.allCases.map(\.rawValue).joined(separator: ", "))"
+        }
+        let maximum = BillingLimits.maximumQuantity(meter)
+        guard (0...maximum).contains(m.quantity) else {
+            return m.quantity < 0 ? "quantity must not be negative, got \(m.quantity)"
+                                  : "quantity \(m.quantity) is above the limit of \(maximum) for \(meter.rawValue) in one event (docs/billing.md)"
+        }
+        guard m.occurredAt.microseconds <= now.microseconds + futureTolerance else {
+            return "occurred_at \(m.occurredAt.iso8601) is in the future"
+        }
+        guard let funding = state.funding[m.projectID], let pool = funding.pool(at: m.occurredAt) else {
+            return "no project \(m.projectID)"
+        }
+        let month = UTCMonth(containing: m.occurredAt)
+        if state.closedMonths.contains(PoolMonth(pool, month)) { return "\(month) is closed for \(pool)" }
+        return nil
+    }
+}

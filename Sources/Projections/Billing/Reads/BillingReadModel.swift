@@ -1,0 +1,146 @@
+import EventStore
+import Foundation
+import LedgerDomain
+import Postgres
+
+/// Every read of the billing projection's tables (`proj_billing`), for the API and the
+/// operator commands: nothing else names them. Reads that must agree with each other run
+/// in one snapshot (`snapshot`); the rest are single statements.
+public struct BillingReadModel: Sendable {
+    public let pool: PostgresPool
+    static let schema = BillingProjection().schema
+
+    public init(pool: PostgresPool) { self.pool = pool }
+
+    /// Runs `body` in one repeatable-read, read-only transaction, so that a response is
+    /// consistent with the position it names; `now` resolves pending changes (funding).
+    public func snapshot<T>(now: Timestamp, _ body: (BillingSnapshot) throws -> T) throws -> T {
+        try pool.read { conn in
+            try conn.transaction(isolation: "REPEATABLE READ READ ONLY") { try body(BillingSnapshot(conn: $0, now: now)) }
+        }
+    }
+
+    /// The projection's checkpoint, nil before the projector created it.
+    public func checkpoint() throws -> ProjectionSchema.Checkpoint? {
+        try pool.read { try ProjectionSchema.checkpoint(Self.schema, on: $0) }
+    }
+
+    /// Whom a secret key speaks for, by its SHA-256, and whether it was revoked.
+    public func key(sha256: String) throws -> (principal: KeyPrincipal, revoked: Bool)? {
+        let rows = try pool.read { conn in
+            try conn.query("SELECT principal_kind, principal_id, revoked FROM proj_billing.keys WHERE sha256 = $1", [sha256])
+        }
+        guard rows.rowCount == 1, let kind = KeyPrincipal.Kind(rawValue: try rows[0].requireString(0)) else { return nil }
+        return (KeyPrincipal(kind: kind, id: try rows[0].requireString(1)), rows[0].bool(2) ?? true)
+    }
+
+    /// The state the account deciders need about the payers, projects and pools named.
+    public func accountsState(payers: [String] = [], projects: [String] = [], pools: [Pool] = []) throws -> AccountsDecider.State {
+        try pool.read { conn in
+            var state = AccountsDecider.State()
+            if !payers.isEmpty {
+                for row in try conn.query("SELECT payer_id FROM proj_billing.payers WHERE payer_id = ANY($1::text[])",
+                                          [PostgresTextArray(payers)]).rows {
+                    state.payers.insert(try row.requireString(0))
+                }
+            }
+            if !projects.isEmpty {
+                for row in try conn.query("SELECT project_id FROM proj_billing.projects WHERE project_id = ANY($1::text[])",
+                                          [PostgresTextArray(projects)]).rows {
+                    state.projects.insert(try row.requireString(0))
+                }
+            }
+            if !pools.isEmpty {
+                for row in try conn.query("SELECT pool FROM proj_billing.pools WHERE pool = ANY($1::text[])",
+                                          [PostgresTextArray(pools.map(\.description))]).rows {
+                    if let pool = Pool(try row.requireString(0)) { state.knownPools.insert(pool) }
+                }
+            }
+            return state
+        }
+    }
+
+    /// What the usage decider needs about `projects`: their funding, and which of their
+    /// pools' months are no longer open.
+    public func usageState(projects: [String]) throws -> UsageState {
+        guard !projects.isEmpty else { return UsageState(funding: [:], closedMonths: []) }
+        return try pool.read { conn in
+            var changes: [String: [FundingHistory.Change]] = [:]
+            for row in try conn.query("""
+                SELECT project_id, effective_us, position, pool FROM proj_billing.funding WHERE project_id = ANY($1::text[])
+                """, [PostgresTextArray(projects)]).rows {
+                guard let pool = Pool(try row.requireString(3)), let effective = Timestamp(microseconds: try row.requireInt64(1)) else {
+                    continue
+                }
+                changes[try row.requireString(0), default: []].append(
+                    FundingHistory.Change(effective: effective, position: try row.requireInt64(2), pool: pool))
+            }
+            let pools = Set(changes.values.flatMap { $0.map(\.pool.description) })
+            var closed: Set<PoolMonth> = []
+            if !pools.isEmpty {
+                for row in try conn.query("""
+                    SELECT pool, month FROM proj_billing.pool_months WHERE status <> 'open' AND pool = ANY($1::text[])
+                    """, [PostgresTextArray(Array(pools))]).rows {
+                    if let pool = Pool(try row.requireString(0)), let month = UTCMonth(try row.requireString(1)) {
+                        closed.insert(PoolMonth(pool, month))
+                    }
+                }
+            }
+            return UsageState(funding: changes.mapValues(FundingHistory.init), closedMonths: closed)
+        }
+    }
+
+    /// The pool funding a project at `now`.
+    public func currentPool(ofProject id: String, now: Timestamp) throws -> Pool? {
+        try snapshot(now: now) { try $0.currentPool(ofProject: id) }
+    }
+
+    /// A journal entry, for a correction of it.
+    public func entry(_ id: JournalEntryID) throws -> JournalEntryRef? {
+        try pool.read { conn in
+            let rows = try conn.query("""
+                SELECT account, pool, project_id, amount::text, kind FROM proj_billing.journal WHERE entry_id = $1 ORDER BY account
+                """, [id.description])
+            guard rows.rowCount > 0, let p = Pool(try rows[0].requireString(1)) else { return nil }
+            return JournalEntryRef(id: id, accounts: try rows.rows.map { try $0.requireString(0) }, pool: p,
+                                   projectID: rows[0].string(2), amount: Millicredits(try rows[0].requireInt128(3)),
+                                   kind: try rows[0].requireString(4))
+        }
+    }
+
+    /// A pool-month's status (`open`, `closing`, `closed`), nil when it has no usage yet.
+    public func monthStatus(_ month: PoolMonth) throws -> String? {
+        try pool.read { conn in
+            let rows = try conn.query("SELECT status FROM proj_billing.pool_months WHERE pool = $1 AND month = $2",
+                                      [month.pool.description, month.month.description])
+            return rows.rowCount == 0 ? nil : try rows[0].requireString(0)
+        }
+    }
+
+    /// The charges of a pool-month that is `closing`: exactly what the projection folded
+    /// before `usage.month_closing`, priced with the storage price and allowance recorded
+    /// then; nil when it is not closing.
+    public func closingMonth(_ month: PoolMonth) throws -> ClosingMonth? {
+        try snapshot(now: .minimum) { snapshot in
+            guard let pm = try snapshot.poolMonth(month.pool, month.month.description), pm.status == "closing" else { return nil }
+            return ClosingMonth(allowanceBytes: pm.allowanceBytes, storagePrice: pm.storagePrice,
+                                charges: pm.charges.values.sorted { $0.projectID < $1.projectID })
+        }
+    }
+
+    /// Every correction posted to an account, oldest first (`ledger audit corrections`).
+    public func corrections(account: String) throws -> [CorrectionRecord] {
+        try pool.read { conn in
+            try conn.query("""
+                SELECT correction_id, entry_id, amount::text, reason, actor,
+                       to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), position
+                FROM proj_billing.corrections WHERE account = $1 ORDER BY position
+                """, [account]).rows.map { r in
+                CorrectionRecord(correctionID: try r.requireString(0), corrects: try r.requireString(1),
+                                 amount: Millicredits(try r.requireInt128(2)), reason: try r.requireString(3),
+                                 actor: try r.requireString(4), at: try r.requireString(5), position: try r.requireInt64(6))
+            }
+        }
+    }
+}
+
