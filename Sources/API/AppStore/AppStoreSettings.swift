@@ -38,8 +38,6 @@ public struct AppStoreSettings: Sendable {
         .premium: "ai.screenrig.premium.monthly",
     ]
 
-    /// The plan a product stands for, if it is one.
-    public func plan(ofProduct productID: String) -> Plan? {
-        products.first { $0.value == productID }?.key
-    }
+    /// The plans' products, as the rules read them.
+    public var catalog: AppStoreProducts { AppStoreProducts(products) }
 }

@@ -1,12 +1,12 @@
 import Foundation
 import HTTP
+import EventStore
 import LedgerDomain
+import Projections
 
 /// O1–O13: what an organization can buy through the App Store, and the token its
 /// purchases carry.
 enum OfferEndpoint {
-    static let zeroToken = "00000000-0000-0000-0000-000000000000"
-
     struct Product: Codable, Sendable, Equatable {
         var plan: String
         var productID: String
@@ -75,67 +75,53 @@ enum OfferEndpoint {
     }
 
     static func handle(_ request: HTTPRequest, context: ServiceContext, settings: AppStoreSettings) throws -> HTTPResponse {
-        let session = try OrganizationAccess.session(request, context, settings)
+        let reader = try OrganizationAccess.reader(request, context, settings)
         let orgID = request.pathParameters["org_id"] ?? ""
-        let notFound = Problem(status: 404, code: "not_found", detail: "no organization \(orgID) for this session")
-        guard let state = try OrganizationState.read(orgID, pool: context.pool),
-              let role = OrganizationAccess.role(session, in: state) else { throw notFound }
-        let education = OrganizationAccess.education(state, session, role: role, domains: settings.schoolDomains)
-        if let grant = education.grant {
-            // O8: eligible once, with an audit entry naming the domain, and in this same offer.
-            try OrganizationAccess.record(grant, session: session, request: request, context: context)
+        guard let org = try OrganizationsReadModel(pool: context.pool).snapshot(orgID), let role = reader.role(in: org) else {
+            throw OrganizationAccess.notFound(orgID)
         }
-        let response = offer(state, session: session, role: role, educationEligible: education.eligible,
-                             educationSource: education.source, settings: settings, now: context.now())
+        let education = EducationEligibility(org, reader: reader, role: role, domains: settings.schoolDomains)
+        let offer = AppStoreOffer(org, reader: reader, role: role, education: education, products: settings.catalog, now: context.now())
         var headers: HTTPHeaders = ["Cache-Control": "private, no-store"]
         headers.add(name: "Vary", value: "Cookie")
-        return .json(response, headers: headers)
+        let response = HTTPResponse.json(Response(offer, org: org, bundleID: settings.bundleID), headers: headers)
+        guard let grant = education.grant else { return response }
+        // O8: eligible once, with an audit entry naming the domain, and in this same offer.
+        let metadata = EventMetadata(actor: Actor(.person, reader.personID), requestID: request.requestID,
+                                     reason: "verified e-mail on a K-12 school domain")
+        throw context.append(AppendRequest(Decision(grant), metadata: metadata)) { result in
+            switch result {
+            case .success: return response
+            // Another administrator's grant came first: the organization is eligible all the same.
+            case .failure(let error) where error.code == .idempotencyConflict: return response
+            case .failure(let error): throw error
+            }
+        }
     }
+}
 
-    static func offer(_ state: OrganizationState, session: SessionToken, role: OrganizationAccess.Role, educationEligible: Bool,
-                      educationSource: String?, settings: AppStoreSettings, now: Timestamp) -> Response {
-        let current = state.plans.current(at: now)
-        var planView = PlanView(current: current.plan.rawValue, level: current.plan.level, source: current.source?.rawValue, pending: nil)
-        if let source = current.source {
-            let timeline: PlanTimeline? = switch source {
-            case .staff: state.plans.staff
-            case .billing: state.plans.billing
-            case .appStore: nil
-            }
-            if let pending = timeline?.pending(at: now) {
-                planView.pending = .init(plan: pending.plan?.rawValue ?? Plan.free.rawValue, from: pending.from.iso8601)
-            }
-        }
-        // O12: the organization's subscription, the most recently active one if several.
-        let subscription = state.plans.subscriptions.compactMap { s -> (OrganizationPlans.Subscription, OrganizationPlans.Subscription.Latest)? in
-            s.latest.map { (s, $0) }
-        }.max { a, b in (a.1.ended ? 0 : 1, a.1.expires ?? .minimum) < (b.1.ended ? 0 : 1, b.1.expires ?? .minimum) }
-        let holdsSubscription = state.plans.subscriptions.contains { $0.holder == session.personID && $0.latest?.ended == false }
+extension OfferEndpoint.Response {
+    init(_ offer: AppStoreOffer, org: OrganizationSnapshot, bundleID: String) {
+        self.init(
+            organizationID: org.id, bundleID: bundleID, accountToken: offer.accountToken, canPurchase: offer.canPurchase,
+            products: offer.products.map { OfferEndpoint.Product(plan: $0.plan.rawValue, productID: $0.productID, level: $0.plan.level) },
+            educationEligible: offer.education.eligible, educationEligibilitySource: offer.education.source,
+            delegatedToReseller: offer.delegatedToReseller, plan: OfferEndpoint.PlanView(offer.plan),
+            subscription: offer.subscription.map(OfferEndpoint.SubscriptionView.init), position: org.position)
+    }
+}
 
-        var products: [Product] = []
-        if role == .administrator && state.resellerID == nil {   // O3: a reseller pays for a delegated organization
-            let held = state.plans.held(at: now).map(\.0.level).max() ?? 0
-            for plan in Plan.purchasable {
-                guard let productID = settings.products[plan] else { continue }
-                if plan == .education && !educationEligible { continue }   // O6
-                // O10: not a level held already, unless the reader's own subscription holds
-                // it: they may change plan within the subscription group.
-                if !holdsSubscription && plan.level <= held { continue }
-                products.append(Product(plan: plan.rawValue, productID: productID, level: plan.level))
-            }
-        }
-        let canPurchase = !products.isEmpty   // O11
-        return Response(
-            organizationID: state.id, bundleID: settings.bundleID,
-            accountToken: canPurchase ? (state.accountToken?.uuidString.lowercased() ?? zeroToken) : zeroToken,   // O4, O5
-            canPurchase: canPurchase, products: products, educationEligible: educationEligible,
-            educationEligibilitySource: educationSource, delegatedToReseller: state.resellerID != nil, plan: planView,
-            subscription: subscription.map { s, latest in
-                SubscriptionView(originalTransactionID: s.originalTransactionID, productID: latest.productID, plan: latest.plan.rawValue,
-                                 status: latest.ended ? "ended" : "active", expiresAt: latest.expires?.iso8601,
-                                 environment: state.environments[s.originalTransactionID] ?? "Production",
-                                 heldByReader: s.holder == session.personID)
-            },
-            position: state.position)
+extension OfferEndpoint.PlanView {
+    init(_ view: AppStoreOffer.PlanView) {
+        self.init(current: view.current.rawValue, level: view.current.level, source: view.source?.rawValue,
+                  pending: view.pending.map { .init(plan: $0.plan.rawValue, from: $0.from.iso8601) })
+    }
+}
+
+extension OfferEndpoint.SubscriptionView {
+    init(_ view: AppStoreOffer.SubscriptionView) {
+        self.init(originalTransactionID: view.originalTransactionID, productID: view.productID, plan: view.plan.rawValue,
+                  status: view.ended ? "ended" : "active", expiresAt: view.expires?.iso8601, environment: view.environment,
+                  heldByReader: view.heldByReader)
     }
 }

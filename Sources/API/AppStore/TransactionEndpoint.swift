@@ -7,6 +7,9 @@ import LedgerJSON
 import Projections
 
 /// T1–T7: records a StoreKit 2 signed transaction bought for the organization.
+/// Decode → verify → load the organization → `AppStoreDecider` → append (with the
+/// education grant it makes, in the same append) → once the projection has it, answer
+/// with the subscription as it is.
 enum TransactionEndpoint {
     struct Body: Decodable {
         var signedTransaction: String
@@ -20,91 +23,74 @@ enum TransactionEndpoint {
         var position: Int64
     }
 
-    static func handle(_ request: HTTPRequest, context: ServiceContext, settings: AppStoreSettings) throws -> HTTPResponse {
-        let verifier = settings.verifier
-        let session = try OrganizationAccess.session(request, context, settings)
+    static func handle(_ request: HTTPRequest, context: ServiceContext, settings: AppStoreSettings, attempt: Int = 1) throws -> HTTPResponse {
+        let reader = try OrganizationAccess.reader(request, context, settings)
+        guard let session = OrganizationAccess.session(request, context, settings) else { throw OrganizationAccess.notFound("") }
         try SameOrigin.check(request, session: session, origin: settings.publicOrigin)          // T2
         let orgID = request.pathParameters["org_id"] ?? ""
-        guard let state = try OrganizationState.read(orgID, pool: context.pool),
-              let role = OrganizationAccess.role(session, in: state) else {
-            throw Problem(status: 404, code: "not_found", detail: "no organization \(orgID) for this session")
-        }
-        guard role == .administrator else {
-            throw Problem(status: 403, code: "forbidden", detail: "only a designated administrator of the organization records its purchases (T2)")
-        }
+        let organizations = OrganizationsReadModel(pool: context.pool)
+        guard let org = try organizations.snapshot(orgID), reader.role(in: org) != nil else { throw OrganizationAccess.notFound(orgID) }
         let body = try request.decodeJSON(Body.self)
-        let transaction: AppStoreTransaction
+        let facts: AppStoreTransactionFacts
         do {
-            transaction = try verifier.verifyTransaction(body.signedTransaction)
+            facts = AppStoreTransactionFacts(try settings.verifier.verifyTransaction(body.signedTransaction))
         } catch {
             throw invalid("\(error.code.rawValue): \(error.message)")
         }
-        guard let plan = settings.plan(ofProduct: transaction.productID) else {
-            throw invalid("product \(transaction.productID) is not a plan of \(settings.bundleID)")
+        let alreadyRecorded = try organizations.isRecorded(transactionID: ExternalID.value(facts.transactionID))
+        let decision: Decision
+        do {
+            decision = try AppStoreDecider.recordTransaction(
+                facts, org: org, reader: reader, alreadyRecorded: alreadyRecorded,
+                products: settings.catalog, domains: settings.schoolDomains, now: context.now())
+        } catch {
+            throw Problem(error)
         }
-        guard let token = state.accountToken, transaction.appAccountToken == token else {     // T3: compared as UUIDs
-            throw Problem(status: 409, code: "app_store_account_mismatch",
-                          detail: "the transaction's appAccountToken is not this organization's account token")
-        }
-        let subscription = state.plans.subscriptions.first { $0.originalTransactionID == transaction.originalTransactionID }
-        let known = try context.pool.read { conn in
-            try conn.query("SELECT 1 FROM proj_organizations.appstore_changes WHERE transaction_id = $1 LIMIT 1",
-                           [transaction.transactionID]).rowCount > 0
-        }
-        if !known {
-            guard state.resellerID == nil else {
-                throw Problem(status: 409, code: "billed_by_reseller",
-                              detail: "the organization is delegated to a reseller, which pays its plan")
-            }
-            let education = OrganizationAccess.education(state, session, role: role, domains: settings.schoolDomains)
-            if plan == .education && !education.eligible {
-                throw Problem(status: 403, code: "education_not_eligible",
-                              detail: "the organization is not eligible for the education plan")
-            }
-            if let grant = education.grant { try OrganizationAccess.record(grant, session: session, request: request, context: context) }
-            // O10: a plan held through another source at the same or a higher level blocks
-            // a new purchase, but not the holder of this subscription changing plan in it.
-            let now = context.now()
-            let heldElsewhere = state.plans.held(at: now, excludingSubscription: transaction.originalTransactionID).map(\.0.level).max() ?? 0
-            let isHolder = subscription?.holder == session.personID || (subscription != nil && subscription?.holder == nil)
-            if subscription == nil || !isHolder, heldElsewhere >= plan.level {
-                throw Problem(status: 409, code: "app_store_plan_conflict",
-                              detail: "the organization already holds a plan at this level or higher through another source")
+        let metadata = EventMetadata(actor: Actor(.person, reader.personID), requestID: request.requestID)
+        throw context.append(AppendRequest(decision, metadata: metadata)) { result in
+            switch result {
+            case .success(let r):
+                return try answer(recorded: !(r.events.last?.alreadyRecorded ?? true), at: r.position, orgID: orgID, reader: reader,
+                                  request: request, context: context, settings: settings)
+            case .failure(let error) where error.code == .idempotencyConflict && error.key?.hasPrefix("education-auto:") == true && attempt < 3:
+                // Another administrator made the organization eligible meanwhile: decide again on what is recorded now.
+                return try handle(request, context: context, settings: settings, attempt: attempt + 1)
+            case .failure(let error) where error.code == .idempotencyConflict:
+                throw invalid("transaction \(ExternalID.text(facts.transactionID)) was recorded before with other content")
+            case .failure(let error):
+                throw error
             }
         }
-        let expired = transaction.expiresDate.map { $0 <= context.now() } ?? false
-        let recorded = AppStoreTransactionRecorded(
-            orgID: orgID, originalTransactionID: transaction.originalTransactionID, transactionID: transaction.transactionID,
-            productID: transaction.productID, plan: plan, purchaseDate: transaction.purchaseDate, expiresDate: transaction.expiresDate,
-            revocationDate: transaction.revocationDate, signedDate: transaction.signedDate, environment: transaction.environment,
-            personID: session.personID, via: "storekit", expiredWhenRecorded: expired)
-        let event = EventToAppend(stream: "appstore-sub-" + transaction.originalTransactionID, type: AppStoreTransactionRecorded.type,
-                                  data: try JSONValueEncoder().encode(recorded),
-                                  metadata: EventMetadata(actor: Actor(.person, session.personID), requestID: request.requestID),
-                                  occurredAt: transaction.signedDate, idempotencyKey: "appstore-tx:" + transaction.transactionID)
-        let result: AppendResult
-        switch Result(catching: { () throws(AppendError) -> AppendResult in try context.appendAndWait(AppendRequest(events: [event])) }) {
-        case .success(let r): result = r
-        case .failure(let e) where e.code == .idempotencyConflict: throw invalid("transaction \(transaction.transactionID) was recorded before with other content")
-        case .failure(let e): throw e
-        }
-        // T5: answer with the subscription as it is, once the projection has seen it.
-        let answer: @Sendable () throws -> HTTPResponse = {
-            guard let after = try OrganizationState.read(orgID, pool: context.pool) else {
-                throw Problem(status: 500, code: "internal_error", detail: "the organization vanished")
+    }
+
+    /// T5: the subscription as it is, once the projection has seen the append.
+    static func answer(recorded: Bool, at position: Int64, orgID: String, reader: AppStoreReader, request: HTTPRequest,
+                       context: ServiceContext, settings: AppStoreSettings) throws -> HTTPResponse {
+        let respond: @Sendable () throws -> HTTPResponse = {
+            guard let org = try OrganizationsReadModel(pool: context.pool).snapshot(orgID), let role = reader.role(in: org) else {
+                throw OrganizationAccess.notFound(orgID)
             }
-            let offer = OfferEndpoint.offer(after, session: session, role: role, educationEligible: false, educationSource: nil,
-                                            settings: settings, now: context.now())
-            return .json(Response(recorded: !result.replayed, plan: offer.plan, subscription: offer.subscription, position: result.position),
+            let offer = AppStoreOffer(org, reader: reader, role: role, education: EducationEligibility(org, reader: reader, role: role,
+                                      domains: settings.schoolDomains), products: settings.catalog, now: context.now())
+            return .json(Response(recorded: recorded, plan: OfferEndpoint.PlanView(offer.plan),
+                                  subscription: offer.subscription.map(OfferEndpoint.SubscriptionView.init), position: position),
                          headers: ["Cache-Control": "private, no-store"])
         }
-        if let reached = context.progress.position(OrganizationsProjection().name), reached >= result.position { return try answer() }
-        try ReadYourWrites.waitFor(position: result.position, since: request.receivedAt, context: context,
-                                   projection: OrganizationsProjection(), then: answer)
-        return try answer()
+        let projection = OrganizationsProjection()
+        if let reached = context.progress.position(projection.name), reached >= position { return try respond() }
+        try ReadYourWrites.waitFor(position: position, since: request.receivedAt, context: context, projection: projection, then: respond)
+        return try respond()
     }
 
     static func invalid(_ detail: String) -> Problem {
         Problem(status: 422, code: "app_store_transaction_invalid", detail: detail)
+    }
+}
+
+extension AppStoreTransactionFacts {
+    init(_ t: AppStoreTransaction) {
+        self.init(transactionID: t.transactionID, originalTransactionID: t.originalTransactionID, productID: t.productID,
+                  purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, revocationDate: t.revocationDate,
+                  signedDate: t.signedDate, environment: t.environment, appAccountToken: t.appAccountToken)
     }
 }

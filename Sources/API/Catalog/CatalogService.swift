@@ -1,6 +1,8 @@
+import Crypto
 import EventStore
 import Foundation
 import LedgerDomain
+import Projections
 import LedgerJSON
 import Observability
 import Postgres
@@ -18,6 +20,10 @@ public final class CatalogService: Sendable {
     private struct State: Sendable {
         var snapshot = CatalogSnapshot.empty
         var impressions: [String: [ImpressionKey: Int64]] = [:]
+        /// A flush whose append failed: retried, under the same key, before anything new,
+        /// so that counts whose append may have committed are never counted twice.
+        var unsent: (key: String, counts: [String: [ImpressionKey: Int64]])?
+        var flushes = 0
         var started = false
         var stopping = false
         var stopped = false
@@ -37,6 +43,8 @@ public final class CatalogService: Sendable {
     let fullReloadInterval: Double
     let flushInterval: Double
     private let reloads: Counter
+    /// Names this process's flushes in their idempotency keys.
+    private let flushPrefix = SecureRandom.uuid().uuidString.lowercased()
     private let impressions: Counter
 
     public init(pool: PostgresPool, store: EventStore, logger: Logger, metrics: MetricsRegistry,
@@ -49,7 +57,7 @@ public final class CatalogService: Sendable {
         reloads = metrics.counter("ledger_catalog_reloads_total", help: "Reloads of the in-memory IAP catalog by cause.",
                                   labelNames: ["cause"])
         impressions = metrics.counter("ledger_offer_impressions_total", help: "Campaign offers served (demo previews excluded).")
-        metrics.gauge("ledger_catalog_position", help: "Position of proj_iap the in-memory catalog reflects.") { [weak self] in
+        metrics.gauge("ledger_catalog_position", help: "Position of the IAP projection the in-memory catalog reflects.") { [weak self] in
             guard let position = self?.position, position >= 0 else { return nil }
             return Double(position)
         }
@@ -103,28 +111,30 @@ public final class CatalogService: Sendable {
         flush()
     }
 
-    /// Appends what was counted: one `iap.offer_impressions_counted` per app. A failed
-    /// append puts the counts back, to go with the next flush.
+    /// Appends what was counted: one `iap.offer_impressions_counted` per app, under an
+    /// idempotency key of this process's flush. A failed append is retried under the same
+    /// key at the next flush; new counts wait for it.
     public func flush() {
-        let taken = state.withLock { s -> [String: [ImpressionKey: Int64]] in
-            defer { s.impressions = [:] }
-            return s.impressions
+        let batch = state.withLock { s -> (key: String, counts: [String: [ImpressionKey: Int64]])? in
+            if let unsent = s.unsent { return unsent }
+            guard !s.impressions.isEmpty else { return nil }
+            s.flushes += 1
+            s.unsent = ("impressions:\(flushPrefix):\(s.flushes)", s.impressions)
+            s.impressions = [:]
+            return s.unsent
         }
-        guard !taken.isEmpty else { return }
+        guard let batch else { return }
+        let events = batch.counts.keys.sorted().flatMap { app in
+            let counts = batch.counts[app]!.sorted { ($0.key.campaignID, $0.key.variantID ?? -1) < ($1.key.campaignID, $1.key.variantID ?? -1) }
+                .map { OfferImpressionsCounted.Count(campaignID: $0.key.campaignID, variantID: $0.key.variantID, count: $0.value) }
+            return CatalogDecider.countImpressions(appID: app, counts: counts).events
+                .map { EventToAppend($0, metadata: EventMetadata(actor: Actor(.service, "catalog"))) }
+        }
         do {
-            let events = try taken.keys.sorted().map { app in
-                let counts = taken[app]!.sorted { ($0.key.campaignID, $0.key.variantID ?? -1) < ($1.key.campaignID, $1.key.variantID ?? -1) }
-                    .map { OfferImpressionsCounted.Count(campaignID: $0.key.campaignID, variantID: $0.key.variantID, count: $0.value) }
-                return EventToAppend(stream: "app-\(app)-impressions", type: OfferImpressionsCounted.type,
-                                     data: try JSONValueEncoder().encode(OfferImpressionsCounted(appID: app, counts: counts)),
-                                     metadata: EventMetadata(actor: Actor(.service, "catalog")))
-            }
-            _ = try store.append(AppendRequest(events: events))
+            _ = try store.append(AppendRequest(events: events, idempotencyKey: batch.key))
+            state.withLock { $0.unsent = nil }
         } catch {
-            logger.warning("offer impressions not recorded yet; kept for the next flush", ["error": .string(String(describing: error))])
-            state.withLock { s in
-                for (app, counts) in taken { for (key, n) in counts { s.impressions[app, default: [:]][key, default: 0] += n } }
-            }
+            logger.warning("offer impressions not recorded yet; retried at the next flush", ["error": .string(String(describing: error))])
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import LedgerDomain
 import LedgerJSON
+import Projections
 
 /// `GET /v1/iap/products`: the app's catalog, checkout configuration, trial eligibility
 /// and the offer for the user, exactly in the seed's schema.
@@ -12,7 +13,7 @@ enum ProductsEndpoint {
             let key = try PublishableKey.authenticate(request, snapshot)
             // An empty user_id is no user: the SDK sends one only when it has one.
             let userID = request.query("user_id").flatMap { $0.isEmpty ? nil : $0 }
-            if let userID, userID.utf8.count > 256 { throw CatalogError.badRequest("user_id is longer than 256 bytes") }
+            if let userID { try UserID.check(userID) }
             // Test keys only; live keys and unknown values silently ignore it (seed).
             let demo = key.mode == .test ? request.query("demo").flatMap(CatalogResolver.Demo.init(rawValue:)) : nil
             let purchases = try userID.map { try CatalogSnapshot.purchases(app: key.app.appID, user: $0, pool: context.pool) } ?? []

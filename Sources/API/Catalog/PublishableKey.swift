@@ -1,6 +1,7 @@
 import Crypto
 import HTTP
 import LedgerDomain
+import Projections
 
 /// Who a request to the catalog surface comes from: the app of its `X-ZeroSettle-Key`.
 struct PublishableKey: Sendable {

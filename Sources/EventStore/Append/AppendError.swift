@@ -24,12 +24,15 @@ public struct AppendError: Error, Sendable, Equatable, CustomStringConvertible {
     /// For `wrongExpectedVersion`: the stream and its actual version.
     public var stream: String?
     public var actualVersion: Int64?
+    /// For `idempotencyConflict`: the key that was used before for a different request.
+    public var key: String?
 
-    public init(code: Code, message: String, stream: String? = nil, actualVersion: Int64? = nil) {
+    public init(code: Code, message: String, stream: String? = nil, actualVersion: Int64? = nil, key: String? = nil) {
         self.code = code
         self.message = message
         self.stream = stream
         self.actualVersion = actualVersion
+        self.key = key
     }
 
     public var description: String { "\(code): \(message)" }

@@ -107,6 +107,6 @@ struct AppendPlanner {
 
     private func conflict(_ key: String) -> AppendError {
         AppendError(code: .idempotencyConflict,
-                    message: "idempotency key \(key) was already used for a different request")
+                    message: "idempotency key \(key) was already used for a different request", key: key)
     }
 }

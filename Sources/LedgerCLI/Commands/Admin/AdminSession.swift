@@ -51,8 +51,9 @@ struct AdminSession {
                 refusal: (AppendError) -> AdminError? = { _ in nil }) throws -> [AppendedRecord] {
         let result: AppendResult
         do {
-            result = try services.store.append(AppendRequest(events: events, expectedVersions: expected,
-                                                             idempotencyKey: idempotencyKey ?? self.idempotencyKey))
+            // Events that carry keys of their own (a purchase id) are idempotent by them.
+            let key = idempotencyKey ?? (events.contains { $0.idempotencyKey != nil } ? nil : self.idempotencyKey)
+            result = try services.store.append(AppendRequest(events: events, expectedVersions: expected, idempotencyKey: key))
         } catch {
             if let mapped = refusal(error) { throw mapped }
             let rerun = "re-run the same command with --idempotency-key \(self.idempotencyKey)"

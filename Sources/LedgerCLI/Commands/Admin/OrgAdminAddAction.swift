@@ -13,5 +13,5 @@ struct OrgAdminAddAction: OrgEventAction {
         org = try options.identifier("org", "organization")
         person = try options.text("person", maximumLength: 200)
     }
-    func event(_ session: AdminSession, on stream: String) throws -> EventToAppend { try session.event(AdminDesignated(orgID: org, personID: person), on: stream) }
+    func decide() throws -> Decision { try OrganizationDecider.designateAdmin(org: org, person: person) }
 }

@@ -13,5 +13,5 @@ struct OrgAdminRemoveAction: OrgEventAction {
         org = try options.identifier("org", "organization")
         person = try options.text("person", maximumLength: 200)
     }
-    func event(_ session: AdminSession, on stream: String) throws -> EventToAppend { try session.event(AdminRemoved(orgID: org, personID: person), on: stream) }
+    func decide() throws -> Decision { try OrganizationDecider.removeAdmin(org: org, person: person) }
 }

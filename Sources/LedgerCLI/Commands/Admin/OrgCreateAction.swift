@@ -18,10 +18,9 @@ struct OrgCreateAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let stream = "org-" + id
-        let events = [try session.event(OrganizationCreated(orgID: id, name: name), on: stream),
-                      try session.event(AccountTokenCreated(orgID: id, accountToken: SecureRandom.uuid()), on: stream)]
-        return AdminReceipt(events: try session.append(events, expecting: [stream: .noStream],
+        let decision = try session.decide { try OrganizationDecider.create(id: id, name: name, accountToken: SecureRandom.uuid()) }
+        let stream = OrganizationDecider.stream(id)
+        return AdminReceipt(events: try session.append(decision,
             refusal: AdminSession.whenExists(stream, AdminError(.alreadyExists, "organization \(id) already exists"))))
     }
 }

@@ -14,8 +14,5 @@ struct OrgDelegateAction: OrgEventAction {
         org = try options.identifier("org", "organization")
         reseller = try options.exactlyOne(of: ["reseller", "end"]) == "end" ? nil : try options.identifier("reseller", "reseller")
     }
-    func event(_ session: AdminSession, on stream: String) throws -> EventToAppend {
-        if let reseller { return try session.event(DelegatedToReseller(orgID: org, resellerID: reseller), on: stream) }
-        return try session.event(DelegationEnded(orgID: org), on: stream)
-    }
+    func decide() throws -> Decision { try OrganizationDecider.delegate(org: org, reseller: reseller) }
 }

@@ -15,5 +15,5 @@ struct OrgEducationAction: OrgEventAction {
         org = try options.identifier("org", "organization")
         eligible = try options.exactlyOne(of: ["eligible", "not-eligible"]) == "eligible"
     }
-    func event(_ session: AdminSession, on stream: String) throws -> EventToAppend { try session.event(StaffEducationDecided(orgID: org, eligible: eligible), on: stream) }
+    func decide() throws -> Decision { OrganizationDecider.decideEducation(org: org, eligible: eligible) }
 }

@@ -28,7 +28,5 @@ struct OrgPlanAction: OrgEventAction {
             self.plan = plan
         }
     }
-    func event(_ session: AdminSession, on stream: String) throws -> EventToAppend {
-        source == .staff ? try session.event(StaffPlanDecided(orgID: org, plan: plan), on: stream) : try session.event(BillingPlanChanged(orgID: org, plan: plan), on: stream)
-    }
+    func decide() throws -> Decision { try OrganizationDecider.setPlan(org: org, source: source, plan: plan) }
 }

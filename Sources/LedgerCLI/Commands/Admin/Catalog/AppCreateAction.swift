@@ -26,10 +26,9 @@ struct AppCreateAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let stream = AppStream.name(id)
-        let event = try session.event(AppCreated(appID: id, name: name, bundleID: bundleID), on: stream)
+        let decision = try session.decide { try CatalogDecider.createApp(id: id, name: name, bundleID: bundleID) }
         // The stream is the app: `.noStream` makes a second create fail, even a concurrent one.
-        return AdminReceipt(events: try session.append([event], expecting: [stream: .noStream],
-            refusal: AdminSession.whenExists(stream, AdminError(.alreadyExists, "app \(id) already exists"))))
+        return AdminReceipt(events: try session.append(decision, refusal: AdminSession.whenExists(CatalogDecider.stream(id),
+            AdminError(.alreadyExists, "app \(id) already exists"))))
     }
 }

@@ -14,8 +14,5 @@ struct AppDisableAction: AppEventAction {
         app = try options.identifier("app", "app")
     }
 
-    func event(for history: AppHistory) throws -> any DomainEvent {
-        guard history.enabled else { throw AdminError(.alreadyDisabled, "app \(app) is already disabled") }
-        return AppStatusChanged(appID: app, enabled: false)
-    }
+    func decide(_ state: AppState) throws -> Decision { try CatalogDecider.setEnabled(false, app: state) }
 }

@@ -14,8 +14,5 @@ struct AppEnableAction: AppEventAction {
         app = try options.identifier("app", "app")
     }
 
-    func event(for history: AppHistory) throws -> any DomainEvent {
-        guard !history.enabled else { throw AdminError(.alreadyEnabled, "app \(app) is already enabled") }
-        return AppStatusChanged(appID: app, enabled: true)
-    }
+    func decide(_ state: AppState) throws -> Decision { try CatalogDecider.setEnabled(true, app: state) }
 }

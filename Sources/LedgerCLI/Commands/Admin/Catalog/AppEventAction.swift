@@ -1,17 +1,16 @@
 import LedgerDomain
 
-/// The catalog acts that append one event to an existing app's stream after judging the
-/// request against the app's history (`AppHistory`).
+/// A catalog act on an existing app: the app's stream is read, `CatalogDecider` decides,
+/// and the decision is appended at the version that was read, so a change made meanwhile
+/// is a conflict and nothing is written.
 protocol AppEventAction: AdminAction {
     var app: String { get }
-    /// The event to append; throws `AdminError` when the history forbids the request.
-    func event(for history: AppHistory) throws -> any DomainEvent
+    func decide(_ state: AppState) throws -> Decision
 }
 
 extension AppEventAction {
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let history = try AppStream.load(app, session: session)
-        let event = try session.event(try event(for: history), on: AppStream.name(app))
-        return AdminReceipt(events: try AppStream.append([event], after: history, session: session))
+        let state = try AppStream.load(app, session: session)
+        return AdminReceipt(events: try session.append(try session.decide { try decide(state) }))
     }
 }

@@ -26,14 +26,16 @@ struct AppKeyIssueAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let history = try AppStream.load(app, session: session)
+        let state = try AppStream.load(app, session: session)
         // Key ids are unique across apps (the catalog looks keys up by id), hence 64 random bits.
         var keyID: String
-        repeat { keyID = "appkey_" + Hex.encode(SecureRandom.bytes(8)) } while history.keys[keyID] != nil
+        repeat { keyID = "appkey_" + Hex.encode(SecureRandom.bytes(8)) } while state.keys[keyID] != nil
         let key = mode.prefix + Hex.encode(SecureRandom.bytes(Self.randomBytes))
-        let event = AppKeyIssued(appID: app, keyID: keyID, mode: mode, sha256: Hex.encode(SHA256.hash(Array(key.utf8))),
-                                 prefix: String(key.prefix(mode.prefix.count + Self.prefixRandomCharacters)))
-        let appended = try AppStream.append([try session.event(event, on: AppStream.name(app))], after: history, session: session)
+        let decision = try session.decide {
+            try CatalogDecider.issueKey(keyID: keyID, mode: mode, sha256: Hex.encode(SHA256.hash(Array(key.utf8))),
+                                        prefix: String(key.prefix(mode.prefix.count + Self.prefixRandomCharacters)), app: state)
+        }
+        let appended = try session.append(decision)
         var receipt = AdminReceipt(events: appended)
         receipt.fields["key"] = .string(key)
         receipt.fields["key_id"] = .string(keyID)

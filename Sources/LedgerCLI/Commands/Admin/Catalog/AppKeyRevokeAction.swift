@@ -16,11 +16,5 @@ struct AppKeyRevokeAction: AppEventAction {
         keyID = try options.identifier("key-id", "key")
     }
 
-    func event(for history: AppHistory) throws -> any DomainEvent {
-        guard history.keys[keyID] != nil else { throw AdminError(.notFound, "key \(keyID) was never issued for app \(app)") }
-        guard !history.revokedKeys.contains(keyID) else {
-            throw AdminError(.alreadyRevoked, "key \(keyID) of app \(app) is already revoked")
-        }
-        return AppKeyRevoked(appID: app, keyID: keyID)
-    }
+    func decide(_ state: AppState) throws -> Decision { try CatalogDecider.revokeKey(keyID, app: state) }
 }

@@ -16,13 +16,5 @@ struct CampaignEndAction: AppEventAction {
         campaignID = try options.catalogID("id", "campaign", maximumLength: 100)
     }
 
-    func event(for history: AppHistory) throws -> any DomainEvent {
-        guard history.migration?.campaignID == campaignID || history.upgrade?.campaignID == campaignID else {
-            if history.campaignIDs.contains(campaignID) {
-                throw AdminError(.notActive, "campaign \(campaignID) of app \(app) is not active: it has ended or been replaced")
-            }
-            throw AdminError(.notFound, "app \(app) has no campaign \(campaignID)")
-        }
-        return CampaignEnded(appID: app, campaignID: campaignID)
-    }
+    func decide(_ state: AppState) throws -> Decision { try CatalogDecider.endCampaign(campaignID, app: state) }
 }

@@ -25,9 +25,5 @@ struct CampaignMigrationAction: AppEventAction {
         try AdminOptions.refuse(own + campaign.targeting.problems, in: "campaign \(campaign.campaignID)")
     }
 
-    func event(for history: AppHistory) throws -> any DomainEvent {
-        try history.checkCampaignID(campaign.campaignID, heldBy: ("upgrade", history.upgrade?.campaignID))
-        try history.checkCampaign(products: [campaign.productID] + campaign.eligibleProductIDs, sold: [campaign.productID])
-        return MigrationCampaignConfigured(appID: app, campaign: campaign)
-    }
+    func decide(_ state: AppState) throws -> Decision { try CatalogDecider.configureMigration(campaign, app: state) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LedgerDomain
 import LedgerJSON
+import Projections
 
 /// `ledger admin campaign stats`: how often each campaign's offer (and each experiment
 /// variant) was served to an app's users, from the IAP projection. Read-only.
@@ -11,7 +12,7 @@ struct CampaignStatsAction: AdminAction {
     static let valued: Set<String> = ["app"]
     static let isOperatorAct = false
 
-    /// One row of `proj_iap.impressions`.
+    /// One campaign variant's impressions.
     struct Row {
         var campaignID: String
         var variantID: Int64?
@@ -40,16 +41,9 @@ struct CampaignStatsAction: AdminAction {
     }
 
     static func rows(_ app: String, session: AdminSession) throws -> [Row] {
-        let raw = try session.pool.read { conn -> [(String, Int64?, Int64)]? in
-            // The projection is created by the projector; until then there is nothing to read.
-            guard try conn.query("SELECT to_regclass('proj_iap.impressions') IS NOT NULL")[0].bool(0) == true else { return nil }
-            return try conn.query("""
-                SELECT campaign_id, variant_id, count FROM proj_iap.impressions WHERE app_id = $1
-                ORDER BY campaign_id, variant_id NULLS FIRST
-                """, [app]).rows.map { (try $0.requireString(0), $0.int64(1), try $0.requireInt64(2)) }
-        }
-        guard let raw else {
-            throw AdminError(.projectionUnavailable, "the IAP projection (proj_iap.impressions) does not exist yet: start the projector (`ledger project`) and retry")
+        // The projection is created by the projector; until then there is nothing to read.
+        guard let raw = try CatalogSnapshot.impressions(app: app, pool: session.pool)?.map({ ($0.campaignID, $0.variantID, $0.count) }) else {
+            throw AdminError(.projectionUnavailable, "the IAP projection does not exist yet: start the projector (`ledger project`) and retry")
         }
         let totals = Dictionary(raw.map { ($0.0, $0.2) }, uniquingKeysWith: +)
         return raw.map { campaign, variant, count in

@@ -45,10 +45,5 @@ struct CampaignUpgradeAction: AppEventAction {
         }
     }
 
-    func event(for history: AppHistory) throws -> any DomainEvent {
-        try history.checkCampaignID(campaign.campaignID, heldBy: ("migration", history.migration?.campaignID))
-        let paths = campaign.upgradePaths
-        try history.checkCampaign(products: paths.flatMap { [$0.fromProductID, $0.toProductID] }, sold: paths.map(\.toProductID))
-        return UpgradeOfferConfigured(appID: app, campaign: campaign)
-    }
+    func decide(_ state: AppState) throws -> Decision { try CatalogDecider.configureUpgrade(campaign, app: state) }
 }

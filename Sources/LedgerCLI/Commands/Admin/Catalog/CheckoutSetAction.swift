@@ -33,7 +33,5 @@ struct CheckoutSetAction: AppEventAction {
         return CheckoutConfig.Jurisdiction(sheetType: sheet, isEnabled: parts[1] == "on")
     }
 
-    func event(for history: AppHistory) throws -> any DomainEvent {
-        CheckoutConfigured(appID: app, checkout: checkout)
-    }
+    func decide(_ state: AppState) throws -> Decision { CatalogDecider.setCheckout(checkout, app: state) }
 }

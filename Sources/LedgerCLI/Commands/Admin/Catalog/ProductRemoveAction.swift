@@ -16,13 +16,5 @@ struct ProductRemoveAction: AppEventAction {
         productID = try options.catalogID("id", "product")
     }
 
-    func event(for history: AppHistory) throws -> any DomainEvent {
-        _ = try history.requireProduct(productID)
-        // A campaign offering a product that is gone would show users a dead offer.
-        let naming = history.campaigns(naming: productID)
-        guard naming.isEmpty else {
-            throw AdminError(.inUse, "product \(productID) is named by \(naming.joined(separator: " and ")): end the campaign first")
-        }
-        return ProductRemoved(appID: app, productID: productID)
-    }
+    func decide(_ state: AppState) throws -> Decision { try CatalogDecider.removeProduct(productID, app: state) }
 }

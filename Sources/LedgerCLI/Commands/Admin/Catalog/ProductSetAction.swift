@@ -35,12 +35,5 @@ struct ProductSetAction: AppEventAction {
         self.product = product
     }
 
-    func event(for history: AppHistory) throws -> any DomainEvent {
-        // A campaign that sells the product on the web cannot do without its web price.
-        let sellers = history.campaigns(selling: product.id)
-        guard product.webPrice != nil || sellers.isEmpty else {
-            throw AdminError(.inUse, "product \(product.id) is sold on the web by \(sellers.joined(separator: " and ")): it needs a --web-price while the campaign runs")
-        }
-        return ProductConfigured(appID: app, product: product)
-    }
+    func decide(_ state: AppState) throws -> Decision { try CatalogDecider.setProduct(product, app: state) }
 }

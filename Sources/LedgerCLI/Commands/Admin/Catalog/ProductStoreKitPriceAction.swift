@@ -21,8 +21,5 @@ struct ProductStoreKitPriceAction: AppEventAction {
         self.price = price
     }
 
-    func event(for history: AppHistory) throws -> any DomainEvent {
-        _ = try history.requireProduct(productID)
-        return StoreKitPriceSynced(appID: app, productID: productID, price: price)
-    }
+    func decide(_ state: AppState) throws -> Decision { try CatalogDecider.setStoreKitPrice(price, productID: productID, app: state) }
 }

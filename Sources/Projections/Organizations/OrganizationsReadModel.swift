@@ -2,22 +2,32 @@ import Foundation
 import LedgerDomain
 import Postgres
 
-/// An organization as the App Store surfaces need it, read from `proj_organizations`.
-struct OrganizationState: Sendable {
-    var id: String
-    var accountToken: UUID?
-    var resellerID: String?
-    /// O9: a staff decision, final either way.
-    var staffEducation: Bool?
-    /// O8: the school domain that made it eligible automatically, once.
-    var autoEducationDomain: String?
-    var admins: Set<String>
-    var plans: OrganizationPlans
-    var position: Int64
-    /// Each subscription's environment, for the offer's `subscription`.
-    var environments: [String: String]
+/// Every read of the organizations projection's tables (`proj_organizations`).
+public struct OrganizationsReadModel: Sendable {
+    public let pool: PostgresPool
 
-    static func read(_ id: String, pool: PostgresPool) throws -> OrganizationState? {
+    public init(pool: PostgresPool) { self.pool = pool }
+
+    /// The organization whose App Store account token this is (N: notifications name
+    /// their organization through it).
+    public func organization(withAccountToken token: UUID) throws -> String? {
+        try pool.read { conn in
+            try conn.query("SELECT org_id FROM proj_organizations.orgs WHERE account_token = $1", [token.uuidString.lowercased()])
+                .rows.first?.string(0)
+        }
+    }
+
+    /// Whether a transaction id (as the log stores it, `ExternalID.value`) was recorded.
+    public func isRecorded(transactionID: String) throws -> Bool {
+        try pool.read { conn in
+            try conn.query("SELECT 1 FROM proj_organizations.appstore_changes WHERE transaction_id = $1 LIMIT 1",
+                           [transactionID]).rowCount > 0
+        }
+    }
+
+    /// An organization as the App Store rules judge it, read in one snapshot; nil when
+    /// the projection has no such organization.
+    public func snapshot(_ id: String) throws -> OrganizationSnapshot? {
         try pool.read { conn in
             try conn.transaction(isolation: "REPEATABLE READ READ ONLY") { tx in
                 let org = try tx.query("""
@@ -73,7 +83,7 @@ struct OrganizationState: Sendable {
                 for (original, end) in lastEnd {
                     if let key = latestKey[original], end >= key.1 { subscriptions[original]?.latest?.ended = true }
                 }
-                return OrganizationState(
+                return OrganizationSnapshot(
                     id: id, accountToken: row.string(0).flatMap(UUID.init(uuidString:)), resellerID: row.string(1),
                     staffEducation: row.bool(2), autoEducationDomain: row.string(3), admins: admins,
                     plans: OrganizationPlans(staff: staff, billing: billing, subscriptions: subscriptions.keys.sorted().map { subscriptions[$0]! }),

@@ -3,25 +3,25 @@ import LedgerJSON
 import Postgres
 
 /// Every app's catalog and publishable keys at one position of `proj_iap`: what the
-/// catalog endpoint serves from memory.
-struct CatalogSnapshot: Sendable {
-    struct Key: Sendable {
-        var keyID: String
-        var appID: String
-        var mode: KeyMode
-        var revoked: Bool
+/// catalog endpoint serves from memory. The IAP projection's reads are all here.
+public struct CatalogSnapshot: Sendable {
+    public struct Key: Sendable {
+        public var keyID: String
+        public var appID: String
+        public var mode: KeyMode
+        public var revoked: Bool
     }
 
-    var position: Int64
-    var apps: [String: AppCatalog]
+    public var position: Int64
+    public var apps: [String: AppCatalog]
     /// By the lowercase hex SHA-256 of the key's text.
-    var keys: [String: Key]
+    public var keys: [String: Key]
 
-    static let empty = CatalogSnapshot(position: -1, apps: [:], keys: [:])
+    public static let empty = CatalogSnapshot(position: -1, apps: [:], keys: [:])
 
     /// Reads the projection in one consistent snapshot; empty until the projector has
     /// created it.
-    static func load(pool: PostgresPool) throws -> CatalogSnapshot {
+    public static func load(pool: PostgresPool) throws -> CatalogSnapshot {
         do {
             return try read(pool: pool)
         } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.undefinedTable {
@@ -73,7 +73,7 @@ struct CatalogSnapshot: Sendable {
     }
 
     /// One user's purchases with an app (a database round trip: asked only with `user_id`).
-    static func purchases(app: String, user: String, pool: PostgresPool) throws -> [UserPurchase] {
+    public static func purchases(app: String, user: String, pool: PostgresPool) throws -> [UserPurchase] {
         try pool.read { conn in
             try conn.query("""
                 SELECT source, original_id, product_id, purchased_us, expires_us, revoked_us, trial
@@ -85,6 +85,18 @@ struct CatalogSnapshot: Sendable {
                              expiresAt: row.int64(4).flatMap { Timestamp(microseconds: $0) },
                              revokedAt: row.int64(5).flatMap { Timestamp(microseconds: $0) }, trial: row.bool(6) ?? false)
             }
+        }
+    }
+
+    /// An app's offer impressions by campaign and variant; nil before the projector
+    /// created the projection.
+    public static func impressions(app: String, pool: PostgresPool) throws -> [(campaignID: String, variantID: Int64?, count: Int64)]? {
+        try pool.read { conn in
+            guard try conn.query("SELECT to_regclass('proj_iap.impressions') IS NOT NULL")[0].bool(0) == true else { return nil }
+            return try conn.query("""
+                SELECT campaign_id, variant_id, count FROM proj_iap.impressions WHERE app_id = $1
+                ORDER BY campaign_id, variant_id NULLS FIRST
+                """, [app]).rows.map { (campaignID: try $0.requireString(0), variantID: $0.int64(1), count: try $0.requireInt64(2)) }
         }
     }
 }

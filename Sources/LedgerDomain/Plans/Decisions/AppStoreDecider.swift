@@ -1,0 +1,124 @@
+/// Decides what Apple's signed payloads change (T, N): the organization's plan through its
+/// App Store subscription. Pure: the payload was verified by the AppStore module, the
+/// organization read from the organizations projection.
+public enum AppStoreDecider {
+    /// T1–T7: a StoreKit 2 transaction an administrator records for the organization, with
+    /// the education grant it makes (O8) in the same append, so that a refusal appends
+    /// nothing at all. `alreadyRecorded`: the transaction id is in the log (T5: sending it
+    /// again changes nothing, so the checks that guard a new purchase do not apply).
+    public static func recordTransaction(_ t: AppStoreTransactionFacts, org: OrganizationSnapshot, reader: AppStoreReader,
+                                         alreadyRecorded: Bool, products: AppStoreProducts, domains: SchoolDomains,
+                                         now: Timestamp) throws(Refusal) -> Decision {
+        guard let role = reader.role(in: org) else { throw Refusal(.notFound, "no organization \(org.id) for this session") }
+        guard role == .administrator else {
+            throw Refusal(.forbidden, "only a designated administrator of the organization records its purchases (T2)")
+        }
+        guard let plan = products.plan(ofProduct: t.productID) else {
+            throw Refusal(.appStoreTransactionInvalid, "product \(ExternalID.text(t.productID)) is not a plan of this app")
+        }
+        guard let token = org.accountToken, t.appAccountToken == token else {     // T3: compared as UUIDs
+            throw Refusal(.appStoreAccountMismatch, "the transaction's appAccountToken is not this organization's account token")
+        }
+        var events: [PendingEvent] = []
+        if !alreadyRecorded {
+            guard org.resellerID == nil else {
+                throw Refusal(.billedByReseller, "the organization is delegated to a reseller, which pays its plan")
+            }
+            let education = EducationEligibility(org, reader: reader, role: role, domains: domains)
+            if plan == .education && !education.eligible {
+                throw Refusal(.educationNotEligible, "the organization is not eligible for the education plan")
+            }
+            // O10: a plan held through another source at the same or a higher level blocks
+            // a new purchase, but not the holder of this subscription changing plan in it.
+            let original = ExternalID.value(t.originalTransactionID)
+            let subscription = org.plans.subscriptions.first { $0.originalTransactionID == original }
+            let heldElsewhere = org.plans.held(at: now, excludingSubscription: original).map(\.0.level).max() ?? 0
+            let isHolder = subscription?.holder == reader.personID || (subscription != nil && subscription?.holder == nil)
+            if subscription == nil || !isHolder, heldElsewhere >= plan.level {
+                throw Refusal(.appStorePlanConflict,
+                              "the organization already holds a plan at this level or higher through another App Store subscription, staff or billing")
+            }
+            if let grant = education.grant { events.append(grant) }
+        }
+        let expired = t.expiresDate.map { $0 <= now } ?? false
+        events.append(PendingEvent(recorded(t, orgID: org.id, plan: plan, personID: reader.personID, via: "storekit", expired: expired),
+                                   on: t.stream, occurredAt: t.signedDate, idempotencyKey: t.idempotencyKey))
+        return Decision(events)
+    }
+
+    /// N3: types that apply the latest transaction.
+    public static let applying: Set<String> = ["SUBSCRIBED", "DID_RENEW", "DID_CHANGE_RENEWAL_PREF", "DID_CHANGE_RENEWAL_STATUS",
+                                               "OFFER_REDEEMED", "RENEWAL_EXTENDED", "REFUND_REVERSED"]
+    /// N4: types that end the subscription.
+    public static let ending: Set<String> = ["EXPIRED", "GRACE_PERIOD_EXPIRED", "REFUND", "REVOKE"]
+
+    /// A verified notification, as the rules need it.
+    public struct Notification: Sendable, Hashable {
+        public var notificationUUID: String
+        public var type: String
+        public var subtype: String?
+        public var signedDate: Timestamp
+        public var environment: String
+        public var transaction: AppStoreTransactionFacts?
+
+        public init(notificationUUID: String, type: String, subtype: String?, signedDate: Timestamp, environment: String,
+                    transaction: AppStoreTransactionFacts?) {
+            self.notificationUUID = notificationUUID
+            self.type = type
+            self.subtype = subtype
+            self.signedDate = signedDate
+            self.environment = environment
+            self.transaction = transaction
+        }
+
+        /// Deduplicated on its UUID (N decision): a second delivery appends nothing.
+        public var idempotencyKey: String { "apple-notification:" + ExternalID.key(notificationUUID) }
+    }
+
+    /// What a notification changes, and how the answer names it (`applied`, `ended`,
+    /// `ignored: …`).
+    public struct NotificationOutcome: Sendable, Hashable {
+        public var decision: Decision
+        public var outcome: String
+    }
+
+    /// N1–N8: `orgID` is the organization whose account token the transaction names, if
+    /// any. A notification sent to the URL of another environment is refused (N7, 422).
+    public static func notification(_ n: Notification, receivedAt path: String, orgID: String?,
+                                    products: AppStoreProducts) throws(Refusal) -> NotificationOutcome {
+        let expected: Set<String> = path == "production" ? ["Production"] : ["Sandbox", "Xcode"]
+        guard expected.contains(n.environment) else {
+            throw Refusal(.appStoreTransactionInvalid, "a \(ExternalID.text(n.environment)) notification sent to the \(path) URL")
+        }
+        func acknowledged(_ reason: String) -> NotificationOutcome {
+            let e = AppStoreNotificationAcknowledged(notificationUUID: ExternalID.value(n.notificationUUID), notificationType: ExternalID.text(n.type),
+                                                     subtype: n.subtype.map(ExternalID.text), reason: ExternalID.text(reason),
+                                                     environment: n.environment)
+            return NotificationOutcome(decision: Decision(PendingEvent(e, on: "appstore-notifications", occurredAt: n.signedDate),
+                                                          idempotencyKey: n.idempotencyKey),
+                                       outcome: "ignored: " + ExternalID.text(reason))
+        }
+        guard applying.contains(n.type) || ending.contains(n.type) else { return acknowledged("type \(n.type) changes no plan") }
+        guard let t = n.transaction else { return acknowledged("no signed transaction") }
+        guard let plan = products.plan(ofProduct: t.productID) else { return acknowledged("product \(t.productID) is not a plan") }
+        guard let orgID else { return acknowledged("names no organization") }
+        if ending.contains(n.type) {
+            let e = AppStoreSubscriptionEnded(orgID: orgID, originalTransactionID: ExternalID.value(t.originalTransactionID),
+                                              reason: n.type, signedDate: n.signedDate, notificationUUID: ExternalID.value(n.notificationUUID))
+            return NotificationOutcome(decision: Decision(PendingEvent(e, on: t.stream, occurredAt: n.signedDate),
+                                                          idempotencyKey: n.idempotencyKey), outcome: "ended")
+        }
+        let e = recorded(t, orgID: orgID, plan: plan, personID: nil, via: n.type, expired: false)
+        return NotificationOutcome(decision: Decision(PendingEvent(e, on: t.stream, occurredAt: t.signedDate),
+                                                      idempotencyKey: n.idempotencyKey), outcome: "applied")
+    }
+
+    static func recorded(_ t: AppStoreTransactionFacts, orgID: String, plan: Plan, personID: String?, via: String,
+                         expired: Bool) -> AppStoreTransactionRecorded {
+        AppStoreTransactionRecorded(
+            orgID: orgID, originalTransactionID: ExternalID.value(t.originalTransactionID), transactionID: ExternalID.value(t.transactionID),
+            productID: t.productID, plan: plan, purchaseDate: t.purchaseDate, expiresDate: t.expiresDate,
+            revocationDate: t.revocationDate, signedDate: t.signedDate, environment: t.environment, personID: personID, via: via,
+            expiredWhenRecorded: expired)
+    }
+}

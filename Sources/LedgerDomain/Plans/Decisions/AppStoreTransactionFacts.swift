@@ -1,0 +1,35 @@
+import Foundation
+
+/// What a verified StoreKit 2 transaction says, as the rules need it (T3, T4, N3): the
+/// signature, chain, bundle and environment policy were checked by the verifier; the ids
+/// are Apple's, as signed, and may hold anything (`ExternalID` stores them).
+public struct AppStoreTransactionFacts: Sendable, Hashable {
+    public var transactionID: String
+    public var originalTransactionID: String
+    public var productID: String
+    public var purchaseDate: Timestamp
+    public var expiresDate: Timestamp?
+    public var revocationDate: Timestamp?
+    public var signedDate: Timestamp
+    public var environment: String
+    public var appAccountToken: UUID?
+
+    public init(transactionID: String, originalTransactionID: String, productID: String, purchaseDate: Timestamp,
+                expiresDate: Timestamp?, revocationDate: Timestamp?, signedDate: Timestamp, environment: String,
+                appAccountToken: UUID?) {
+        self.transactionID = transactionID
+        self.originalTransactionID = originalTransactionID
+        self.productID = productID
+        self.purchaseDate = purchaseDate
+        self.expiresDate = expiresDate
+        self.revocationDate = revocationDate
+        self.signedDate = signedDate
+        self.environment = environment
+        self.appAccountToken = appAccountToken
+    }
+
+    /// The subscription's stream: `appstore-sub-` and the original transaction id.
+    public var stream: String { "appstore-sub-" + ExternalID.key(originalTransactionID) }
+    /// Recorded once per transaction id.
+    public var idempotencyKey: String { "appstore-tx:" + ExternalID.key(transactionID) }
+}
