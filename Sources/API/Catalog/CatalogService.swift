@@ -9,7 +9,7 @@ import Postgres
 import Projections
 import Synchronization
 
-/// The catalog endpoint's memory: the last snapshot of `proj_iap`, reloaded when the
+/// The catalog endpoint's memory: the last snapshot of the IAP projection, reloaded when the
 /// projector says the projection moved (LISTEN), and the offer impressions counted since
 /// the last flush, appended as one event per app every second.
 ///
@@ -83,7 +83,7 @@ public final class CatalogService: Sendable {
     /// The position the snapshot in memory reflects (-1 before the first load).
     public var position: Int64 { state.withLock { $0.snapshot.position } }
 
-    /// Waits until the snapshot in memory reflects `position` of `proj_iap`: for tests and
+    /// Waits until the snapshot in memory reflects `position` of the IAP projection: for tests and
     /// benchmarks that configure the catalog and then read it.
     public func waitUntilCurrent(position target: Int64, timeout: Double = 20) throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
