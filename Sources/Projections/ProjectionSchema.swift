@@ -41,6 +41,21 @@ public enum ProjectionSchema {
             """)
         try connection.query("INSERT INTO _checkpoint (position, version) VALUES (0, $1)", [projection.version])
         try connection.query("SET LOCAL search_path TO public")
+        try createSetAsideTable(in: schema, on: connection)
+    }
+
+    /// The events this projection skipped because an operator set them aside: one row
+    /// each, from the set-aside event alone, so that a replay writes the same rows.
+    static func createSetAsideTable(in schema: String, on connection: PostgresConnection) throws {
+        try connection.query("""
+            CREATE TABLE IF NOT EXISTS \(connection.quoteIdentifier(schema))._set_aside (
+                position bigint PRIMARY KEY,
+                event_type text NOT NULL,
+                error text NOT NULL,
+                set_aside_at bigint NOT NULL,
+                reason text NOT NULL
+            )
+            """)
     }
 
     /// The checkpoint of a schema, or nil when the schema does not exist.
@@ -62,5 +77,30 @@ public enum ProjectionSchema {
             SELECT count(*)::text || ':' || coalesce(md5(string_agg(t::text, E'\\n' ORDER BY t::text)), '')
             FROM \(qualified) t
             """)[0].requireString(0)
+    }
+}
+
+extension ProjectionSchema {
+    /// One event a projection skipped because it was set aside.
+    public struct SkippedEvent: Sendable, Codable, Equatable {
+        public var position: Int64
+        public var eventType: String
+        public var error: String
+        /// The position of the `projection.event_set_aside` event.
+        public var setAsideAt: Int64
+        public var reason: String
+        enum CodingKeys: String, CodingKey { case position, error, reason, eventType = "event_type", setAsideAt = "set_aside_at" }
+    }
+
+    /// What the projection in `schema` skipped, oldest first; empty when it has no record.
+    public static func skippedEvents(_ schema: String, on connection: PostgresConnection) throws -> [SkippedEvent] {
+        guard try connection.query("SELECT to_regclass($1) IS NOT NULL", [connection.quoteIdentifier(schema) + "._set_aside"])[0]
+            .bool(0) == true else { return [] }
+        return try connection.query("""
+            SELECT position, event_type, error, set_aside_at, reason FROM \(connection.quoteIdentifier(schema))._set_aside ORDER BY position
+            """).rows.map { r in
+            SkippedEvent(position: try r.requireInt64(0), eventType: try r.requireString(1), error: try r.requireString(2),
+                         setAsideAt: try r.requireInt64(3), reason: try r.requireString(4))
+        }
     }
 }

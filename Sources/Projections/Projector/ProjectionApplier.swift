@@ -6,6 +6,8 @@ import Postgres
 struct ProjectionApplier {
     let projection: any Projection
     let schema: String
+    /// Events an operator set aside for this projection: skipped, and recorded in `_set_aside`.
+    var setAside: [Int64: SetAsides.Entry] = [:]
 
     enum Outcome {
         case applied(through: Int64)
@@ -24,7 +26,7 @@ struct ProjectionApplier {
         // The fast path: the whole batch with its writes pipelined.
         do {
             let context = ProjectionContext(connection: connection)
-            for event in events { try projection.apply(event, in: context) }
+            for event in events { try applyOrSkip(event, in: context) }
             try context.flush()
             try moveCheckpoint(to: last.position, on: connection)
             try connection.query("RELEASE SAVEPOINT projection_apply")
@@ -43,7 +45,7 @@ struct ProjectionApplier {
             try connection.query("SAVEPOINT projection_event")
             do {
                 let context = ProjectionContext(connection: connection)
-                try projection.apply(event, in: context)
+                try applyOrSkip(event, in: context)
                 try context.flush()
                 try connection.query("RELEASE SAVEPOINT projection_event")
                 appliedThrough = event.position
@@ -63,6 +65,17 @@ struct ProjectionApplier {
         try moveCheckpoint(to: last.position, on: connection)
         try connection.query("RELEASE SAVEPOINT projection_apply")
         return .applied(through: last.position)
+    }
+
+    private func applyOrSkip(_ event: RecordedEvent, in context: ProjectionContext) throws {
+        guard let entry = setAside[event.position] else {
+            try projection.apply(event, in: context)
+            return
+        }
+        context.enqueue("""
+            INSERT INTO _set_aside (position, event_type, error, set_aside_at, reason) VALUES ($1, $2, $3, $4, $5)
+            ON CONFLICT DO NOTHING
+            """, [event.position, event.type, entry.event.error, entry.position, entry.reason])
     }
 
     /// Moves the checkpoint and tells listeners (`ledger_projections`, payload

@@ -78,7 +78,8 @@ public struct ProjectionRebuilder: Sendable {
         var events = try EventStore.read(after: checkpoint.position, limit: batchSize, on: connection)
         if let limit { events.removeAll { $0.position > limit } }
         if events.isEmpty { return limit ?? checkpoint.position }
-        let applier = ProjectionApplier(projection: projection, schema: schema)
+        let applier = ProjectionApplier(projection: projection, schema: schema,
+                                        setAside: try SetAsides.load(on: connection).forProjection(projection.name))
         switch try applier.apply(events[...], from: checkpoint.position, on: connection) {
         case .applied(let through): return through
         case .failed(let failure, _): throw failure

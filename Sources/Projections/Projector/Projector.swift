@@ -93,6 +93,8 @@ public final class Projector: Sendable {
         var outdated: [any Projection] = []
         for projection in configuration.projections {
             if let checkpoint = try ProjectionSchema.checkpoint(projection.schema, on: connection) {
+                // Schemas made before set-asides existed get their table.
+                try ProjectionSchema.createSetAsideTable(in: projection.schema, on: connection)
                 if let failed = checkpoint.failedPosition {
                     // A restart (usually with fixed code) retries a projection that stopped.
                     log(.warning, "retrying a projection that stopped on a poison event", ["projection": projection.name,
@@ -120,10 +122,24 @@ public final class Projector: Sendable {
         try connection.query("BEGIN")
         do {
             try connection.query("SELECT pg_advisory_xact_lock($1, $2)", [AdvisoryLock.namespace, AdvisoryLock.projectionSwap])
+            let setAsides = try SetAsides.load(on: connection)
             var active: [(any Projection, Int64)] = []
             for projection in configuration.projections {
                 guard let checkpoint = try ProjectionSchema.checkpoint(projection.schema, on: connection) else { continue }
-                if checkpoint.failedPosition == nil { active.append((projection, checkpoint.position)) }
+                if let failed = checkpoint.failedPosition {
+                    // A projection stopped on an event an operator has set aside since goes on.
+                    guard setAsides.forProjection(projection.name)[failed] != nil else { continue }
+                    try connection.query("UPDATE \(connection.quoteIdentifier(projection.schema))._checkpoint SET failed_position = NULL, error = NULL")
+                    log(.warning, "projection resumes past an event set aside", ["projection": projection.name, "position": String(failed)])
+                }
+                active.append((projection, checkpoint.position))
+                for (position, entry) in setAsides.forProjection(projection.name) where position <= checkpoint.position
+                    && entry.position > checkpoint.position {
+                    // Set aside after this projection had applied it (the code was fixed and
+                    // restarted meanwhile): a replay would skip it, this projection did not.
+                    log(.error, "an event this projection applied was set aside: rebuild it (ledger replay) so that it matches a replay",
+                        ["projection": projection.name, "position": String(position)])
+                }
             }
             guard let from = active.map(\.1).min() else {
                 try connection.query("COMMIT")
@@ -137,7 +153,8 @@ public final class Projector: Sendable {
             var failures: [ProjectionFailure] = []
             for (projection, checkpoint) in active {
                 let pending = events.drop { $0.position <= checkpoint }
-                let applier = ProjectionApplier(projection: projection, schema: projection.schema)
+                let applier = ProjectionApplier(projection: projection, schema: projection.schema,
+                                                setAside: setAsides.forProjection(projection.name))
                 if case .failed(let failure, _) = try applier.apply(pending, from: checkpoint, on: connection) {
                     failures.append(failure)
                 }

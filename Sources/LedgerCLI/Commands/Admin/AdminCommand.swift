@@ -4,7 +4,7 @@ import Foundation
 /// appends events that name the operator and the reason.
 public enum AdminCommand: LedgerCommand {
     public static let name = "admin"
-    public static let summary = "Operator acts: payers, projects, plans, keys, credits, holds, prices, month closes, corrections, organizations, apps, the IAP catalog and campaigns."
+    public static let summary = "Operator acts: payers, projects, plans, keys, credits, holds, prices, month closes, corrections, organizations, apps, the IAP catalog and campaigns, setting a poison event aside."
 
     /// Every `ledger admin` command, in the order the usage lists them.
     static let actions: [any AdminAction.Type] = [
@@ -17,7 +17,7 @@ public enum AdminCommand: LedgerCommand {
         AppCreateAction.self, AppKeyIssueAction.self, AppKeyRevokeAction.self, AppDisableAction.self, AppEnableAction.self,
         ProductSetAction.self, ProductStoreKitPriceAction.self, ProductRemoveAction.self, CheckoutSetAction.self,
         CampaignMigrationAction.self, CampaignUpgradeAction.self, CampaignEndAction.self, CampaignStatsAction.self,
-        PurchaseRecordAction.self,
+        PurchaseRecordAction.self, EventSetAsideAction.self,
     ]
 
     public static var usage: String {

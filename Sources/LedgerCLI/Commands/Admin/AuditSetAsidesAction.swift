@@ -1,0 +1,46 @@
+import EventStore
+import LedgerDomain
+import LedgerJSON
+import Projections
+
+/// `ledger audit set-asides`: every event an operator set aside, for which projection,
+/// who did it, why, and whether the projection has skipped it yet.
+struct AuditSetAsidesAction: AdminAction {
+    static let words = ["set-asides"]
+    static let synopsis = ""
+    static let summary = "List the events set aside for a projection: position, type, the error, who and why, and where it was skipped."
+    static let valued: Set<String> = []
+    static let isOperatorAct = false
+
+    init(_ options: AdminOptions) throws {}
+
+    func perform(_ session: AdminSession) throws -> AdminReceipt {
+        let (recorded, skipped) = try session.pool.read { conn -> ([RecordedEvent], [String: [ProjectionSchema.SkippedEvent]]) in
+            let positions = try conn.query("SELECT position FROM events WHERE type = $1 ORDER BY position", [EventSetAside.type])
+                .rows.map { try $0.requireInt64(0) }
+            let events = try positions.compactMap { try EventStore.event(at: $0, on: conn) }
+            var skipped: [String: [ProjectionSchema.SkippedEvent]] = [:]
+            for projection in AllProjections.all { skipped[projection.name] = try ProjectionSchema.skippedEvents(projection.schema, on: conn) }
+            return (events, skipped)
+        }
+        var receipt = AdminReceipt()
+        var items: [JSONValue] = []
+        receipt.lines.append("events set aside: \(recorded.count)")
+        for event in recorded {
+            let setAside = try event.decode(EventSetAside.self)
+            let metadata = try event.metadata()
+            let done = skipped[setAside.projection]?.contains { $0.position == setAside.position } ?? false
+            items.append([
+                "projection": .string(setAside.projection), "position": .integer(setAside.position),
+                "event_type": .string(setAside.eventType), "error": .string(setAside.error),
+                "set_aside_at": .integer(event.position), "operator": .string(metadata?.actor.id ?? "unknown"),
+                "reason": .string(metadata?.reason ?? ""), "skipped": .bool(done),
+            ])
+            receipt.lines.append("position \(setAside.position) (\(setAside.eventType)) set aside for \(setAside.projection) at position \(event.position) by \(metadata?.actor.id ?? "unknown")\(done ? "" : " (not skipped yet)")")
+            receipt.lines.append("  error: \(setAside.error)")
+            receipt.lines.append("  why: \(metadata?.reason ?? "")")
+        }
+        receipt.fields["set_asides"] = .array(items)
+        return receipt
+    }
+}
