@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "LedgerCLI", dependencies: ["API", "HTTP", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore"]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
 
-        .target(name: "TestSupport", dependencies: ["Postgres", "EventStore", "Crypto", "Threads", "COpenSSL", "LedgerJSON", "LedgerDomain", "AppStore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Postgres", "EventStore", "Projections", "Crypto", "Threads", "COpenSSL", "LedgerJSON", "LedgerDomain", "AppStore"], path: "Tests/TestSupport"),
         .testTarget(name: "LedgerJSONTests", dependencies: ["LedgerJSON", "TestSupport", "Postgres"]),
         .testTarget(name: "LedgerDomainTests", dependencies: ["LedgerDomain", "TestSupport"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),

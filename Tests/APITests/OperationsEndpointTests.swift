@@ -33,19 +33,15 @@ struct OperationsEndpointTests {
         #expect(body["checks"]?["projections"]?["ok"] == false)
 
         for i in 0..<5 { _ = try service.store.append(AppendRequest(event("org-\(i)"))) }
-        let projector = Projector(configuration: .init(conninfo: service.db.serviceURL,
-                                                      projections: [CatalogueProjection(), PoisonAfter()], pollInterval: 0.1),
-                                  log: { _, _, _ in })
-        let stop = StopFlag()
-        Thread { projector.run { stop.isSet } }.start()
-        defer { stop.set() }
-        #expect(LedgerProcess.eventually { (try? service.json("/readyz").0) == 200 })
+        let projector = ProjectorThread(url: service.db.serviceURL, projections: [CatalogueProjection(), PoisonAfter()])
+        defer { projector.stop() }
+        #expect(Poll.until { (try? service.json("/readyz").0) == 200 })
         (status, body) = try service.json("/readyz")
         #expect(body["head"] == 5)
         #expect(body["status"] == "ready")
 
         _ = try service.store.append(AppendRequest(event("org-x", "poison")))
-        #expect(LedgerProcess.eventually { (try? service.json("/readyz").0) == 503 })
+        #expect(Poll.until { (try? service.json("/readyz").0) == 503 })
         (status, body) = try service.json("/readyz")
         #expect(body["checks"]?["projections"]?["detail"]?.stringValue?.contains("stopped at position 6") == true)
     }
@@ -138,12 +134,6 @@ struct PoisonAfter: Projection {
     func apply(_ event: RecordedEvent, in context: ProjectionContext) throws {
         if event.type == "poison" { throw ProjectionError("poison") }
     }
-}
-
-final class StopFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    var isSet: Bool { flag.load(ordering: .relaxed) }
-    func set() { flag.store(true, ordering: .relaxed) }
 }
 
 func event(_ stream: String, _ type: String = "test.happened") -> EventToAppend {

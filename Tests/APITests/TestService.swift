@@ -21,7 +21,7 @@ final class TestService: Sendable {
     static let origin = "https://app.test"
 
     /// The service's clock; tests move it.
-    let clock = TestClock()
+    let clock = ManualClock()
 
     init(projections: [any Projection] = AllProjections.all, notificationsPerSecond: Double = 1_000) throws {
         db = try TestDatabase.create()
@@ -60,11 +60,4 @@ final class TestService: Sendable {
         store.close()
         db.drop()
     }
-}
-
-/// A clock a test sets.
-final class TestClock: Sendable {
-    private let micros = Atomic<Int64>(Timestamp(iso8601: "2026-11-15T12:00:00Z")!.microseconds)
-    var read: @Sendable () -> Timestamp { { [self] in Timestamp(microseconds: micros.load(ordering: .relaxed))! } }
-    func set(_ iso: String) { micros.store(Timestamp(iso8601: iso)!.microseconds, ordering: .relaxed) }
 }

@@ -15,7 +15,7 @@ final class AdminFixture: Sendable {
     let db: TestDatabase
     let store: EventStore
     let pool: PostgresPool
-    let clock = AdminClock("2026-11-15T12:00:00Z")
+    let clock = ManualClock("2026-11-15T12:00:00Z")
     private let projector = Mutex<ProjectorThread?>(nil)
     /// How long commands wait for the projection (short in tests that stop the projector).
     let projectionTimeout: Double
@@ -94,7 +94,7 @@ final class AdminFixture: Sendable {
     /// Waits until the billing projection has applied the whole log.
     func settle(sourceLocation: SourceLocation = #_sourceLocation) throws {
         let head = try head()
-        let reached = try LedgerProcess.eventually(timeout: 20) {
+        let reached = try Poll.until(timeout: 20) {
             try pool.read { try ProjectionSchema.checkpoint("proj_billing", on: $0)?.position ?? -1 } >= head
         }
         try #require(reached, "the billing projection did not reach position \(head)", sourceLocation: sourceLocation)

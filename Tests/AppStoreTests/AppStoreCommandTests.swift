@@ -127,7 +127,7 @@ import TestSupport
         #expect(badRoots.errors.contains("LEDGER_APPSTORE_EXTRA_ROOTS"))
     }
 
-    @Test(.enabled(if: SharedTestData.isPresent, "../shared/testdata/apple is absent"))
+    @Test(.needsSharedData)
     func aRealSandboxNotificationUnderProduction() throws {
         let (_, jws) = try #require(SharedTestData.realSandbox().first { $0.name.hasPrefix("notif_REFUND") })
         let path = try Self.file(jws)

@@ -53,20 +53,16 @@ func decodedPart(_ part: String) -> String {
 /// A part re-encoded from JSON text.
 func encodedPart(_ json: String) -> String { Base64URL.encode(Array(json.utf8)) }
 
-/// `../shared/testdata/apple` beside the repository (CI copies it there); nil when absent,
-/// so that the tests needing it skip instead of failing.
+/// `../shared/testdata/apple` beside the repository (CI copies it there); the tests that
+/// need it carry `.needsSharedData`.
 enum SharedTestData {
-    static var appleFolder: String? {
-        let path = URL(fileURLWithPath: TestDatabase.repositoryRoot).appendingPathComponent("../shared/testdata/apple").standardizedFileURL.path
-        return FileManager.default.fileExists(atPath: path + "/real-sandbox") ? path : nil
-    }
+    /// The folder, or a failure saying it is missing.
+    static func appleFolder() throws -> String { try SharedData.path("testdata/apple") }
 
-    static var isPresent: Bool { appleFolder != nil }
-
-    /// Every real Sandbox file, name → JWS (trimmed).
+    /// Every real Sandbox file, name → JWS (trimmed); a failure when they are missing,
+    /// never an empty list that a loop would pass over.
     static func realSandbox() throws -> [(name: String, jws: String)] {
-        guard let folder = appleFolder else { return [] }
-        let dir = folder + "/real-sandbox"
+        let dir = try SharedData.path("testdata/apple/real-sandbox")
         return try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".jws") }.sorted().map { name in
             (name, try String(contentsOfFile: dir + "/" + name, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
         }

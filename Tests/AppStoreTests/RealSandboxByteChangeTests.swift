@@ -12,10 +12,13 @@ import TestSupport
 /// together the files cover each residue; each position gets a base64url character, and
 /// every seventh a dot, padding or a space instead. The nested transaction and renewal
 /// info of one notification are swept the same way as JWS of their own.
-@Suite(.enabled(if: SharedTestData.isPresent, "../shared/testdata/apple is absent"))
+@Suite(.needsSharedData)
 struct RealSandboxByteChangeTests {
+    /// The files to sweep; where they are absent (outside CI: the suite is skipped) one
+    /// placeholder argument, so that in CI the test runs and fails on the missing data.
     static var files: [String] {
-        (try? SharedTestData.realSandbox().map(\.name)) ?? []
+        let names = (try? SharedTestData.realSandbox().map(\.name)) ?? []
+        return names.isEmpty ? ["(../shared/testdata/apple/real-sandbox is missing)"] : names
     }
 
     static func positions(in jws: String, stride: Int, offset: Int) -> [Int] {

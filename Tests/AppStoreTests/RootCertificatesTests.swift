@@ -26,9 +26,9 @@ import TestSupport
         #expect(AppStoreRootCertificates.certificates(in: Array(TestCertificateAuthority.shared.rootDER.dropLast())) == nil)
     }
 
-    @Test(.enabled(if: SharedTestData.isPresent, "../shared/testdata/apple is absent"))
+    @Test(.needsSharedData)
     func applesFilesReadAsTheEmbeddedRoot() throws {
-        let folder = try #require(SharedTestData.appleFolder)
+        let folder = try SharedTestData.appleFolder()
         for name in ["AppleRootCA-G3.cer", "AppleRootCA-G3.pem"] {
             let data = try #require(FileManager.default.contents(atPath: folder + "/" + name))
             #expect(AppStoreRootCertificates.certificates(in: [UInt8](data)) == [AppleRootCAG3.der], "\(name)")

@@ -17,17 +17,26 @@ struct ConnectionTests {
             """, [TestDatabase.serviceLogin])
     }
 
+    /// Until the terminated sessions have ended, so that the next step meets dead connections.
+    static func serviceSessionsGone(_ db: TestDatabase) throws -> Bool {
+        let admin = try db.connect()
+        return try Poll.until(timeout: 10) {
+            try admin.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND usename = $1",
+                            [TestDatabase.serviceLogin]).rowCount == 0
+        }
+    }
+
     @Test("the pool and the appender recover after their sessions are terminated")
     func reconnects() throws {
         try withStore { store, db in
             _ = try store.append(AppendRequest(event("org-1")))
             #expect(try store.headPosition() == 1)
             try Self.terminateServiceSessions(db)
-            Thread.sleep(forTimeInterval: 0.2)
+            #expect(try Self.serviceSessionsGone(db))
             _ = try store.append(AppendRequest(event("org-1")))
             #expect(try store.headPosition() == 2)
             try Self.terminateServiceSessions(db)
-            Thread.sleep(forTimeInterval: 0.2)
+            #expect(try Self.serviceSessionsGone(db))
             #expect(try store.read(after: 0, limit: 10).count == 2)
         }
     }

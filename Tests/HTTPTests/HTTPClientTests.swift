@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import HTTP
 
 #if canImport(Glibc)
@@ -35,7 +36,7 @@ struct HTTPClientTests {
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { return }
                 defer {
-                    usleep(useconds_t(linger * 1_000_000))
+                    SlowPeer.pause(linger)
                     close(connection)
                 }
                 var pending = ""
@@ -54,7 +55,7 @@ struct HTTPClientTests {
                     let bytes = Array(reply.utf8)
                     let middle = bytes.count / 2
                     _ = bytes[..<middle].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                    usleep(20_000)
+                    SlowPeer.pause(0.02)
                     _ = bytes[middle...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 }
             }

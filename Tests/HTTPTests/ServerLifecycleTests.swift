@@ -44,10 +44,11 @@ struct ServerLifecycleTests {
 
     @Test func shutdownLetsInFlightRequestsFinishAndRefusesNewConnections() throws {
         let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         let server = try TestServer { router in
             router.add("GET", "/slow") { _ in
                 entered.signal()
-                Thread.sleep(forTimeInterval: 0.8)
+                _ = release.wait(timeout: .now() + 10)
                 return .text("finished")
             }
         }
@@ -65,10 +66,17 @@ struct ServerLifecycleTests {
         }
         #expect(entered.wait(timeout: .now() + 10) == .success)
         #expect(server.server.inFlight == 1)
-        let started = Date()
-        server.server.shutdown(gracePeriod: 5)
-        let took = Date().timeIntervalSince(started)
-        #expect(took < 4, "shutdown waited \(took) s for a 0.8 s request")
+        let stopped = DispatchGroup()
+        stopped.enter()
+        Thread.detachNewThread {
+            server.server.shutdown(gracePeriod: 5)
+            stopped.leave()
+        }
+        // While the request is still being handled, new connections are refused.
+        #expect(Poll.until(timeout: 5) { (try? HTTPClient(host: "127.0.0.1", port: port, timeout: 1)) == nil })
+        #expect(stopped.wait(timeout: .now()) == .timedOut, "shutdown waits for the request in flight")
+        release.signal()
+        #expect(stopped.wait(timeout: .now() + 5) == .success, "and returns once it is answered")
         #expect(finished.wait(timeout: .now() + 10) == .success)
         let response = try result.withLock { $0 }?.get()
         #expect(response?.status == 200)

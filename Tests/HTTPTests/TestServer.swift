@@ -1,6 +1,7 @@
 import Foundation
 import Observability
 import Synchronization
+import TestSupport
 @testable import HTTP
 
 /// A real server on an ephemeral loopback port with an in-memory log, for end-to-end tests.
@@ -35,14 +36,13 @@ final class TestServer: Sendable {
     /// The decoded log lines whose `msg` is `message`, waiting briefly because the line is
     /// written after the last byte of the response has gone out.
     func logLines(_ message: String = "request", atLeast count: Int = 1) -> [[String: Any]] {
-        let deadline = Date().addingTimeInterval(3)
-        while true {
-            let lines = sink.lines.compactMap { line in
+        func lines() -> [[String: Any]] {
+            sink.lines.compactMap { line in
                 (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
             }.filter { $0["msg"] as? String == message }
-            if lines.count >= count || Date() > deadline { return lines }
-            Thread.sleep(forTimeInterval: 0.01)
         }
+        Poll.until(timeout: 3) { lines().count >= count }
+        return lines()
     }
 
     func stop() {

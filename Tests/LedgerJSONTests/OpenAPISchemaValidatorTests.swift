@@ -78,7 +78,7 @@ struct OpenAPISchemaValidatorTests {
         return .object(body)
     }()
 
-    @Test(.enabled(if: ZeroSettleSeed.isPresent, ZeroSettleSeed.absentMessage))
+    @Test(.needsSharedData)
     func validSamplesPass() throws {
         #expect(try Self.catalog(Self.anonymous) == [])
         #expect(try Self.catalog(Self.withUser) == [])
@@ -87,7 +87,7 @@ struct OpenAPISchemaValidatorTests {
         #expect(try Self.catalog(["products": [], "checkout_config": [:]]) == [])
     }
 
-    @Test(.enabled(if: ZeroSettleSeed.isPresent, ZeroSettleSeed.absentMessage))
+    @Test(.needsSharedData)
     func violationsNameTheirPath() throws {
         let weekly = JSONMutation.replacing(Self.withUser, at: [.key("products"), .index(1), .key("trial"), .key("mode")], with: "weekly")
         #expect(try Self.catalog(weekly) == [#"$.products[1].trial.mode: "weekly" is not one of free, paid, auth_hold"#])
@@ -126,7 +126,7 @@ struct OpenAPISchemaValidatorTests {
     /// mutated path, and every mutation it allows (dropping an optional field, null where
     /// nullable) must pass. The expectations come from this table, written from the
     /// document by hand, not from the validator's own reading of it.
-    @Test(.enabled(if: ZeroSettleSeed.isPresent, ZeroSettleSeed.absentMessage))
+    @Test(.needsSharedData)
     func generatedMutationsAreJudgedAtTheRightPath() throws {
         let validator = try Self.seedValidator()
         let mutations = JSONMutation.all(of: Self.withCampaignAndOffer, required: Self.required, nullable: Self.nullable,
@@ -146,7 +146,7 @@ struct OpenAPISchemaValidatorTests {
 
     // MARK: Errors and lookup
 
-    @Test(.enabled(if: ZeroSettleSeed.isPresent, ZeroSettleSeed.absentMessage))
+    @Test(.needsSharedData)
     func errorResponses() throws {
         let validator = try Self.seedValidator()
         for status in [401, 403] {

@@ -7,7 +7,7 @@ import TestSupport
 struct YAMLSubsetTests {
     // MARK: The seed document
 
-    @Test(.enabled(if: ZeroSettleSeed.isPresent, ZeroSettleSeed.absentMessage))
+    @Test(.needsSharedData)
     func seedTopLevelAndVersions() throws {
         let document = try ZeroSettleSeed.document()
         #expect(document.objectValue.map { Set($0.keys) } == ["openapi", "info", "servers", "security", "tags", "paths", "components"])
@@ -24,7 +24,7 @@ struct YAMLSubsetTests {
         #expect(description.hasSuffix("authenticated via the `X-ZeroSettle-Key` header."))
     }
 
-    @Test(.enabled(if: ZeroSettleSeed.isPresent, ZeroSettleSeed.absentMessage))
+    @Test(.needsSharedData)
     func seedOperation() throws {
         let get = try #require(try ZeroSettleSeed.document()["paths"]?["/iap/products"]?["get"])
         #expect(get["operationId"] == "getProducts")
@@ -43,7 +43,7 @@ struct YAMLSubsetTests {
         #expect(properties["migration_campaign"]?["allOf"] == [["$ref": "#/components/schemas/MigrationCampaign"]])
     }
 
-    @Test(.enabled(if: ZeroSettleSeed.isPresent, ZeroSettleSeed.absentMessage))
+    @Test(.needsSharedData)
     func seedDemoParameterFoldsItsMultiLineDescription() throws {
         let parameters = try #require(try ZeroSettleSeed.document()["paths"]?["/iap/products"]?["get"]?["parameters"]?.arrayValue)
         let demo = try #require(parameters.first { $0["name"] == "demo" })
@@ -60,7 +60,7 @@ struct YAMLSubsetTests {
         #expect(text.components(separatedBy: "\n").count == 5)
     }
 
-    @Test(.enabled(if: ZeroSettleSeed.isPresent, ZeroSettleSeed.absentMessage))
+    @Test(.needsSharedData)
     func seedComponents() throws {
         let components = try #require(try ZeroSettleSeed.document()["components"])
         let schemas = try #require(components["schemas"]?.objectValue)
@@ -174,19 +174,10 @@ struct YAMLSubsetTests {
 }
 
 /// The ZeroSettle catalog contract, `../shared/seeds/zerosettle-products-openapi.yaml` beside
-/// the repository; the tests that need it skip when it is absent. The schema validator's
-/// tests read it from here too.
+/// the repository; the tests that need it carry `.needsSharedData`. The schema
+/// validator's tests read it from here too.
 enum ZeroSettleSeed {
-    static let absentMessage: Comment = "../shared/seeds/zerosettle-products-openapi.yaml is absent"
-
-    static var path: String {
-        URL(fileURLWithPath: TestDatabase.repositoryRoot)
-            .appendingPathComponent("../shared/seeds/zerosettle-products-openapi.yaml").standardizedFileURL.path
-    }
-
-    static var isPresent: Bool { FileManager.default.fileExists(atPath: path) }
-
     static func document() throws -> JSONValue {
-        try YAMLSubset.parse(String(contentsOfFile: path, encoding: .utf8))
+        try YAMLSubset.parse(String(contentsOfFile: try SharedData.path("seeds/zerosettle-products-openapi.yaml"), encoding: .utf8))
     }
 }

@@ -12,32 +12,10 @@ func event(_ stream: String, _ type: String = "test.happened", _ data: JSONValue
     EventToAppend(stream: stream, type: type, data: data, metadata: EventMetadata(actor: testActor))
 }
 
-/// A projector running on a thread of the test process.
-final class RunningProjector: Sendable {
-    let projector: Projector
-    private let stop = Atomic<Bool>(false)
-    private let done = DispatchSemaphore(value: 0)
-
-    init(url: String, projections: [any Projection], batchSize: Int = 50) {
-        projector = Projector(configuration: .init(conninfo: url, projections: projections, batchSize: batchSize, pollInterval: 0.2),
-                              log: { _, _, _ in })
-        let thread = Thread { [self] in
-            projector.run { self.stop.load(ordering: .relaxed) }
-            done.signal()
-        }
-        thread.start()
-    }
-
-    func shutdown() {
-        stop.store(true, ordering: .relaxed)
-        done.wait()
-    }
-}
-
 /// Waits until every projection's checkpoint has reached the log's head.
 func waitForProjections(_ projections: [any Projection], url: String, timeout: Double = 30) throws -> Bool {
     let connection = try PostgresConnection(conninfo: url)
-    return try LedgerProcess.eventually(timeout: timeout) {
+    return try Poll.until(timeout: timeout) {
         let head = try EventStore.headPosition(on: connection)
         for p in projections {
             guard let c = try ProjectionSchema.checkpoint(p.schema, on: connection) else { return false }

@@ -49,14 +49,14 @@ struct ProjectorProcessTests {
         let first = try LedgerBinary.start(["project"], environment: environment(db))
         #expect(try waitForProjections([CatalogueProjection()], url: db.superuserURL))
         let second = try LedgerBinary.start(["project"], environment: environment(db))
-        #expect(LedgerProcess.eventually { second.errors.contains("waiting to take over") }, "stderr: \(second.errors)")
+        #expect(Poll.until { second.errors.contains("waiting to take over") }, "stderr: \(second.errors)")
         #expect(!second.errors.contains("projector active"))
 
         for i in 0..<50 { _ = try store.append(AppendRequest(event("s-\(i % 4)"))) }
         #expect(try waitForProjections([CatalogueProjection()], url: db.superuserURL))
         first.kill(signal: SIGKILL)
         first.wait()
-        #expect(LedgerProcess.eventually { second.errors.contains("projector active") }, "stderr: \(second.errors)")
+        #expect(Poll.until { second.errors.contains("projector active") }, "stderr: \(second.errors)")
         for i in 0..<50 { _ = try store.append(AppendRequest(event("s-\(i % 4)"))) }
         #expect(try waitForProjections([CatalogueProjection()], url: db.superuserURL))
         second.kill(signal: SIGTERM)

@@ -15,12 +15,12 @@ struct ProjectorTests {
         let store = EventStore(conninfo: db.serviceURL)
         defer { store.close() }
         for i in 0..<120 { _ = try store.append(AppendRequest(event("project-\(i % 7)", "type.\(i % 3)"))) }
-        let projector = RunningProjector(url: db.serviceURL, projections: [CatalogueProjection()], batchSize: 25)
+        let projector = ProjectorThread(url: db.serviceURL, projections: [CatalogueProjection()], batchSize: 25, pollInterval: 0.2)
         #expect(try waitForProjections([CatalogueProjection()], url: db.serviceURL))
         // Events appended while it runs are picked up through NOTIFY.
         for i in 0..<30 { _ = try store.append(AppendRequest(event("payer-\(i % 2)", "type.9"))) }
         #expect(try waitForProjections([CatalogueProjection()], url: db.serviceURL))
-        projector.shutdown()
+        projector.stop()
         let connection = try db.connect()
         let totals = try catalogueTotals(on: connection)
         #expect(totals.types == 150 && totals.streams == 150 && totals.head == 150)
@@ -39,9 +39,9 @@ struct ProjectorTests {
         let poison = try store.append(AppendRequest(event("org-x", "poison"))).position
         for i in 0..<10 { _ = try store.append(AppendRequest(event("org-\(i)"))) }
         let projections: [any Projection] = [PoisonProjection(), CatalogueProjection()]
-        let projector = RunningProjector(url: db.serviceURL, projections: projections, batchSize: 7)
+        let projector = ProjectorThread(url: db.serviceURL, projections: projections, batchSize: 7, pollInterval: 0.2)
         #expect(try waitForProjections(projections, url: db.serviceURL))
-        projector.shutdown()
+        projector.stop()
         let connection = try db.connect()
         let checkpoint = try #require(try ProjectionSchema.checkpoint("proj_poison_test", on: connection))
         #expect(checkpoint.position == poison - 1)
@@ -60,7 +60,7 @@ struct ProjectorTests {
         defer { store.close() }
         for i in 0..<400 { _ = try store.append(AppendRequest(event("s-\(i % 37)", "t.\(i % 11)", ["i": .integer(Int64(i))]))) }
         let catalogue = CatalogueProjection()
-        let projector = RunningProjector(url: db.serviceURL, projections: [catalogue], batchSize: 64)
+        let projector = ProjectorThread(url: db.serviceURL, projections: [catalogue], batchSize: 64, pollInterval: 0.2)
         #expect(try waitForProjections([catalogue], url: db.serviceURL))
         let connection = try db.connect()
         let live = try checksums(catalogue, on: connection)
@@ -82,7 +82,7 @@ struct ProjectorTests {
         // And it keeps projecting into the swapped-in schema.
         for i in 0..<20 { _ = try store.append(AppendRequest(event("late-\(i)"))) }
         #expect(try waitForProjections([catalogue], url: db.serviceURL))
-        projector.shutdown()
+        projector.stop()
         #expect(try catalogueTotals(on: connection).types == 420)
     }
 
@@ -94,15 +94,15 @@ struct ProjectorTests {
         defer { store.close() }
         for i in 0..<300 { _ = try store.append(AppendRequest(event("s-\(i % 13)"))) }
         let catalogue = CatalogueProjection()
-        let projector = RunningProjector(url: db.serviceURL, projections: [catalogue], batchSize: 40)
+        let projector = ProjectorThread(url: db.serviceURL, projections: [catalogue], batchSize: 40, pollInterval: 0.2)
         let writer = Thread {
             for i in 0..<300 { _ = try? store.append(AppendRequest(event("w-\(i % 5)"))) }
         }
         writer.start()
         try ProjectionRebuilder(conninfo: db.serviceURL, batchSize: 30, log: { _, _, _ in }).rebuild([catalogue])
-        #expect(try LedgerProcess.eventually { try store.headPosition() == 600 })
+        #expect(try Poll.until { try store.headPosition() == 600 })
         #expect(try waitForProjections([catalogue], url: db.serviceURL))
-        projector.shutdown()
+        projector.stop()
         let connection = try db.connect()
         let totals = try catalogueTotals(on: connection)
         #expect(totals.types == 600 && totals.streams == 600)
@@ -115,16 +115,16 @@ struct ProjectorTests {
         let store = EventStore(conninfo: db.serviceURL)
         defer { store.close() }
         for i in 0..<50 { _ = try store.append(AppendRequest(event("s-\(i % 3)"))) }
-        var projector = RunningProjector(url: db.serviceURL, projections: [CatalogueProjection()])
+        var projector = ProjectorThread(url: db.serviceURL, projections: [CatalogueProjection()], batchSize: 50, pollInterval: 0.2)
         #expect(try waitForProjections([CatalogueProjection()], url: db.serviceURL))
-        projector.shutdown()
+        projector.stop()
         let connection = try db.connect()
         try connection.query("UPDATE proj_catalogue._checkpoint SET version = 0")
         try connection.query("DELETE FROM proj_catalogue.streams")   // a stale table the rebuild must replace
-        projector = RunningProjector(url: db.serviceURL, projections: [CatalogueProjection()])
+        projector = ProjectorThread(url: db.serviceURL, projections: [CatalogueProjection()], batchSize: 50, pollInterval: 0.2)
         // The stale schema is already at the head, so wait for the version, not the position.
-        #expect(try LedgerProcess.eventually { try ProjectionSchema.checkpoint("proj_catalogue", on: connection)?.version == 1 })
-        projector.shutdown()
+        #expect(try Poll.until { try ProjectionSchema.checkpoint("proj_catalogue", on: connection)?.version == 1 })
+        projector.stop()
         #expect(try catalogueTotals(on: connection).streams == 50)
     }
 }

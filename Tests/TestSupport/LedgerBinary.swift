@@ -55,23 +55,12 @@ public final class LedgerProcess: @unchecked Sendable {
     /// Waits for the process to exit (up to `timeout` seconds) and returns its status, or nil.
     @discardableResult
     public func wait(timeout: Double = 60) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        Poll.until(timeout: timeout, interval: 0.02) { !process.isRunning }
         return process.isRunning ? nil : process.terminationStatus
     }
 
     public func kill(signal: Int32 = SIGKILL) {
         if process.isRunning { Glibc.kill(process.processIdentifier, signal) }
-    }
-
-    /// Polls `condition` until it holds or the timeout passes.
-    public static func eventually(timeout: Double = 30, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return try condition()
     }
 
     deinit { kill() }

@@ -14,12 +14,22 @@ public final class KeyCache: Sendable {
     private let entries = Mutex<[String: Entry]>([:])
     private let lifetime: TimeInterval
     private let capacity = 10_000
+    private let clock: @Sendable () -> Date
 
-    public init(lifetime: TimeInterval = 2) { self.lifetime = lifetime }
+    /// Keys are kept `lifetime` seconds by the machine's clock.
+    public convenience init(lifetime: TimeInterval = 2) {
+        self.init(lifetime: lifetime) { Date() }
+    }
+
+    /// Keys are kept `lifetime` seconds by `clock` (tests move it).
+    public init(lifetime: TimeInterval, clock: @escaping @Sendable () -> Date) {
+        self.lifetime = lifetime
+        self.clock = clock
+    }
 
     func lookup(_ digest: String) -> KeyPrincipal? {
         guard lifetime > 0 else { return nil }
-        let now = Date()
+        let now = clock()
         return entries.withLock { e in
             guard let entry = e[digest] else { return nil }
             if entry.expires > now { return entry.principal }
@@ -32,7 +42,7 @@ public final class KeyCache: Sendable {
         guard lifetime > 0 else { return }
         entries.withLock { e in
             if e.count >= capacity { e.removeAll(keepingCapacity: true) }
-            e[digest] = Entry(principal: principal, expires: Date().addingTimeInterval(lifetime))
+            e[digest] = Entry(principal: principal, expires: clock().addingTimeInterval(lifetime))
         }
     }
 }

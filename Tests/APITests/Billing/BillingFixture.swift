@@ -14,25 +14,16 @@ import TestSupport
 /// operator events directly (the `ledger admin` commands have tests of their own).
 final class BillingFixture: Sendable {
     let service: TestService
-    private let projector: Projector
-    private let stop = Atomic<Bool>(false)
-    private let stopped = DispatchSemaphore(value: 0)
+    private let projector: ProjectorThread
     let operatorActor = Actor(.operator, "test-operator")
 
     init(notificationsPerSecond: Double = 1_000) throws {
         service = try TestService(notificationsPerSecond: notificationsPerSecond)
-        projector = Projector(configuration: .init(conninfo: service.db.serviceURL, projections: AllProjections.all,
-                                                   batchSize: 200, pollInterval: 0.05), log: { _, _, _ in })
-        let thread = Thread { [self] in
-            projector.run { self.stop.load(ordering: .relaxed) }
-            stopped.signal()
-        }
-        thread.start()
+        projector = ProjectorThread(url: service.db.serviceURL, batchSize: 200)
     }
 
     func shutdown() {
-        stop.store(true, ordering: .relaxed)
-        stopped.wait()
+        projector.stop()
         service.shutdown()
     }
 

@@ -1,18 +1,22 @@
 @testable import API
 import Foundation
 import LedgerDomain
+import Synchronization
 import Testing
 
 @Suite("Key cache")
 struct KeyCacheTests {
     @Test("a key is remembered for its lifetime only, so a revocation takes effect within it")
     func expires() {
-        let cache = KeyCache(lifetime: 0.2)
+        let now = Mutex(Date(timeIntervalSince1970: 1_000_000))
+        let cache = KeyCache(lifetime: 2) { now.withLock { $0 } }
         let principal = KeyPrincipal(kind: .project, id: "p")
         #expect(cache.lookup("d") == nil)
         cache.store("d", principal)
         #expect(cache.lookup("d") == principal)
-        Thread.sleep(forTimeInterval: 0.3)
+        now.withLock { $0 = $0.addingTimeInterval(1.9) }
+        #expect(cache.lookup("d") == principal)
+        now.withLock { $0 = $0.addingTimeInterval(0.2) }
         #expect(cache.lookup("d") == nil)
         let disabled = KeyCache(lifetime: 0)
         disabled.store("d", principal)

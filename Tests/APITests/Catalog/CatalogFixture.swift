@@ -8,15 +8,20 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-/// The seed's schema, loaded once; nil (validation skipped) when ../shared is absent.
+/// The seed's schema, loaded once; nil when ../shared is absent, in which case the suites
+/// that check responses against it are skipped (`.needsSharedData`), and fail in CI.
 let seedValidator: OpenAPISchemaValidator? = {
-    let candidates = ["../shared", "../../shared"].map { URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../").appendingPathComponent($0).appendingPathComponent("seeds/zerosettle-products-openapi.yaml").standardizedFileURL.path }
-    guard let path = candidates.first(where: FileManager.default.fileExists(atPath:)),
+    guard let path = try? SharedData.path("seeds/zerosettle-products-openapi.yaml"),
           let text = try? String(contentsOfFile: path, encoding: .utf8),
           let document = try? YAMLSubset.parse(text) else { return nil }
     return OpenAPISchemaValidator(document: document)
 }()
+
+/// The seed's schema, or a failure: for tests that check responses against it.
+func requireSeedValidator() throws -> OpenAPISchemaValidator {
+    guard let seedValidator else { throw SharedData.Missing(relative: "seeds/zerosettle-products-openapi.yaml") }
+    return seedValidator
+}
 
 /// Apps, keys and catalog configuration appended directly (the `ledger admin` commands
 /// have tests of their own), and the catalog endpoint read with every response checked
@@ -61,10 +66,8 @@ extension BillingFixture {
         let path = "/v1/iap/products" + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
         let response = try service.get(path, headers: key.map { [("X-ZeroSettle-Key", $0)] } ?? [])
         let body = try JSONValue.parse(response.body)
-        if let seedValidator {
-            let violations = seedValidator.validateResponse(body, path: "/iap/products", method: "get", status: response.status)
-            #expect(violations.isEmpty, "\(path) answered \(response.status) outside the seed's schema: \(violations)")
-        }
+        let violations = try requireSeedValidator().validateResponse(body, path: "/iap/products", method: "get", status: response.status)
+        #expect(violations.isEmpty, "\(path) answered \(response.status) outside the seed's schema: \(violations)")
         return (response.status, body)
     }
 

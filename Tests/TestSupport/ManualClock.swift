@@ -1,0 +1,15 @@
+import LedgerDomain
+import Synchronization
+
+/// A clock the test sets, read by the service (`ServiceContext.now`) or the commands
+/// (`AdminServices.now`) through `read`.
+public final class ManualClock: Sendable {
+    private let micros: Atomic<Int64>
+
+    public init(_ iso: String = "2026-11-15T12:00:00Z") { micros = Atomic(Timestamp(iso8601: iso)!.microseconds) }
+
+    public var now: Timestamp { Timestamp(microseconds: micros.load(ordering: .relaxed))! }
+    public var read: @Sendable () -> Timestamp { { [self] in now } }
+
+    public func set(_ iso: String) { micros.store(Timestamp(iso8601: iso)!.microseconds, ordering: .relaxed) }
+}
