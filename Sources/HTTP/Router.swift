@@ -103,6 +103,12 @@ public struct Router: Sendable {
         table.map { (method: $0.method, pattern: $0.pattern, operation: $0.operation) }
     }
 
+    /// Whether `method pattern` is an inline route (answered on the network thread, so
+    /// never queued, limited per client or parked).
+    public func isInline(_ method: String, _ pattern: String) -> Bool {
+        table.contains { $0.method == method && $0.pattern == pattern && $0.inline }
+    }
+
     /// The response to `request`, waiting (on this thread) for any deferral the handler
     /// throws: for tests and tools that call the router without a server. `HEAD` is
     /// served by the `GET` route, without the body.

@@ -1,13 +1,17 @@
+import Foundation
 import LedgerJSON
 
 /// Checks JSON values against the schemas of an OpenAPI 3.0 document, so that tests can
 /// hold responses to a published contract field by field.
 ///
-/// Only the schema keywords the ZeroSettle catalog document uses are understood: `type`,
-/// `properties`, `required`, `enum`, `nullable`, `allOf`, `oneOf`, `items` and `$ref` to
+/// Only the schema keywords the ZeroSettle catalog document and the service's own document
+/// use are understood: `type` (a name, or the 3.1 list of names), `properties`,
+/// `required`, `enum`, `const`, `nullable`, `allOf`, `oneOf`, `items`, `pattern`,
+/// `minimum`, `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems` and `$ref` to
 /// `#/components/schemas/...`. Any other keyword in a schema that is reached is reported
-/// as a violation (only `description`, `example` and `examples` are ignored), so that a
-/// schema this validator does not understand can never pass by default.
+/// as a violation (only `description`, `example`, `examples`, `default` and `format` are
+/// ignored, `format` being an annotation in 3.1), so that a schema this validator does not
+/// understand can never pass by default.
 ///
 /// Stricter than JSON Schema where the contract is meant to be exhaustive: a property not
 /// declared in `properties` is a violation, unless the schema declares no `properties`
@@ -16,8 +20,11 @@ public struct OpenAPISchemaValidator: Sendable {
     /// The whole OpenAPI document, as `YAMLSubset.parse` or a JSON parser returns it.
     public let document: JSONValue
 
-    private static let keywords: Set<String> = ["type", "properties", "required", "enum", "nullable", "allOf", "oneOf", "items", "$ref"]
-    private static let annotations: Set<String> = ["description", "example", "examples"]
+    private static let keywords: Set<String> = [
+        "type", "properties", "required", "enum", "const", "nullable", "allOf", "oneOf", "items", "$ref",
+        "pattern", "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems",
+    ]
+    private static let annotations: Set<String> = ["description", "example", "examples", "default", "format"]
     private static let types: Set<String> = ["object", "array", "string", "integer", "number", "boolean", "null"]
     /// Beyond this many nested schemas a `$ref` cycle is assumed.
     private static let maximumDepth = 64
@@ -62,7 +69,7 @@ public struct OpenAPISchemaValidator: Sendable {
 
     /// A violation, and whether it is the schema's fault rather than the value's: those
     /// must surface even from a `oneOf` branch that another branch outvotes.
-    private struct Violation {
+    private struct Violation: Error {
         let text: String
         let isSchemaProblem: Bool
 
@@ -85,9 +92,16 @@ public struct OpenAPISchemaValidator: Sendable {
             return check(value, target, path, depth: depth + 1)
         }
         if let type = keys["type"] {
-            guard let name = type.stringValue, Self.types.contains(name) else { return [.schema(path, "unsupported type \(Self.plain(type))")] }
-            guard Self.value(value, hasType: name) else {
-                return [.value(path, value.isNull ? "null is not allowed (not nullable)" : "expected \(name), got \(Self.describe(value))")]
+            let names: [String]
+            switch type {
+            case .string(let name): names = [name]
+            case .array(let list): names = list.compactMap(\.stringValue).count == list.count ? list.compactMap(\.stringValue) : []
+            default: names = []
+            }
+            guard !names.isEmpty, names.allSatisfy(Self.types.contains) else { return [.schema(path, "unsupported type \(Self.plain(type))")] }
+            guard names.contains(where: { Self.value(value, hasType: $0) }) else {
+                let expected = names.joined(separator: " or ")
+                return [.value(path, value.isNull ? "null is not allowed (not nullable)" : "expected \(expected), got \(Self.describe(value))")]
             }
         } else if value.isNull, keys["allOf"] == nil, keys["oneOf"] == nil {
             return [.value(path, "null is not allowed (not nullable)")]
@@ -99,6 +113,13 @@ public struct OpenAPISchemaValidator: Sendable {
                 let listed = allowed.map(Self.plain).joined(separator: ", ")
                 found.append(.value(path, "\(value.compactText()) is not one of \(listed)"))
             }
+        }
+        if let constant = keys["const"], constant != value {
+            found.append(.value(path, "\(value.compactText()) is not the constant \(constant.compactText())"))
+        }
+        switch checkBounds(value, keys, path) {
+        case .success(let violations): found += violations
+        case .failure(let problem): return [problem]
         }
         if case .object(let members) = value {
             found += checkMembers(members, keys, path, depth: depth)
@@ -139,6 +160,61 @@ public struct OpenAPISchemaValidator: Sendable {
             }
         }
         return found
+    }
+
+    /// `pattern`, the length and count bounds, and `minimum`/`maximum`; a bound that is not
+    /// a number (or a pattern that does not compile) is the schema's fault.
+    private func checkBounds(_ value: JSONValue, _ keys: [String: JSONValue], _ path: String) -> Result<[Violation], Violation> {
+        var found: [Violation] = []
+        func bound(_ name: String) -> Result<Int?, Violation> {
+            guard let raw = keys[name] else { return .success(nil) }
+            guard case .integer(let number) = raw, let limit = Int(exactly: number) else { return .failure(.schema(path, "\(name) is not an integer")) }
+            return .success(limit)
+        }
+        if case .string(let text) = value {
+            let length = text.count
+            switch (bound("minLength"), bound("maxLength")) {
+            case (.failure(let problem), _), (_, .failure(let problem)): return .failure(problem)
+            case (.success(let low), .success(let high)):
+                if let low, length < low { found.append(.value(path, "\(length) characters, fewer than minLength \(low)")) }
+                if let high, length > high { found.append(.value(path, "\(length) characters, more than maxLength \(high)")) }
+            }
+            if let pattern = keys["pattern"] {
+                guard let source = pattern.stringValue, let expression = try? NSRegularExpression(pattern: source) else {
+                    return .failure(.schema(path, "pattern \(Self.plain(pattern)) does not compile"))
+                }
+                let whole = NSRange(text.startIndex..., in: text)
+                if expression.firstMatch(in: text, range: whole) == nil {
+                    found.append(.value(path, "\(value.compactText()) does not match pattern \(source)"))
+                }
+            }
+        }
+        if case .array(let elements) = value {
+            switch (bound("minItems"), bound("maxItems")) {
+            case (.failure(let problem), _), (_, .failure(let problem)): return .failure(problem)
+            case (.success(let low), .success(let high)):
+                if let low, elements.count < low { found.append(.value(path, "\(elements.count) items, fewer than minItems \(low)")) }
+                if let high, elements.count > high { found.append(.value(path, "\(elements.count) items, more than maxItems \(high)")) }
+            }
+        }
+        if let number = Self.number(value) {
+            for (name, isLow) in [("minimum", true), ("maximum", false)] {
+                guard let raw = keys[name] else { continue }
+                guard let limit = Self.number(raw) else { return .failure(.schema(path, "\(name) is not a number")) }
+                if isLow ? number < limit : number > limit {
+                    found.append(.value(path, "\(value.compactText()) is \(isLow ? "below minimum" : "above maximum") \(raw.compactText())"))
+                }
+            }
+        }
+        return .success(found)
+    }
+
+    /// A JSON number as a `Decimal`, exactly; nil for anything else.
+    private static func number(_ value: JSONValue) -> Decimal? {
+        switch value {
+        case .integer, .decimal: Decimal(string: value.compactText(), locale: Locale(identifier: "en_US_POSIX"))
+        default: nil
+        }
     }
 
     private func checkOneOf(_ value: JSONValue, _ alternatives: [JSONValue], _ path: String, depth: Int) -> [Violation] {

@@ -16,6 +16,7 @@ enum OpenAPIDocument {
             ],
             "paths": paths,
             "components": [
+                "headers": .object(headers),
                 "schemas": .object(schemas.merging(billingSchemas) { a, _ in a }.merging(appStoreSchemas) { a, _ in a }.merging(catalogSchemas) { a, _ in a }),
                 "securitySchemes": [
                     "secretKey": ["type": "http", "scheme": "bearer",

@@ -1,0 +1,178 @@
+import API
+import Crypto
+import EventStore
+import Foundation
+import HTTP
+import LedgerDomain
+import LedgerJSON
+import Testing
+import TestSupport
+
+/// Issue 8, finding 12: the OpenAPI document the service serves is the whole truth. Every
+/// route is driven with good and bad requests, and every answer (status, content type,
+/// body, headers) is checked against `/openapi.json` as served.
+@Suite("The served OpenAPI document is the truth")
+struct OpenAPITruthTests {
+    struct Call {
+        var method: String
+        var path: String
+        var headers: [(String, String)] = []
+        var body: String? = nil
+        var expected: Int
+    }
+
+    /// The declared pattern a concrete path answers to (`/v1/projects/{id}/balance`).
+    static func pattern(of path: String, in document: JSONValue) -> String? {
+        let segments = path.split(separator: "?")[0].split(separator: "/", omittingEmptySubsequences: false)
+        let patterns = document["paths"]?.objectValue?.keys.sorted() ?? []
+        return patterns.filter { pattern in
+            let p = pattern.split(separator: "/", omittingEmptySubsequences: false)
+            return p.count == segments.count && zip(p, segments).allSatisfy { $0 == $1 || ($0.hasPrefix("{") && $0.hasSuffix("}")) }
+        }.min { a, b in a.filter { $0 == "{" }.count < b.filter { $0 == "{" }.count }
+    }
+
+    /// What is wrong with `response` as an answer to `call`, by the document.
+    static func violations(_ call: Call, status: Int, headers: HTTPHeaders, body: [UInt8], document: JSONValue,
+                           validator: OpenAPISchemaValidator) -> [String] {
+        guard let pattern = pattern(of: call.path, in: document),
+              let operation = document["paths"]?[pattern]?[call.method.lowercased()] else {
+            return ["\(call.method) \(call.path) is not in the document"]
+        }
+        guard let declared = operation["responses"]?[String(status)] else {
+            return ["\(call.method) \(pattern) answered \(status), which it does not declare"]
+        }
+        var problems: [String] = []
+        for name in declared["headers"]?.objectValue?.keys.sorted() ?? [] where headers[name] == nil {
+            problems.append("\(status) of \(call.method) \(pattern) lacks its declared header \(name)")
+        }
+        let type = headers["Content-Type"].map { String($0.split(separator: ";")[0]).trimmingCharacters(in: .whitespaces) }
+        let contents = declared["content"]?.objectValue ?? [:]
+        guard let type, let (_, content) = contents.first(where: { String($0.key.split(separator: ";")[0]) == type }) else {
+            return problems + ["\(status) of \(call.method) \(pattern) is \(type ?? "untyped"), declared: \(contents.keys.sorted())"]
+        }
+        if type.hasSuffix("json"), let schema = content["schema"] {
+            guard let value = try? JSONValue.parse(body) else { return problems + ["\(status) of \(call.method) \(pattern) is not JSON"] }
+            problems += validator.validate(value, against: schema).map { "\(status) of \(call.method) \(pattern): \($0)" }
+        }
+        return problems
+    }
+
+    @Test("every route, good and bad requests: each answer is declared, with its content and headers")
+    func everyRouteEveryAnswer() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        try f.payer("acme")
+        try f.project("web", payer: "acme")
+        try f.project("solo")
+        let payerKey = try f.key(for: KeyPrincipal(kind: .payer, id: "acme"))
+        let projectKey = try f.key(for: KeyPrincipal(kind: .project, id: "web"))
+        let soloKey = try f.key(for: KeyPrincipal(kind: .project, id: "solo"))
+        let serviceKey = try f.key(for: KeyPrincipal(kind: .service, id: "metering"))
+        let token = try f.org("screenrig", admins: ["alice"])
+        let appKey = try f.app("demo")
+        try f.settle()
+        #expect(try f.service.context.catalog.waitUntilCurrent(position: try f.service.store.headPosition()))
+
+        let document = try JSONValue.parse(try f.service.get("/openapi.json").body)
+        let validator = OpenAPISchemaValidator(document: document)
+        let bearer = { (key: String) in ("Authorization", "Bearer " + key) }
+        let json = ("Content-Type", "application/json")
+        let session = f.session("alice", org: "screenrig")
+        let app = [session, json, ("Origin", TestService.origin), ("X-CSRF-Token", "csrf-token")]
+        let usage = #"{"events":[{"id":"e1","project_id":"solo","meter":"api_requests","quantity":3,"occurred_at":"2026-11-10T00:00:00Z"}]}"#
+        let goodTransaction = signer.transaction(productID: products[.plus]!, appAccountToken: token, environment: "Sandbox")
+        let renewal = signer.notification(type: "DID_RENEW", transaction: goodTransaction)
+        let iapTransaction = signer.transaction(productID: "pro_monthly")
+        let big = String(repeating: "x", count: 2 << 20)
+
+        var calls: [Call] = [
+            Call(method: "GET", path: "/healthz", expected: 200),
+            Call(method: "GET", path: "/readyz", expected: 200),
+            Call(method: "GET", path: "/metrics", expected: 200),
+            Call(method: "GET", path: "/openapi.json", expected: 200),
+            Call(method: "GET", path: "/healthz", body: big, expected: 413),
+        ]
+        for (kind, id, key, stranger) in [("projects", "web", projectKey, soloKey), ("payers", "acme", payerKey, projectKey)] {
+            for read in ["balance", "journal", "usage"] {
+                let path = "/v1/\(kind)/\(id)/\(read)"
+                calls += [
+                    Call(method: "GET", path: path, headers: [bearer(key)], expected: 200),
+                    Call(method: "GET", path: path, expected: 401),
+                    Call(method: "GET", path: path, headers: [bearer(stranger)], expected: 404),
+                    Call(method: "GET", path: path + "?min_position=abc", headers: [bearer(key)], expected: 400),
+                    Call(method: "GET", path: path + "?min_position=999999999", headers: [bearer(key)], expected: 400),
+                    Call(method: "GET", path: path + "?min_position=1", headers: [bearer(key)], expected: 200),
+                ]
+            }
+            calls += [
+                Call(method: "GET", path: "/v1/\(kind)/\(id)/journal?limit=0", headers: [bearer(key)], expected: 400),
+                Call(method: "GET", path: "/v1/\(kind)/\(id)/journal?cursor=forged", headers: [bearer(key)], expected: 400),
+                Call(method: "GET", path: "/v1/\(kind)/\(id)/usage?month=2026-13", headers: [bearer(key)], expected: 400),
+            ]
+        }
+        calls += [
+            Call(method: "POST", path: "/v1/usage/events", headers: [bearer(serviceKey), json], body: usage, expected: 200),
+            Call(method: "POST", path: "/v1/usage/events", headers: [json], body: usage, expected: 401),
+            Call(method: "POST", path: "/v1/usage/events", headers: [bearer(soloKey), json], body: usage, expected: 403),
+            Call(method: "POST", path: "/v1/usage/events", headers: [bearer(serviceKey), ("Content-Type", "text/csv")], body: usage, expected: 415),
+            Call(method: "POST", path: "/v1/usage/events", headers: [bearer(serviceKey), json], body: "{", expected: 400),
+            Call(method: "POST", path: "/v1/usage/events", headers: [bearer(serviceKey), json], body: #"{"events":[],"events":[]}"#, expected: 400),
+            Call(method: "POST", path: "/v1/usage/events", headers: [bearer(serviceKey), json],
+                 body: usage.replacingOccurrences(of: "\"solo\"", with: "\"ghost\""), expected: 422),
+            Call(method: "POST", path: "/v1/usage/events", headers: [bearer(serviceKey), json],
+                 body: usage.replacingOccurrences(of: "\"quantity\":3", with: "\"quantity\":4"), expected: 409),
+            Call(method: "POST", path: "/v1/usage/events", headers: [bearer(serviceKey), json], body: big, expected: 413),
+            Call(method: "GET", path: "/v1/orgs/screenrig/appstore/offer", headers: [session], expected: 200),
+            Call(method: "GET", path: "/v1/orgs/screenrig/appstore/offer", expected: 401),
+            Call(method: "GET", path: "/v1/orgs/elsewhere/appstore/offer", headers: [session], expected: 404),
+            Call(method: "POST", path: "/v1/orgs/screenrig/appstore/transactions", headers: app,
+                 body: #"{"signed_transaction":"\#(goodTransaction)"}"#, expected: 200),
+            Call(method: "POST", path: "/v1/orgs/screenrig/appstore/transactions", headers: app, body: #"{"signed_transaction":"x.y.z"}"#, expected: 422),
+            Call(method: "POST", path: "/v1/orgs/screenrig/appstore/transactions", headers: app,
+                 body: #"{"signed_transaction":"\#(signer.transaction(productID: products[.plus]!, appAccountToken: UUID(), environment: "Sandbox"))"}"#,
+                 expected: 409),
+            Call(method: "POST", path: "/v1/orgs/screenrig/appstore/transactions", headers: [session, json, ("Origin", "https://evil.test")],
+                 body: #"{"signed_transaction":"x"}"#, expected: 403),
+            Call(method: "POST", path: "/v1/orgs/screenrig/appstore/transactions", headers: [json], body: "{}", expected: 401),
+            Call(method: "POST", path: "/v1/orgs/screenrig/appstore/transactions", headers: app, body: "[]", expected: 400),
+            Call(method: "POST", path: "/v1/orgs/screenrig/appstore/transactions",
+                 headers: [session, ("Content-Type", "text/plain"), ("Origin", TestService.origin), ("X-CSRF-Token", "csrf-token")],
+                 body: "{}", expected: 415),
+            Call(method: "POST", path: "/v1/appstore/notifications/sandbox", headers: [json], body: #"{"signedPayload":"\#(renewal)"}"#, expected: 200),
+            Call(method: "POST", path: "/v1/appstore/notifications/production", headers: [json], body: #"{"signedPayload":"\#(renewal)"}"#, expected: 422),
+            Call(method: "POST", path: "/v1/appstore/notifications/sandbox", headers: [json], body: #"{"signedPayload":"nope"}"#, expected: 422),
+            Call(method: "POST", path: "/v1/appstore/notifications/sandbox", headers: [json], body: "{}", expected: 400),
+            Call(method: "GET", path: "/v1/iap/products", headers: [("X-ZeroSettle-Key", appKey)], expected: 200),
+            Call(method: "GET", path: "/v1/iap/products?user_id=u1", headers: [("X-ZeroSettle-Key", appKey)], expected: 200),
+            Call(method: "GET", path: "/v1/iap/products", expected: 401),
+            Call(method: "GET", path: "/v1/iap/products", headers: [("X-ZeroSettle-Key", "zs_pk_test_unknown")], expected: 401),
+            Call(method: "GET", path: "/v1/iap/products?user_id=" + String(repeating: "u", count: 300), headers: [("X-ZeroSettle-Key", appKey)],
+                 expected: 400),
+            Call(method: "POST", path: "/v1/iap/transactions", headers: [("X-ZeroSettle-Key", appKey), json],
+                 body: #"{"user_id":"u1","jws_representation":"\#(iapTransaction)"}"#, expected: 200),
+            Call(method: "POST", path: "/v1/iap/transactions", headers: [("X-ZeroSettle-Key", appKey), json],
+                 body: #"{"user_id":"u1","jws_representation":"x"}"#, expected: 422),
+            Call(method: "POST", path: "/v1/iap/transactions", headers: [("X-ZeroSettle-Key", appKey), json], body: "[1]", expected: 400),
+            Call(method: "POST", path: "/v1/iap/transactions", headers: [json], body: "{}", expected: 401),
+            Call(method: "POST", path: "/v1/iap/transactions", headers: [("X-ZeroSettle-Key", appKey), ("Content-Type", "text/plain")],
+                 body: "{}", expected: 415),
+        ]
+
+        var covered = Set<String>()
+        for call in calls {
+            let response = try f.service.client().send(method: call.method, path: call.path, headers: call.headers,
+                                                       body: call.body.map { Array($0.utf8) } ?? [])
+            #expect(response.status == call.expected, "\(call.method) \(call.path): \(String(decoding: response.body.prefix(300), as: UTF8.self))")
+            let problems = Self.violations(call, status: response.status, headers: response.headers, body: response.body,
+                                           document: document, validator: validator)
+            #expect(problems.isEmpty, "\(problems)")
+            if let pattern = Self.pattern(of: call.path, in: document) { covered.insert("\(call.method) \(pattern)") }
+        }
+        // Every documented operation was driven.
+        var documented = Set<String>()
+        for (path, item) in document["paths"]?.objectValue ?? [:] {
+            for method in item.objectValue?.keys ?? [:].keys { documented.insert("\(method.uppercased()) \(path)") }
+        }
+        #expect(documented.subtracting(covered).isEmpty, "not driven: \(documented.subtracting(covered).sorted())")
+    }
+}
