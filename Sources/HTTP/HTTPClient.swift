@@ -59,13 +59,25 @@ public final class HTTPClient {
         if connection == nil { connection = try ClientSocket(host: host, port: port, timeout: timeout) }
         guard let socket = connection else { throw HTTPClientError(code: .connectFailed, message: "no connection") }
         received = []
-        try socket.write(request)
+        var unsent: HTTPClientError?
+        do {
+            try socket.write(request)
+        } catch let error as HTTPClientError where error.code == .sendFailed {
+            // A server may answer before it has read the whole request (a 413 on the
+            // declared length) and close: that answer is still in the receive queue.
+            unsent = error
+        }
         while true {
-            let head = try readHead(socket)
+            let head: (status: Int, headers: HTTPHeaders)
+            do {
+                head = try readHead(socket)
+            } catch {
+                throw unsent ?? error
+            }
             guard head.status >= 200 else { continue }  // 100 Continue and other interim responses
             let body = try readBody(socket, head: head, method: method)
             connectionWasUsed = true
-            if head.headers["Connection"]?.lowercased() == "close" { disconnect() }
+            if unsent != nil || head.headers["Connection"]?.lowercased() == "close" { disconnect() }
             return (head.status, head.headers, body)
         }
     }

@@ -88,6 +88,17 @@ struct HTTPClientTests {
         #expect(seen.dropFirst().first?.contains("Content-Length: 3\r\n") == true)
     }
 
+    /// A server that refuses a body on its declared length answers and closes before the
+    /// body is sent: the client reports that answer, not the failed send.
+    @Test func anAnswerBeforeTheBodyIsSentIsReported() throws {
+        for _ in 0..<10 {
+            let peer = try ScriptedPeer(replies: ["HTTP/1.1 413 Content Too Large\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno"])
+            let client = try HTTPClient(host: "127.0.0.1", port: peer.port, timeout: 5)
+            let r = try client.send(method: "POST", path: "/big", body: [UInt8](repeating: 0x20, count: 8 << 20))
+            #expect(r.status == 413 && r.body == Array("no".utf8))
+        }
+    }
+
     @Test func refusedConnectionsAndTimeoutsHaveCodes() throws {
         let peer = try ScriptedPeer(replies: [])
         let port = peer.port

@@ -51,7 +51,7 @@ enum TransactionSyncEndpoint {
                     ] as JSONValue)
                 case .failure(let error) where error.code == .idempotencyConflict:
                     return CatalogError(status: 409, error: "Transaction \(ExternalID.text(facts.transactionID)) was synced before for another user.",
-                                        code: "transaction_conflict").response
+                                        code: Refusal.Code.transactionConflict.rawValue).response
                 case .failure(let error):
                     throw error
                 }

@@ -28,8 +28,6 @@ public struct Refusal: Error, Sendable, Hashable, CustomStringConvertible {
         public static let monthClosed = Code("month_closed")
         /// A usage batch with invalid events (listed in `errors`).
         public static let invalidUsageBatch = Code("invalid_usage_batch")
-        /// A sum that would not fit what the ledger can record.
-        public static let amountOverflow = Code("amount_overflow")
     }
 
     public var code: Code
