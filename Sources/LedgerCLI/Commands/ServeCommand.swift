@@ -53,10 +53,15 @@ struct Service {
                                      appStore: try environment.appStoreSettings(logger: logger))
         host = try environment.require(.host)
         let configuration = HTTPServerConfiguration(
-            host: host, port: try environment.int(.port), threads: try environment.int(.httpThreads),
-            maxBodyBytes: try environment.int(.maxBodyBytes), maxHeaderBytes: try environment.int(.maxHeaderBytes),
-            connectionTimeoutSeconds: try environment.int(.connectionTimeout),
-            maxConnections: try environment.int(.maxConnections))
+            host: host, port: try environment.int(.port), threads: try environment.positiveInt(.httpThreads),
+            networkThreads: try environment.positiveInt(.networkThreads),
+            maxQueuedRequests: try environment.positiveInt(.maxQueuedRequests),
+            maxRequestsPerClient: try environment.positiveInt(.maxRequestsPerClient),
+            maxBodyBytes: try environment.positiveInt(.maxBodyBytes), maxHeaderBytes: try environment.positiveInt(.maxHeaderBytes),
+            connectionTimeoutSeconds: try environment.positiveInt(.connectionTimeout),
+            requestHeadTimeoutSeconds: try environment.positiveSeconds(.requestHeadTimeout),
+            requestBodyTimeoutSeconds: try environment.positiveSeconds(.requestBodyTimeout),
+            maxConnections: try environment.positiveInt(.maxConnections))
         server = HTTPServer(configuration: configuration, router: LedgerAPI.router(context), logger: logger, metrics: metrics)
         self.logger = logger
     }

@@ -21,6 +21,20 @@ public struct LedgerEnvironment: Sendable {
         return n
     }
 
+    /// An integer of at least 1: a count of threads, requests or seconds.
+    public func positiveInt(_ setting: Setting) throws -> Int {
+        let n = try int(setting)
+        guard n >= 1 else { throw ConfigurationError(setting: setting, problem: "must be at least 1, got \(n)") }
+        return n
+    }
+
+    /// A number of seconds above zero.
+    public func positiveSeconds(_ setting: Setting) throws -> Double {
+        let n = try double(setting)
+        guard n > 0 else { throw ConfigurationError(setting: setting, problem: "must be above 0, got \(n)") }
+        return n
+    }
+
     public func double(_ setting: Setting) throws -> Double {
         guard let text = string(setting) else { throw ConfigurationError(setting: setting, problem: "is not set") }
         guard let n = Double(text), n.isFinite else { throw ConfigurationError(setting: setting, problem: "must be a number, got \(text)") }
@@ -56,6 +70,16 @@ extension LedgerEnvironment.Setting {
     public static let port = Self(name: "LEDGER_PORT", defaultValue: "8080", help: "Port the HTTP server listens on.")
     public static let httpThreads = Self(name: "LEDGER_HTTP_THREADS", defaultValue: "16",
         help: "Request threads of the HTTP server (each may block on the database).")
+    public static let networkThreads = Self(name: "LEDGER_HTTP_NETWORK_THREADS", defaultValue: "2",
+        help: "libmicrohttpd event loops: they only read and write bytes and answer /healthz, /readyz and /metrics.")
+    public static let maxQueuedRequests = Self(name: "LEDGER_MAX_QUEUED_REQUESTS", defaultValue: "1024",
+        help: "Complete requests that may wait for a request thread; more answer 503 overloaded.")
+    public static let maxRequestsPerClient = Self(name: "LEDGER_MAX_REQUESTS_PER_CLIENT", defaultValue: "32",
+        help: "Requests one credential (or address without one) may have in the server at once, waits included; more answer 429.")
+    public static let requestHeadTimeout = Self(name: "LEDGER_REQUEST_HEAD_TIMEOUT", defaultValue: "10",
+        help: "Seconds from a request's first byte to the end of its head, however steadily it trickles; then 408 and close.")
+    public static let requestBodyTimeout = Self(name: "LEDGER_REQUEST_BODY_TIMEOUT", defaultValue: "30",
+        help: "Seconds from the end of a request's head to the end of its body; then 408 and close.")
     public static let maxBodyBytes = Self(name: "LEDGER_MAX_BODY_BYTES", defaultValue: "1048576",
         help: "Largest request body accepted; larger answers 413.")
     public static let maxHeaderBytes = Self(name: "LEDGER_MAX_HEADER_BYTES", defaultValue: "16384",
@@ -103,7 +127,8 @@ extension LedgerEnvironment.Setting {
 
     /// Every setting, in the order `ledger --help` prints them.
     public static let all: [Self] = [
-        .databaseURL, .migrationDatabaseURL, .host, .port, .httpThreads, .maxBodyBytes, .maxHeaderBytes,
+        .databaseURL, .migrationDatabaseURL, .host, .port, .httpThreads, .networkThreads, .maxQueuedRequests,
+        .maxRequestsPerClient, .requestHeadTimeout, .requestBodyTimeout, .maxBodyBytes, .maxHeaderBytes,
         .connectionTimeout, .maxConnections, .poolSize, .logLevel, .readyMaxLag, .pollInterval,
         .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .sessionSecret, .publicOrigin, .appStoreBundleID, .appStoreProducts, .schoolDomains,
         .notificationRate, .operatorName, .environment, .appStoreExtraRoots,
