@@ -58,6 +58,10 @@ finish() {
 trap finish EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+trap 'exit 129' HUP
+# A reader that goes away (`make test | head`) must not leave the cluster running: stop it
+# quietly, writing to a closed pipe being no reason to skip the cleanup.
+trap 'exec >/dev/null 2>&1; exit 141' PIPE
 
 # CI may run with a minimal PATH; the toolchain of this project's machines is in /opt/swift.
 if ! command -v swift >/dev/null 2>&1; then
