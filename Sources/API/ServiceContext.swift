@@ -78,19 +78,6 @@ public struct ServiceContext: Sendable {
         Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000)) ?? .minimum
     }
 
-    /// Appends on behalf of a request and waits for the result, counting the outcome
-    /// (for work that runs outside a request, such as the catalog's impressions).
-    public func appendAndWait(_ request: AppendRequest) throws(AppendError) -> AppendResult {
-        do {
-            let result = try store.append(request)
-            appendCounter.increment(labels: ["result": result.replayed ? "replayed" : "appended"])
-            return result
-        } catch {
-            appendCounter.increment(labels: ["result": error.code.rawValue])
-            throw error
-        }
-    }
-
     /// From the monitor's last check, so that a scrape never waits for the database.
     private static func registerLogMetrics(_ metrics: MetricsRegistry, monitor: ServiceMonitor) {
         metrics.gauge("ledger_log_head_position", help: "Highest committed position of the event log.") {

@@ -164,30 +164,31 @@ extension ServerContext {
 
     /// Called under the `connections` lock, so the socket is still this connection's.
     private func cutIfLate(_ record: ConnectionRecord, now: ContinuousClock.Instant) {
-        let late: (requestID: String?, phase: String)? = record.state.withLock { s in
+        let late: (requestID: String?, target: String?, phase: String)? = record.state.withLock { s in
             switch s.phase {
             case .idle(let received):
                 // The first byte of the next request starts its head deadline.
                 if record.bytesReceived > received {
                     s.phase = .head(deadline: now + .seconds(configuration.requestHeadTimeoutSeconds))
                     s.requestID = nil
+                    s.target = nil
                 }
                 return nil
             case .head(let deadline) where deadline <= now:
                 s.phase = .timedOut
-                return (s.requestID, "head")
+                return (s.requestID, s.target, "head")
             case .body(let deadline) where deadline <= now:
                 s.phase = .timedOut
-                return (s.requestID, "body")
+                return (s.requestID, s.target, "body")
             default:
                 return nil
             }
         }
         guard let late else { return }
         let seconds = late.phase == "head" ? configuration.requestHeadTimeoutSeconds : configuration.requestBodyTimeoutSeconds
-        var response = HTTPResponse.problem(Problem(
+        var response = router.problemResponse(Problem(
             status: 408, code: "request_timeout",
-            detail: "The request's \(late.phase) was not received within \(Self.format(seconds)) seconds."))
+            detail: "The request's \(late.phase) was not received within \(Self.format(seconds)) seconds."), path: late.target ?? "")
         let requestID = late.requestID ?? RequestID.generate()
         response.headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
         Self.sendBestEffort(response.wireBytes(), to: record.descriptor)

@@ -37,7 +37,7 @@ extension ServerContext {
     func requestStarted(rawTarget: String, connection: ConnectionRecord) -> RequestState {
         let state = RequestState(rawTarget: rawTarget, connection: connection)
         connection.requestLineReceived(deadline: .now + .seconds(configuration.requestHeadTimeoutSeconds),
-                                       requestID: state.requestID)
+                                       requestID: state.requestID, target: rawTarget)
         inFlight.add(1, ordering: .relaxed)
         metrics?.inFlight.increment()
         return state

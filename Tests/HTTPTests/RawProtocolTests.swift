@@ -21,6 +21,9 @@ struct RawProtocolTests {
             }
             router.add("GET", "/hello") { _ in .text("hello") }
             router.add("GET", "/v1/iap/products") { _ in .text("catalog") }
+            router.add("POST", "/v1/iap/echo") { request in
+                HTTPResponse(status: 200, headers: ["Content-Type": "application/octet-stream"], body: request.body)
+            }
         }
     }
 
@@ -129,13 +132,13 @@ struct RawProtocolTests {
         #expect(waited < 4, "cut after \(waited) s; the head deadline is 1 s (checked every 100 ms)")
     }
 
-    @Test("a body sent too slowly is cut at the body deadline with a 408")
-    func slowBody() throws {
+    @Test("a body sent too slowly is cut at the body deadline with a 408, in its surface's shape", arguments: ["/echo", "/v1/iap/echo"])
+    func slowBody(path: String) throws {
         let server = try Self.makeServer(bodyTimeout: 1)
         defer { server.stop() }
         let raw = try server.raw(timeout: 10)
         let started = Date()
-        try raw.write("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n")
+        try raw.write("POST \(path) HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n")
         let pause = DispatchSemaphore(value: 0)
         for _ in 0..<60 {
             if (try? raw.write("x")) == nil { break }
@@ -143,7 +146,11 @@ struct RawProtocolTests {
             if Date().timeIntervalSince(started) > 5 { break }
         }
         let answer = raw.readToEnd()
-        #expect(parseRawResponse(answer)?.status == 408, "\(answer.prefix(200))")
+        let response = parseRawResponse(answer)
+        #expect(response?.status == 408, "\(answer.prefix(200))")
+        let body = response.flatMap { jsonObject($0.body) }
+        #expect(body?["code"] as? String == "request_timeout")
+        #expect((body?["error"] != nil) == path.hasPrefix("/v1/iap/"), "\(answer.prefix(300))")
         #expect(Date().timeIntervalSince(started) < 5)
     }
 

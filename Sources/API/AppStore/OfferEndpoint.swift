@@ -80,12 +80,11 @@ enum OfferEndpoint {
         guard let org = try OrganizationsReadModel(pool: context.pool).snapshot(orgID), let role = reader.role(in: org) else {
             throw OrganizationAccess.notFound(orgID)
         }
-        let education = EducationEligibility(org, reader: reader, role: role, domains: settings.schoolDomains)
-        let offer = AppStoreOffer(org, reader: reader, role: role, education: education, products: settings.catalog, now: context.now())
+        let offer = offer(org, reader: reader, role: role, settings: settings, now: context.now())
         var headers: HTTPHeaders = ["Cache-Control": "private, no-store"]
         headers.add(name: "Vary", value: "Cookie")
         let response = HTTPResponse.json(Response(offer, org: org, bundleID: settings.bundleID), headers: headers)
-        guard let grant = education.grant else { return response }
+        guard let grant = offer.education.grant else { return response }
         // O8: eligible once, with an audit entry naming the domain, and in this same offer.
         let metadata = EventMetadata(actor: Actor(.person, reader.personID), requestID: request.requestID,
                                      reason: "verified e-mail on a K-12 school domain")
@@ -97,6 +96,15 @@ enum OfferEndpoint {
             case .failure(let error): throw error
             }
         }
+    }
+}
+
+extension OfferEndpoint {
+    /// What `reader` may buy for `org` now (O1–O13), with its education eligibility.
+    static func offer(_ org: OrganizationSnapshot, reader: AppStoreReader, role: AppStoreReader.Role, settings: AppStoreSettings,
+                      now: Timestamp) -> AppStoreOffer {
+        let education = EducationEligibility(org, reader: reader, role: role, domains: settings.schoolDomains)
+        return AppStoreOffer(org, reader: reader, role: role, education: education, products: settings.catalog, now: now)
     }
 }
 

@@ -24,8 +24,7 @@ enum TransactionEndpoint {
     }
 
     static func handle(_ request: HTTPRequest, context: ServiceContext, settings: AppStoreSettings, attempt: Int = 1) throws -> HTTPResponse {
-        let reader = try OrganizationAccess.reader(request, context, settings)
-        guard let session = OrganizationAccess.session(request, context, settings) else { throw OrganizationAccess.notFound("") }
+        let (session, reader) = try OrganizationAccess.signedIn(request, context, settings)
         try SameOrigin.check(request, session: session, origin: settings.publicOrigin)          // T2
         let orgID = request.pathParameters["org_id"] ?? ""
         let organizations = OrganizationsReadModel(pool: context.pool)
@@ -70,16 +69,13 @@ enum TransactionEndpoint {
             guard let org = try OrganizationsReadModel(pool: context.pool).snapshot(orgID), let role = reader.role(in: org) else {
                 throw OrganizationAccess.notFound(orgID)
             }
-            let offer = AppStoreOffer(org, reader: reader, role: role, education: EducationEligibility(org, reader: reader, role: role,
-                                      domains: settings.schoolDomains), products: settings.catalog, now: context.now())
+            let offer = OfferEndpoint.offer(org, reader: reader, role: role, settings: settings, now: context.now())
             return .json(Response(recorded: recorded, plan: OfferEndpoint.PlanView(offer.plan),
                                   subscription: offer.subscription.map(OfferEndpoint.SubscriptionView.init), position: position),
                          headers: ["Cache-Control": "private, no-store"])
         }
-        let projection = OrganizationsProjection()
-        if let reached = context.progress.position(projection.name), reached >= position { return try respond() }
-        try ReadYourWrites.waitFor(position: position, since: request.receivedAt, context: context, projection: projection, then: respond)
-        return try respond()
+        return try ReadYourWrites.answer(after: position, since: request.receivedAt, context: context,
+                                         projection: OrganizationsProjection(), then: respond)
     }
 
     static func invalid(_ detail: String) -> Problem {

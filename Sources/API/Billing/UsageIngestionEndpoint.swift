@@ -26,7 +26,7 @@ enum UsageIngestionEndpoint {
         do {
             decision = try UsageDecider.decide(batch, state: state, now: context.now())
         } catch {
-            throw Problem(status: 422, code: error.code.rawValue, detail: error.message, errors: error.errors.isEmpty ? nil : error.errors)
+            throw Problem(error)
         }
         let metadata = EventMetadata(actor: Actor(.service, principal.id), requestID: request.requestID)
         throw context.append(AppendRequest(decision, metadata: metadata)) { result in
@@ -53,9 +53,10 @@ enum UsageIngestionEndpoint {
         if let unknown = object.keys.first(where: { $0 != "events" }) {
             throw Problem(status: 400, code: "invalid_body", detail: "unknown member \(unknown.debugDescription); expected only \"events\"")
         }
-        guard events.count <= UsageDecider.maximumBatch else {
-            throw Problem(status: 422, code: Refusal.Code.invalidUsageBatch.rawValue,
-                          detail: "a batch carries 1 to \(UsageDecider.maximumBatch) events, this one \(events.count)")
+        do {
+            try UsageDecider.checkSize(events.count)
+        } catch {
+            throw Problem(error)
         }
         var errors: [String] = []
         var batch: [UsageDecider.Measurement] = []
@@ -65,10 +66,7 @@ enum UsageIngestionEndpoint {
             case .failure(let problem): errors.append("events[\(i)]: \(problem.message)")
             }
         }
-        guard errors.isEmpty else {
-            throw Problem(status: 422, code: Refusal.Code.invalidUsageBatch.rawValue,
-                          detail: "\(errors.count) of the batch's events are invalid; nothing was recorded", errors: errors)
-        }
+        guard errors.isEmpty else { throw Problem(UsageDecider.invalid(errors)) }
         return batch
     }
 

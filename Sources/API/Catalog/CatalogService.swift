@@ -2,7 +2,6 @@ import Crypto
 import EventStore
 import Foundation
 import LedgerDomain
-import Projections
 import LedgerJSON
 import Observability
 import Postgres

@@ -26,16 +26,25 @@ enum ReadYourWrites {
             throw Problem(status: 400, code: "min_position_beyond_head",
                           detail: "min_position \(target) is beyond the log's head (\(head)): no write has reached it")
         }
-        try waitFor(position: target, since: request.receivedAt, context: context, projection: projection, then: handler)
+        throw park(until: target, since: request.receivedAt, context: context, projection: projection, then: handler)
     }
 
-    /// Parks the request until `projection` has applied `target`, then runs `handler`;
-    /// 503 `projection_behind` if that takes more than five seconds from `since`.
-    static func waitFor(position target: Int64, since: Date, context: ServiceContext, projection: any Projection,
-                        then handler: @escaping @Sendable () throws -> HTTPResponse) throws {
+    /// `handler`'s answer once `projection` has applied `target` (a position the service
+    /// itself just appended): at once if it has, else the request is parked until it
+    /// has; 503 `projection_behind` if that takes more than five seconds from `since`.
+    static func answer(after target: Int64, since: Date, context: ServiceContext, projection: any Projection,
+                       then handler: @escaping @Sendable () throws -> HTTPResponse) throws -> HTTPResponse {
+        if let reached = context.progress.position(projection.name), reached >= target { return try handler() }
+        throw park(until: target, since: since, context: context, projection: projection, then: handler)
+    }
+
+    /// The deferral that runs `handler` once `projection` has applied `target`, or the
+    /// 503 when the five seconds from `since` are spent already.
+    private static func park(until target: Int64, since: Date, context: ServiceContext, projection: any Projection,
+                             then handler: @escaping @Sendable () throws -> HTTPResponse) -> any Error {
         let remaining = maximumWait - Date().timeIntervalSince(since)
-        guard remaining > 0 else { throw behind(target, context: context, projection: projection) }
-        throw HTTPDeferral(
+        guard remaining > 0 else { return behind(target, context: context, projection: projection) }
+        return HTTPDeferral(
             timeout: .milliseconds(Int64(remaining * 1000)),
             start: { wake in context.progress.wait(for: projection.name, position: target, wake) },
             resume: handler,

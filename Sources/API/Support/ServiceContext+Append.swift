@@ -30,6 +30,14 @@ extension ServiceContext {
             })
     }
 
+    /// Appends and waits on this thread, counting the outcome as a request's append is
+    /// counted: for work outside a request handler (tools, tests), never in one.
+    public func appendAndWait(_ request: AppendRequest) throws(AppendError) -> AppendResult {
+        let result = Result { () throws(AppendError) -> AppendResult in try store.append(request) }
+        count(result)
+        return try result.get()
+    }
+
     private func count(_ result: Result<AppendResult, AppendError>) {
         switch result {
         case .success(let r): appendCounter.increment(labels: ["result": r.replayed ? "replayed" : "appended"])

@@ -21,8 +21,10 @@ final class ConnectionRecord: Sendable {
 
     struct State: Sendable {
         var phase: Phase
-        /// The current request's id, for a 408 the sweeper writes.
+        /// The current request's id and raw target, for a 408 the sweeper writes (in the
+        /// shape of the target's surface).
         var requestID: String?
+        var target: String?
     }
 
     let descriptor: Int32
@@ -48,10 +50,11 @@ final class ConnectionRecord: Sendable {
     }
 
     /// Moves the head deadline to start now, unless a request is already under way.
-    func requestLineReceived(deadline: ContinuousClock.Instant, requestID: String) {
+    func requestLineReceived(deadline: ContinuousClock.Instant, requestID: String, target: String) {
         state.withLock { s in
             if case .idle = s.phase { s.phase = .head(deadline: deadline) }
             s.requestID = requestID
+            s.target = target
         }
     }
 

@@ -42,6 +42,9 @@ public final class Projector: Sendable {
     let configuration: Configuration
     let log: ProjectorLog
     public let status = Mutex(Status())
+    /// Set-asides already reported as applied before they were set aside (said once per
+    /// process, not once per batch).
+    private let reportedLateSetAsides = Mutex<Set<String>>([])
 
     public init(configuration: Configuration, log: @escaping ProjectorLog) {
         self.configuration = configuration
@@ -134,7 +137,8 @@ public final class Projector: Sendable {
                 }
                 active.append((projection, checkpoint.position))
                 for (position, entry) in setAsides.forProjection(projection.name) where position <= checkpoint.position
-                    && entry.position > checkpoint.position {
+                    && entry.position > checkpoint.position
+                    && reportedLateSetAsides.withLock({ $0.insert("\(projection.name):\(position)").inserted }) {
                     // Set aside after this projection had applied it (the code was fixed and
                     // restarted meanwhile): a replay would skip it, this projection did not.
                     log(.error, "an event this projection applied was set aside: rebuild it (ledger replay) so that it matches a replay",

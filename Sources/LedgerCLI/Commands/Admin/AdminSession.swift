@@ -29,7 +29,7 @@ struct AdminSession {
 
     // MARK: Appending
 
-    func metadata(correlationID: String? = nil) throws -> EventMetadata {
+    private func metadata(correlationID: String?) throws -> EventMetadata {
         guard let identity else {
             // A read-only command never appends; reaching this is a programming error.
             throw AdminError(.appendFailed, "this command does not append events")
@@ -37,18 +37,12 @@ struct AdminSession {
         return EventMetadata(actor: identity.actor, requestID: requestID, correlationID: correlationID, reason: identity.reason)
     }
 
-    func event<E: DomainEvent>(_ event: E, on stream: String, correctsPosition: Int64? = nil,
-                               correlationID: String? = nil) throws -> EventToAppend {
-        EventToAppend(stream: stream, type: E.type, data: try JSONValueEncoder().encode(event),
-                      metadata: try metadata(correlationID: correlationID), correctsPosition: correctsPosition)
-    }
-
     /// Appends atomically, under the command's idempotency key unless the command names
     /// a key of its own (a month close, whose keys say which month). `refusal` turns an
     /// append error it recognises (typically a stream that is not at the expected
     /// version) into the command's own message.
-    func append(_ events: [EventToAppend], expecting expected: [String: ExpectedVersion] = [:], idempotencyKey: String? = nil,
-                refusal: (AppendError) -> AdminError? = { _ in nil }) throws -> [AppendedRecord] {
+    private func append(_ events: [EventToAppend], expecting expected: [String: ExpectedVersion], idempotencyKey: String?,
+                        refusal: (AppendError) -> AdminError?) throws -> [AppendedRecord] {
         let result: AppendResult
         do {
             // Events that carry keys of their own (a purchase id) are idempotent by them.

@@ -59,7 +59,7 @@ public enum AccountsDecider {
             throw Refusal(.effectiveInPast,
                 "--effective-at \(effective.iso8601) is before now (\(now.iso8601)): a funding change may not take effect in the past")
         }
-        guard state.projects.contains(id) else { throw Refusal(.notFound, "project \(id) does not exist") }
+        try requireProject(id, state)
         let stream = Pool.project(id).ownerStream
         var expected: [String: ExpectedVersion] = [stream: .streamExists]
         if case .payer(let payer) = funding {
@@ -85,7 +85,7 @@ public enum AccountsDecider {
         var expected: [String: ExpectedVersion] = [stream: .noStream]
         switch principal.kind {
         case .project:
-            guard state.projects.contains(principal.id) else { throw Refusal(.notFound, "project \(principal.id) does not exist") }
+            try requireProject(principal.id, state)
             expected[Pool.project(principal.id).ownerStream] = .streamExists
         case .payer:
             try requirePayer(principal.id, state)
@@ -109,13 +109,17 @@ public enum AccountsDecider {
         guard state.payers.contains(id) else { throw Refusal(.notFound, "payer \(id) does not exist") }
     }
 
+    static func requireProject(_ id: String, _ state: State) throws(Refusal) {
+        guard state.projects.contains(id) else { throw Refusal(.notFound, "project \(id) does not exist") }
+    }
+
     /// A pool the ledger knows: its owner exists, and it funded a project or was credited
     /// or given a plan (a funded project has no pool of its own).
     public static func requireKnownPool(_ pool: Pool, _ state: State) throws(Refusal) {
         switch pool {
         case .payer(let id): try requirePayer(id, state)
         case .project(let id):
-            guard state.projects.contains(id) else { throw Refusal(.notFound, "project \(id) does not exist") }
+            try requireProject(id, state)
         }
         guard state.knownPools.contains(pool) else {
             throw Refusal(.notFound, "\(pool) is not a pool: the project has never been self-paying, credited or given a plan")

@@ -31,7 +31,7 @@ public enum HoldDecider {
     public static func place(id: String, projectID: String, amount: Millicredits, description: String,
                              currentPool: Pool?, state: AccountsDecider.State) throws(Refusal) -> Decision {
         try AccountsDecider.checkIdentifier(id, "hold")
-        guard state.projects.contains(projectID) else { throw Refusal(.notFound, "project \(projectID) does not exist") }
+        try AccountsDecider.requireProject(projectID, state)
         guard let pool = currentPool else { throw Refusal(.notFound, "project \(projectID) has no pool") }
         try MoneyDecider.checkAmount(amount, positive: true, what: "a hold")
         let event = HoldPlaced(holdID: id, projectID: projectID, pool: pool, amount: amount, description: description)

@@ -31,10 +31,22 @@ public enum UsageDecider {
         Array(Set(batch.map(\.projectID).filter(Identifier.isValid))).sorted()
     }
 
-    public static func decide(_ batch: [Measurement], state: UsageState, now: Timestamp) throws(Refusal) -> Decision {
-        guard (1...maximumBatch).contains(batch.count) else {
-            throw Refusal(.invalidUsageBatch, "a batch carries 1 to \(maximumBatch) events, this one \(batch.count)")
+    /// A batch of `count` events is 1 to `maximumBatch` long (checked again by `decide`;
+    /// a decoder checks it first, before it lists an error per event).
+    public static func checkSize(_ count: Int) throws(Refusal) {
+        guard (1...maximumBatch).contains(count) else {
+            throw Refusal(.invalidUsageBatch, "a batch carries 1 to \(maximumBatch) events, this one \(count)")
         }
+    }
+
+    /// The refusal of a batch with invalid events, each error naming its event
+    /// (`events[3]: …`), whether the decoder or the decider found it.
+    public static func invalid(_ errors: [String]) -> Refusal {
+        Refusal(.invalidUsageBatch, "\(errors.count) of the batch's events are invalid; nothing was recorded", errors: errors)
+    }
+
+    public static func decide(_ batch: [Measurement], state: UsageState, now: Timestamp) throws(Refusal) -> Decision {
+        try checkSize(batch.count)
         var errors: [String] = []
         var seen: [String: Measurement] = [:]
         var events: [PendingEvent] = []
@@ -51,9 +63,7 @@ public enum UsageDecider {
             let recorded = UsageRecorded(usageID: m.id, projectID: m.projectID, meter: Meter(rawValue: m.meter)!, quantity: m.quantity)
             events.append(PendingEvent(recorded, on: "usage-" + m.projectID, occurredAt: m.occurredAt, idempotencyKey: "usage:" + m.id))
         }
-        guard errors.isEmpty else {
-            throw Refusal(.invalidUsageBatch, "\(errors.count) of the batch's events are invalid; nothing was recorded", errors: errors)
-        }
+        guard errors.isEmpty else { throw invalid(errors) }
         return Decision(events)
     }
 
