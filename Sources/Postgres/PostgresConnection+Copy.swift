@@ -10,6 +10,13 @@ extension PostgresConnection {
         return try copyIn(sql, data: rows.bytes)
     }
 
+    /// Runs `COPY … FROM STDIN` (text format) with the given rows; returns the rows copied.
+    @discardableResult
+    public func copyIn(_ sql: String, rows: PostgresTextCopyRows) throws -> Int {
+        guard rows.rowCount > 0 else { return 0 }
+        return try copyIn(sql, data: rows.bytes)
+    }
+
     private func copyIn(_ sql: String, data: [UInt8]) throws -> Int {
         try withUnsafeConnection { connection in
             try query(sql)

@@ -4,8 +4,8 @@ import EventStore
 ///
 /// A projection's SQL uses unqualified table names: the projector sets `search_path` to
 /// the live schema (`proj_<name>`) or to a rebuild schema, so the same code fills both.
-/// It must not read the clock or anything but the event and its own tables, so that a
-/// replay gives the same rows byte for byte.
+/// It must not read the clock or anything but the events and its own tables, so that a
+/// replay gives the same rows byte for byte, whatever the batches' boundaries.
 public protocol Projection: Sendable {
     /// Lowercase letters, digits and underscores; the schema is `proj_<name>`.
     var name: String { get }
@@ -14,13 +14,35 @@ public protocol Projection: Sendable {
     var version: Int { get }
     /// Statements creating the projection's tables (unqualified names).
     var tablesSQL: [String] { get }
-    /// Tables compared by `ledger replay --check` and the replay tests.
+    /// Tables compared by `ledger replay` and the replay tests.
     var tables: [String] { get }
-    /// Applies one event; throws to stop the projection (a poison event).
-    func apply(_ event: RecordedEvent, in context: ProjectionContext) throws
+    /// Folds a batch of events, in log order, and writes what they change through
+    /// `context`: the fold keeps the batch's state in memory, reads each row it needs
+    /// once (the tables are as the previous batch left them), and writes each table once
+    /// at the end. An event it cannot apply throws `PoisonEvent` (see `folding`), so that
+    /// the projector stops the projection exactly in front of it.
+    func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws
 }
 
 extension Projection {
     /// The schema the service reads from.
     public var schema: String { "proj_" + name }
+
+    /// Runs one event's fold, naming the event in whatever it throws.
+    public func folding(_ event: RecordedEvent, _ body: () throws -> Void) throws {
+        do { try body() } catch let poison as PoisonEvent { throw poison } catch {
+            throw PoisonEvent(position: event.position, underlying: error)
+        }
+    }
+}
+
+/// The event a batch's fold could not apply, and why.
+public struct PoisonEvent: Error, Sendable, CustomStringConvertible {
+    public var position: Int64
+    public var underlying: any Error
+    public init(position: Int64, underlying: any Error) {
+        self.position = position
+        self.underlying = underlying
+    }
+    public var description: String { String(describing: underlying) }
 }

@@ -132,8 +132,10 @@ struct PoisonAfter: Projection {
     let version = 1
     let tables: [String] = []
     var tablesSQL: [String] { [] }
-    func apply(_ event: RecordedEvent, in context: ProjectionContext) throws {
-        if event.type == "poison" { throw ProjectionError("poison") }
+    func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
+        for event in events where event.type == "poison" {
+            throw PoisonEvent(position: event.position, underlying: ProjectionError("poison"))
+        }
     }
 }
 

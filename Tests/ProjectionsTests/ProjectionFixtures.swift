@@ -43,9 +43,13 @@ struct PoisonProjection: Projection {
     let tables = ["seen"]
     var tablesSQL: [String] { ["CREATE TABLE seen (position bigint PRIMARY KEY, type text NOT NULL)"] }
 
-    func apply(_ event: RecordedEvent, in context: ProjectionContext) throws {
-        if event.type == "poison" { throw ProjectionError("cannot apply a poison event") }
-        try context.execute("INSERT INTO seen (position, type) VALUES ($1, $2)", [event.position, event.type])
+    func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
+        for event in events {
+            try folding(event) {
+                if event.type == "poison" { throw ProjectionError("cannot apply a poison event") }
+                try context.execute("INSERT INTO seen (position, type) VALUES ($1, $2)", [event.position, event.type])
+            }
+        }
     }
 }
 

@@ -20,25 +20,37 @@ public struct BillingProjection: Projection {
 
     public var tablesSQL: [String] { BillingSchema.statements }
 
-    public func apply(_ event: RecordedEvent, in context: ProjectionContext) throws {
-        let fold = BillingFold(event: event, db: context)
-        switch event.type {
-        case PayerCreated.type: try fold.payerCreated(event.decode(PayerCreated.self))
-        case ProjectCreated.type: try fold.projectCreated(event.decode(ProjectCreated.self))
-        case ProjectFundingChanged.type: try fold.fundingChanged(event.decode(ProjectFundingChanged.self))
-        case PlanSet.type: try fold.planSet(event.decode(PlanSet.self))
-        case KeyIssued.type: try fold.keyIssued(event.decode(KeyIssued.self))
-        case KeyRevoked.type: try fold.keyRevoked(event.decode(KeyRevoked.self))
-        case PricingConfigured.type: try fold.pricingConfigured(event.decode(PricingConfigured.self))
-        case CreditPosted.type: try fold.creditPosted(event.decode(CreditPosted.self))
-        case EntryCorrected.type: try fold.entryCorrected(event.decode(EntryCorrected.self))
-        case HoldPlaced.type: try fold.holdPlaced(event.decode(HoldPlaced.self))
-        case HoldCaptured.type: try fold.holdCaptured(event.decode(HoldCaptured.self))
-        case HoldReleased.type: try fold.holdReleased(event.decode(HoldReleased.self))
-        case UsageRecorded.type: try fold.usageRecorded(event.decode(UsageRecorded.self))
-        case MonthClosing.type: try fold.monthClosing(event.decode(MonthClosing.self))
-        case MonthClosed.type: try fold.monthClosed(event.decode(MonthClosed.self))
-        default: break
+    public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
+        var decoded: [(RecordedEvent, BillingEvent)] = []
+        decoded.reserveCapacity(events.count)
+        for event in events {
+            try folding(event) { if let e = try BillingEvent(event) { decoded.append((event, e)) } }
         }
+        guard !decoded.isEmpty else { return }
+        let batch = BillingBatch(db: context)
+        try batch.prefetch(decoded)
+        for (event, e) in decoded {
+            batch.event = event
+            try folding(event) {
+                switch e {
+                case .payerCreated(let e): batch.payerCreated(e)
+                case .projectCreated(let e): try batch.projectCreated(e)
+                case .fundingChanged(let e): try batch.fundingChanged(e)
+                case .planSet(let e): batch.planSet(e)
+                case .keyIssued(let e): batch.keyIssued(e)
+                case .keyRevoked(let e): batch.keyRevoked(e)
+                case .pricingConfigured(let e): batch.pricingConfigured(e)
+                case .creditPosted(let e): batch.creditPosted(e)
+                case .entryCorrected(let e): try batch.entryCorrected(e)
+                case .holdPlaced(let e): batch.holdPlaced(e)
+                case .holdCaptured(let e): try batch.holdCaptured(e)
+                case .holdReleased(let e): try batch.holdReleased(e)
+                case .usageRecorded(let e): try batch.usageRecorded(e)
+                case .monthClosing(let e): try batch.monthClosing(e)
+                case .monthClosed(let e): try batch.monthClosed(e)
+                }
+            }
+        }
+        try batch.write()
     }
 }

@@ -38,21 +38,44 @@ public struct CatalogueProjection: Projection {
         ]
     }
 
-    public func apply(_ event: RecordedEvent, in context: ProjectionContext) throws {
-        let occurredAt = event.occurredAt.iso8601
+    public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
+        // Per type and per stream: what the batch adds, in first-seen order.
+        struct Tally { var events: Int64 = 0; var first: Int64; var last: RecordedEvent }
+        var types: [String: Tally] = [:], typeOrder: [String] = []
+        var streams: [String: Tally] = [:], streamOrder: [String] = []
+        for event in events {
+            if types[event.type] == nil { typeOrder.append(event.type) }
+            types[event.type, default: Tally(first: event.position, last: event)].events += 1
+            types[event.type]!.last = event
+            if streams[event.stream] == nil { streamOrder.append(event.stream) }
+            streams[event.stream, default: Tally(first: event.position, last: event)].events += 1
+            streams[event.stream]!.last = event
+        }
+        var typeRows = RowBuffer(columns: 5)
+        for type in typeOrder {
+            let t = types[type]!
+            typeRows.append([type, t.events, t.first, t.last.position, t.last.occurredAt.iso8601])
+        }
         context.enqueue("""
             INSERT INTO event_types AS t (type, events, first_position, last_position, last_occurred_at)
-            VALUES ($1, 1, $2, $2, $3)
-            ON CONFLICT (type) DO UPDATE SET events = t.events + 1, last_position = excluded.last_position,
+            SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::timestamptz[])
+            ON CONFLICT (type) DO UPDATE SET events = t.events + excluded.events, last_position = excluded.last_position,
                 last_occurred_at = excluded.last_occurred_at
-            """, [event.type, event.position, occurredAt])
+            """, rows: typeRows)
+        var streamRows = RowBuffer(columns: 8)
+        for stream in streamOrder {
+            let s = streams[stream]!
+            streamRows.append([stream, Self.category(of: stream), s.last.streamVersion, s.events, s.first, s.last.position,
+                               s.last.type, s.last.occurredAt.iso8601])
+        }
         context.enqueue("""
             INSERT INTO streams AS s (stream, category, version, events, first_position, last_position, last_type, last_occurred_at)
-            VALUES ($1, $2, $3, 1, $4, $4, $5, $6)
-            ON CONFLICT (stream) DO UPDATE SET version = excluded.version, events = s.events + 1,
+            SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[],
+                                 $8::timestamptz[])
+            ON CONFLICT (stream) DO UPDATE SET version = excluded.version, events = s.events + excluded.events,
                 last_position = excluded.last_position, last_type = excluded.last_type,
                 last_occurred_at = excluded.last_occurred_at
-            """, [event.stream, Self.category(of: event.stream), event.streamVersion, event.position, event.type, occurredAt])
+            """, rows: streamRows)
     }
 
     /// The part of a stream name before its first `-` (`project-42` → `project`).

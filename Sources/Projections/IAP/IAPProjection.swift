@@ -49,89 +49,14 @@ public struct IAPProjection: Projection {
         ]
     }
 
-    public func apply(_ event: RecordedEvent, in db: ProjectionContext) throws {
-        let p = event.position
-        switch event.type {
-        case AppCreated.type:
-            let e = try event.decode(AppCreated.self)
-            db.enqueue("INSERT INTO apps (app_id, name, bundle_id, enabled, position) VALUES ($1, $2, $3, true, $4)",
-                       [e.appID, e.name, e.bundleID, p])
-        case AppKeyIssued.type:
-            let e = try event.decode(AppKeyIssued.self)
-            db.enqueue("""
-                INSERT INTO app_keys (key_id, app_id, mode, sha256, prefix, revoked) VALUES ($1, $2, $3, $4, $5, false)
-                """, [e.keyID, e.appID, e.mode.rawValue, e.sha256, e.prefix])
-        case AppKeyRevoked.type:
-            let e = try event.decode(AppKeyRevoked.self)
-            db.enqueue("UPDATE app_keys SET revoked = true WHERE key_id = $1 AND app_id = $2", [e.keyID, e.appID])
-        case AppStatusChanged.type:
-            let e = try event.decode(AppStatusChanged.self)
-            db.enqueue("UPDATE apps SET enabled = $2 WHERE app_id = $1", [e.appID, e.enabled])
-        case ProductConfigured.type:
-            let e = try event.decode(ProductConfigured.self)
-            // A product configured again keeps its place in the catalog and its StoreKit price.
-            db.enqueue("""
-                INSERT INTO products (app_id, product_id, config, first_position, removed) VALUES ($1, $2, $3, $4, false)
-                ON CONFLICT (app_id, product_id) DO UPDATE SET config = excluded.config, removed = false
-                """, [e.appID, e.product.id, try member(event, "product"), p])
-        case ProductRemoved.type:
-            let e = try event.decode(ProductRemoved.self)
-            db.enqueue("UPDATE products SET removed = true WHERE app_id = $1 AND product_id = $2", [e.appID, e.productID])
-        case StoreKitPriceSynced.type:
-            let e = try event.decode(StoreKitPriceSynced.self)
-            db.enqueue("UPDATE products SET storekit_price = $3 WHERE app_id = $1 AND product_id = $2",
-                       [e.appID, e.productID, try member(event, "price")])
-        case CheckoutConfigured.type:
-            let e = try event.decode(CheckoutConfigured.self)
-            db.enqueue("""
-                INSERT INTO checkout (app_id, config) VALUES ($1, $2)
-                ON CONFLICT (app_id) DO UPDATE SET config = excluded.config
-                """, [e.appID, try member(event, "checkout")])
-        case MigrationCampaignConfigured.type:
-            let e = try event.decode(MigrationCampaignConfigured.self)
-            try campaign(e.appID, "migration", e.campaign.campaignID, event, db)
-        case UpgradeOfferConfigured.type:
-            let e = try event.decode(UpgradeOfferConfigured.self)
-            try campaign(e.appID, "upgrade", e.campaign.campaignID, event, db)
-        case CampaignEnded.type:
-            let e = try event.decode(CampaignEnded.self)
-            db.enqueue("DELETE FROM campaigns WHERE app_id = $1 AND campaign_id = $2", [e.appID, e.campaignID])
-        case PurchaseRecorded.type:
-            let e = try event.decode(PurchaseRecorded.self)
-            // The same purchase again (a refund synced later) can only add its revocation.
-            db.enqueue("""
-                INSERT INTO purchases (app_id, user_id, source, purchase_id, original_id, product_id, purchased_us,
-                    expires_us, revoked_us, trial, position)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-                ON CONFLICT (app_id, source, purchase_id) DO UPDATE
-                SET revoked_us = coalesce(purchases.revoked_us, excluded.revoked_us)
-                """, [e.appID, e.userID, e.source.rawValue, e.purchaseID, e.originalID, e.productID,
-                      e.purchasedAt.microseconds, e.expiresAt?.microseconds, e.revokedAt?.microseconds, e.trial, p])
-        case OfferImpressionsCounted.type:
-            let e = try event.decode(OfferImpressionsCounted.self)
-            for count in e.counts {
-                db.enqueue("""
-                    INSERT INTO impressions (app_id, campaign_id, variant_id, count) VALUES ($1, $2, $3, $4)
-                    ON CONFLICT (app_id, campaign_id, (coalesce(variant_id, -1))) DO UPDATE
-                    SET count = impressions.count + excluded.count
-                    """, [e.appID, count.campaignID, count.variantID, count.count])
-            }
-        default:
-            break
+    public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
+        let batch = IAPBatch()
+        for event in events where IAPBatch.folds(event.type) {
+            try folding(event) { try batch.decode(event) }
         }
-    }
-
-    private func campaign(_ app: String, _ kind: String, _ id: String, _ event: RecordedEvent, _ db: ProjectionContext) throws {
-        db.enqueue("""
-            INSERT INTO campaigns (app_id, kind, campaign_id, config, position) VALUES ($1, $2, $3, $4, $5)
-            ON CONFLICT (app_id, kind) DO UPDATE SET campaign_id = excluded.campaign_id, config = excluded.config,
-                position = excluded.position
-            """, [app, kind, id, try member(event, "campaign"), event.position])
-    }
-
-    /// One member of the event's data, as compact JSON text.
-    private func member(_ event: RecordedEvent, _ name: String) throws -> String {
-        guard let value = try event.data()[name] else { throw ProjectionError("the event has no \(name)") }
-        return value.compactText()
+        guard !batch.isEmpty else { return }
+        try batch.load(from: context)
+        try batch.apply()
+        try batch.write(to: context)
     }
 }

@@ -23,42 +23,51 @@ struct ProjectionApplier {
         try connection.query("SAVEPOINT projection_apply")
         try connection.query("SET LOCAL search_path TO \(quoted), public")
         defer { _ = try? connection.query("SET LOCAL search_path TO public") }
-        // The fast path: the whole batch with its writes pipelined.
+        func restart() throws {
+            try connection.query("ROLLBACK TO SAVEPOINT projection_apply")
+            try connection.query("SET LOCAL search_path TO \(quoted), public")
+        }
+        // The fast path: the whole batch folded in memory, each table written once.
+        var poison: PoisonEvent?
         do {
-            let context = ProjectionContext(connection: connection)
-            for event in events { try applyOrSkip(event, in: context) }
-            try context.flush()
+            try fold(events, on: connection)
             try moveCheckpoint(to: last.position, on: connection)
             try connection.query("RELEASE SAVEPOINT projection_apply")
             return .applied(through: last.position)
         } catch let error as PostgresError where error.code == .connectionLost || !connection.isOpen {
             throw error
+        } catch let located as PoisonEvent {
+            poison = located
+            try restart()
         } catch {
-            // Something failed, perhaps only when the queued writes were sent: undo the
-            // batch and apply it again one event at a time to find the poison event, so
-            // that the projection stops exactly in front of it.
-            try connection.query("ROLLBACK TO SAVEPOINT projection_apply")
-            try connection.query("SET LOCAL search_path TO \(quoted), public")
+            try restart()
         }
+        // The fold named the event it could not apply: apply what comes before it, and stop.
+        if let poison, let index = events.firstIndex(where: { $0.position == poison.position }) {
+            do {
+                try fold(events[..<index], on: connection)
+                return try stop(at: events[index], error: poison, after: index == events.startIndex ? checkpoint : events[index - 1].position,
+                                on: connection)
+            } catch let error as PostgresError where error.code == .connectionLost || !connection.isOpen {
+                throw error
+            } catch {
+                try restart()
+            }
+        }
+        // A write failed (only the server knew): apply the batch again one event at a time
+        // to find the event, so that the projection stops exactly in front of it.
         var appliedThrough = checkpoint
-        for event in events {
+        for index in events.indices {
             try connection.query("SAVEPOINT projection_event")
             do {
-                let context = ProjectionContext(connection: connection)
-                try applyOrSkip(event, in: context)
-                try context.flush()
+                try fold(events[index...index], on: connection)
                 try connection.query("RELEASE SAVEPOINT projection_event")
-                appliedThrough = event.position
+                appliedThrough = events[index].position
             } catch let error as PostgresError where error.code == .connectionLost || !connection.isOpen {
                 throw error
             } catch {
                 try connection.query("ROLLBACK TO SAVEPOINT projection_event")
-                let failure = ProjectionFailure(projection: projection.name, position: event.position, eventType: event.type,
-                                                message: String(describing: error))
-                try connection.query("UPDATE _checkpoint SET position = $1, failed_position = $2, error = $3",
-                                     [appliedThrough, event.position, failure.message])
-                try connection.query("RELEASE SAVEPOINT projection_apply")
-                return .failed(failure, appliedThrough: appliedThrough)
+                return try stop(at: events[index], error: error, after: appliedThrough, on: connection)
             }
         }
         // Every event applied on its own: the failure was not reproducible (it should be).
@@ -67,15 +76,36 @@ struct ProjectionApplier {
         return .applied(through: last.position)
     }
 
-    private func applyOrSkip(_ event: RecordedEvent, in context: ProjectionContext) throws {
-        guard let entry = setAside[event.position] else {
-            try projection.apply(event, in: context)
-            return
+    /// Folds events into the projection, skipping (and recording) those set aside.
+    private func fold(_ events: ArraySlice<RecordedEvent>, on connection: PostgresConnection) throws {
+        guard !events.isEmpty else { return }
+        let context = ProjectionContext(connection: connection)
+        if setAside.isEmpty {
+            try projection.apply(events, in: context)
+        } else {
+            var kept: [RecordedEvent] = []
+            kept.reserveCapacity(events.count)
+            for event in events {
+                guard let entry = setAside[event.position] else { kept.append(event); continue }
+                context.enqueue("""
+                    INSERT INTO _set_aside (position, event_type, error, set_aside_at, reason) VALUES ($1, $2, $3, $4, $5)
+                    ON CONFLICT DO NOTHING
+                    """, [event.position, event.type, entry.event.error, entry.position, entry.reason])
+            }
+            if !kept.isEmpty { try projection.apply(kept[...], in: context) }
         }
-        context.enqueue("""
-            INSERT INTO _set_aside (position, event_type, error, set_aside_at, reason) VALUES ($1, $2, $3, $4, $5)
-            ON CONFLICT DO NOTHING
-            """, [event.position, event.type, entry.event.error, entry.position, entry.reason])
+        try context.flush()
+    }
+
+    /// Marks the projection stopped in front of `event`, at `appliedThrough`.
+    private func stop(at event: RecordedEvent, error: any Error, after appliedThrough: Int64,
+                      on connection: PostgresConnection) throws -> Outcome {
+        let failure = ProjectionFailure(projection: projection.name, position: event.position, eventType: event.type,
+                                        message: String(describing: error))
+        try connection.query("UPDATE _checkpoint SET position = $1, failed_position = $2, error = $3",
+                             [appliedThrough, event.position, failure.message])
+        try connection.query("RELEASE SAVEPOINT projection_apply")
+        return .failed(failure, appliedThrough: appliedThrough)
     }
 
     /// Moves the checkpoint and tells listeners (`ledger_projections`, payload

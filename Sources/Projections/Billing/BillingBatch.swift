@@ -1,0 +1,188 @@
+import EventStore
+import LedgerDomain
+import Postgres
+
+/// One batch of the billing fold: the state the batch's events need, read once from the
+/// tables as the previous batch left them, changed in memory event by event, and written
+/// once per table when the batch ends (`write`). Every handler reads only the events and
+/// the projection's own tables, never the clock.
+final class BillingBatch {
+    let db: ProjectionContext
+    /// The event being folded.
+    var event: RecordedEvent!
+
+    var position: Int64 { event.position }
+    var occurredAt: String { event.occurredAt.iso8601 }
+
+    init(db: ProjectionContext) { self.db = db }
+
+    // MARK: New rows, written by COPY
+
+    var payers = RowBuffer(columns: 3)
+    var projects = RowBuffer(columns: 3)
+    var funding = RowBuffer(columns: 4)
+    var keys = RowBuffer(columns: 6)
+    var journal = RowBuffer(columns: 14)
+    var corrections = RowBuffer(columns: 8)
+    var charges = RowBuffer(columns: 13)
+    var lateUsage = RowBuffer(columns: 7)
+    var revokedKeys: [String] = []
+
+    // MARK: State read once and kept current
+
+    /// Pools the batch touched, in first-seen order, and the plan last set on each.
+    var pools = OrderedKeys<String>()
+    var plans: [String: (plan: String, allowance: Int64)] = [:]
+    /// Storage allowances read from `pools` (for a month closing).
+    var loadedAllowances: [String: Int64] = [:]
+    /// The price last configured in the batch, and the prices in force (read on first use).
+    var pricing: (unit: Int128, storage: Int128, position: Int64)?
+    var loadedPricing: (unit: Int128, storage: Int128)??
+
+    /// Funding history per project, `(effective µs, position, pool)` in rule order.
+    var fundingHistory: [String: [(effective: Int64, position: Int64, pool: String)]] = [:]
+
+    struct PoolMonthKey: Hashable { var pool: String; var month: String }
+    struct PoolMonthRow {
+        var status = "open"
+        var freeUsed: Int64 = 0
+        var closingPosition: Int64?
+        var closedPosition: Int64?
+        var closingAllowance: Int64?
+        var closingStoragePrice: Int128?
+    }
+    var poolMonths: [PoolMonthKey: PoolMonthRow] = [:]
+    var poolMonthOrder = OrderedKeys<PoolMonthKey>()
+
+    struct ProjectMonthKey: Hashable { var project: String; var month: String; var pool: String }
+    /// What the batch adds to a project-month's counters (`Meter` columns and the pricing).
+    struct ProjectMonthDelta {
+        var counters: [Meter: Int128] = [:]
+        var freeUnits: Int128 = 0
+        var billedUnits: Int128 = 0
+        var unitsAmount: Int128 = 0
+        var storagePeak: Int64 = 0
+    }
+    var projectMonths: [ProjectMonthKey: ProjectMonthDelta] = [:]
+    var projectMonthOrder = OrderedKeys<ProjectMonthKey>()
+
+    struct BalanceKey: Hashable { var account: String; var pool: String }
+    var balances: [BalanceKey: [BillingBalanceColumn: Int128]] = [:]
+    var balanceOrder = OrderedKeys<BalanceKey>()
+
+    struct Hold { var project: String; var pool: Pool; var amount: Int128; var status: String; var captured: Int128?; var position: Int64 }
+    /// Holds read or placed in the batch (nil: not in the table), and which are new.
+    var holds: [String: Hold?] = [:]
+    var newHolds = OrderedKeys<String>()
+    var settledHolds = OrderedKeys<String>()
+
+    /// Entries posted in the batch, by id, as a correction needs them.
+    struct PostedEntry { var accounts: [String]; var project: String?; var pool: Pool; var month: String? }
+    var postedEntries: [String: PostedEntry] = [:]
+
+    // MARK: Reading
+
+    /// Reads, in one statement each, the funding of every project the batch's events name
+    /// and the pool-months their usage may fall in, so that folding them reads nothing.
+    func prefetch(_ events: [(RecordedEvent, BillingEvent)]) throws {
+        var projectIDs = OrderedKeys<String>()
+        for (_, e) in events { if let p = e.fundedProject { projectIDs.insert(p) } }
+        guard !projectIDs.isEmpty else { return }
+        for id in projectIDs.keys { fundingHistory[id] = [] }
+        for row in try db.execute("""
+            SELECT project_id, effective_us, position, pool FROM funding WHERE project_id = ANY($1::text[])
+            ORDER BY project_id, effective_us, position
+            """, [PostgresTextArray(projectIDs.keys)]).rows {
+            fundingHistory[try row.requireString(0)]!.append((try row.requireInt64(1), try row.requireInt64(2), try row.requireString(3)))
+        }
+        // Any pool a project was or becomes funded by, for each month it records usage in.
+        var batchPools: [String: Set<String>] = [:]
+        for (_, e) in events {
+            switch e {
+            case .fundingChanged(let f): batchPools[f.projectID, default: []].insert(f.funding.pool(of: f.projectID).description)
+            case .projectCreated(let c): batchPools[c.projectID, default: []].insert(c.funding.pool(of: c.projectID).description)
+            default: break
+            }
+        }
+        var wanted = OrderedKeys<PoolMonthKey>()
+        for (event, e) in events {
+            guard case .usageRecorded(let u) = e else { continue }
+            let month = UTCMonth(containing: event.occurredAt).description
+            for pool in Set(fundingHistory[u.projectID, default: []].map(\.pool)).union(batchPools[u.projectID] ?? []) {
+                wanted.insert(PoolMonthKey(pool: pool, month: month))
+            }
+        }
+        try loadPoolMonths(wanted.keys)
+    }
+
+    /// Reads pool-months; those not in the table are new and open.
+    private func loadPoolMonths(_ keys: [PoolMonthKey]) throws {
+        let missing = keys.filter { poolMonths[$0] == nil }
+        guard !missing.isEmpty else { return }
+        for key in missing { poolMonths[key] = PoolMonthRow() }
+        for row in try db.execute("""
+            SELECT pm.pool, pm.month, status, free_used, closing_position, closed_position, closing_allowance_bytes,
+                   closing_storage_price
+            FROM pool_months pm JOIN unnest($1::text[], $2::text[]) AS k (pool, month) ON pm.pool = k.pool AND pm.month = k.month
+            """, [PostgresTextArray(missing.map(\.pool)), PostgresTextArray(missing.map(\.month))]).rows {
+            poolMonths[PoolMonthKey(pool: try row.requireString(0), month: try row.requireString(1))] = PoolMonthRow(
+                status: try row.requireString(2), freeUsed: try row.requireInt64(3), closingPosition: row.int64(4),
+                closedPosition: row.int64(5), closingAllowance: row.int64(6), closingStoragePrice: row.int128(7))
+        }
+    }
+
+    /// A pool-month as the batch has it (read on first use); marks it to be written.
+    func poolMonth(_ pool: String, _ month: String) throws -> PoolMonthRow {
+        let key = PoolMonthKey(pool: pool, month: month)
+        if poolMonths[key] == nil { try loadPoolMonths([key]) }
+        poolMonthOrder.insert(key)
+        return poolMonths[key]!
+    }
+
+    func setPoolMonth(_ pool: String, _ month: String, _ row: PoolMonthRow) {
+        let key = PoolMonthKey(pool: pool, month: month)
+        poolMonthOrder.insert(key)
+        poolMonths[key] = row
+    }
+
+    /// The prices in force: the last configured in the batch, else the table's.
+    func prices() throws -> (unit: Int128, storage: Int128) {
+        if let pricing { return (pricing.unit, pricing.storage) }
+        if let loadedPricing { return loadedPricing ?? (0, 0) }
+        let rows = try db.execute("SELECT unit_price, storage_price FROM pricing")
+        let loaded: (unit: Int128, storage: Int128)? = rows.rowCount == 0 ? nil : (try rows[0].requireInt128(0), try rows[0].requireInt128(1))
+        loadedPricing = .some(loaded)
+        return loaded ?? (0, 0)
+    }
+
+    /// A pool's storage allowance: the plan last set in the batch, else the table's (0 for
+    /// a pool not yet in it).
+    func allowance(of pool: String) throws -> Int64 {
+        if let plan = plans[pool] { return plan.allowance }
+        if let loaded = loadedAllowances[pool] { return loaded }
+        let rows = try db.execute("SELECT allowance_storage_bytes FROM pools WHERE pool = $1", [pool])
+        let value = rows.rowCount == 0 ? 0 : try rows[0].requireInt64(0)
+        loadedAllowances[pool] = value
+        return value
+    }
+
+    /// A project's funding history (read on first use).
+    func history(of project: String) throws -> [(effective: Int64, position: Int64, pool: String)] {
+        if let known = fundingHistory[project] { return known }
+        let rows = try db.execute("SELECT effective_us, position, pool FROM funding WHERE project_id = $1 ORDER BY effective_us, position",
+                                  [project]).rows
+        let history = try rows.map { (try $0.requireInt64(0), try $0.requireInt64(1), try $0.requireString(2)) }
+        fundingHistory[project] = history
+        return history
+    }
+}
+
+/// Keys in the order first inserted, without repeats: a batch writes rows in the order
+/// its events first touched them.
+struct OrderedKeys<Key: Hashable> {
+    private(set) var keys: [Key] = []
+    private var seen: Set<Key> = []
+    var isEmpty: Bool { keys.isEmpty }
+    mutating func insert(_ key: Key) { if seen.insert(key).inserted { keys.append(key) } }
+    func contains(_ key: Key) -> Bool { seen.contains(key) }
+}
