@@ -1,4 +1,5 @@
 import EventStore
+import Postgres
 
 /// A deterministic fold of the log into tables of its own schema (DESIGN §3).
 ///
@@ -22,9 +23,14 @@ public protocol Projection: Sendable {
     /// at the end. An event it cannot apply throws `PoisonEvent` (see `folding`), so that
     /// the projector stops the projection exactly in front of it.
     func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws
+    /// What differs, account by account, between the tables in `build` and in `live` (at
+    /// the same position): the figures an operator checks before a rebuild goes live.
+    func accountDifferences(build: String, live: String, on connection: PostgresConnection) throws -> [AccountDifference]
 }
 
 extension Projection {
+    public func accountDifferences(build: String, live: String, on connection: PostgresConnection) throws -> [AccountDifference] { [] }
+
     /// The schema the service reads from.
     public var schema: String { "proj_" + name }
 

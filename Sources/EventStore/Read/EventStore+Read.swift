@@ -85,7 +85,7 @@ extension RecordedEvent {
             }
             return t
         }
-        guard let id = UUID(uuidString: try row.requireString(1)) else {
+        guard let id = UUID(hyphenated: try row.requireString(1)) else {
             throw PostgresError(code: .unexpectedResult, message: "event_id is not a UUID")
         }
         self.init(position: try row.requireInt64(0), eventID: id, stream: try row.requireString(2),

@@ -13,7 +13,7 @@ final class BenchProjector: Sendable {
     private let stop = Atomic<Bool>(false)
     private let stopped = DispatchSemaphore(value: 0)
 
-    init(url: String, batchSize: Int = 500) {
+    init(url: String, batchSize: Int = 5_000) {
         projector = Projector(configuration: .init(conninfo: url, projections: AllProjections.all, batchSize: batchSize,
                                                    pollInterval: 0.1),
                               log: { level, message, fields in
@@ -28,6 +28,11 @@ final class BenchProjector: Sendable {
         }
         thread.name = "bench-projector"
         thread.start()
+    }
+
+    /// Events the projector applied so far, and the seconds it spent applying them.
+    func busy() -> (events: Int, seconds: Double) {
+        projector.status.withLock { ($0.eventsApplied, $0.busySeconds) }
     }
 
     /// Stops after the batch in flight; later calls return at once.

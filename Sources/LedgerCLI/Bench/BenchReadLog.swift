@@ -26,6 +26,9 @@ struct BenchReadLog: Sendable {
 
     let events: Int
     let projects: Int
+    /// Every tenth filler event is one of the other projections' (`BenchReadLog+Extras`):
+    /// organizations, App Store subscriptions and the IAP catalog (`ledger bench replay`).
+    var extras = false
     static let chunkSize = 1_000
     /// Bumped whenever the events this type generates change: it is part of the project
     /// ids, the chunks' idempotency keys and the marker, so that a log of an older layout
@@ -43,7 +46,7 @@ struct BenchReadLog: Sendable {
     private var fillerEvents: Int { events - setupEvents }
 
     /// Ids carry the log's size, so that logs of different sizes can share a database.
-    func projectID(_ index: Int) -> String { "br\(Self.layout)-\(events)-\(projects)-\(index)" }
+    func projectID(_ index: Int) -> String { "br\(Self.layout)\(extras ? "x" : "")-\(events)-\(projects)-\(index)" }
 
     /// The secret of a project's key, derived from its id so that a reused log's keys are known.
     static func secret(of project: String) -> String {
@@ -68,10 +71,11 @@ struct BenchReadLog: Sendable {
         return rows.rowCount == 0 ? nil : try rows[0].requireInt64(0)
     }
 
-    private var keyPrefix: String { "bench-read:\(Self.layout):\(events):\(projects)" }
+    private var keyPrefix: String { "bench-read:\(Self.layout)\(extras ? "x" : ""):\(events):\(projects)" }
 
     private var markerData: JSONValue {
-        ["layout": .integer(Int64(Self.layout)), "events": .integer(Int64(events)), "projects": .integer(Int64(projects))]
+        ["layout": .integer(Int64(Self.layout)), "events": .integer(Int64(events)), "projects": .integer(Int64(projects)),
+         "extras": .bool(extras)]
     }
 
     /// Appends the log (what a previous, interrupted build appended is recognised by the
@@ -159,6 +163,7 @@ struct BenchReadLog: Sendable {
             }
         }
         let j = e - setupEvents
+        if extras && j % 10 == 9 { return try extra(j / 10, metadata: metadata) }
         let id = projectID(j % projects)
         let round = j / projects
         if round % 2 == 0 {

@@ -65,9 +65,10 @@ enum IngestBenchmark {
         let total = options.batches * options.batchSize
         BenchOutput.line("ingest: \(options.batches) batches of \(options.batchSize) usage events (\(bodies[0].count) bytes a batch) from \(options.concurrency) client threads; projector \(options.projector ? "running" : "stopped")")
 
-        let headBefore = try service.store.headPosition()
         let reachedBefore = try BenchProjector.billingPosition(service.pool)
+        let busyBefore = projector.busy()
         let statsBefore = service.store.appendStatistics
+        let lag = options.projector ? try ProjectorLagSampler(url: url) : nil
         let expected = options.batchSize
         let summary = try HTTPLoad.run(port: service.port, concurrency: options.concurrency, count: options.batches, make: { b in
             HTTPLoad.Request(method: "POST", path: "/v1/usage/events",
@@ -81,10 +82,22 @@ enum IngestBenchmark {
         let httpRate = Double(total) / summary.seconds
         BenchOutput.line(summary.line("ingest batches", unit: "batches") + String(format: "; %.0f events/s", httpRate))
         printAppender(before: statsBefore, after: service.store.appendStatistics, seconds: summary.seconds)
-        if options.projector {
+        if options.projector, let lag {
             let head = try service.store.headPosition()
-            let reached = try BenchProjector.billingPosition(service.pool)
-            BenchOutput.line("projector: applied \(reached - reachedBefore) events while \(head - headBefore) were ingested; lag \(headBefore - reachedBefore) before, \(head - reached) after")
+            // Until it has folded everything ingested: its rate is over that whole time.
+            let caughtUp = try projector.wait(for: head, pool: service.pool)
+            let lagSummary = lag.stop()
+            // Its rate is what it folds per second of work: keeping up, it waits for the log
+            // most of the time, and events over wall time would only repeat the ingest rate.
+            let busy = projector.busy()
+            let projectorRate = Double(busy.events - busyBefore.events) / max(busy.seconds - busyBefore.seconds, 1e-9)
+            BenchOutput.line(String(format: "projector: %lld events, done %.1f s after the last batch; busy %.1f s of %.1f s: %.0f events/s of work; lag p50 %.0f ms, p99 %.0f ms, max %.0f ms (%lld events)",
+                                    head - reachedBefore, caughtUp.seconds, busy.seconds - busyBefore.seconds,
+                                    summary.seconds + caughtUp.seconds, projectorRate,
+                                    lagSummary.p50Seconds * 1000, lagSummary.p99Seconds * 1000, lagSummary.maxSeconds * 1000,
+                                    lagSummary.maxPositions))
+            print(String(format: "projector: %.0f events/s; ingest: %.0f events/s; ratio: %.2f; lag p99: %.0f ms",
+                         projectorRate, httpRate, projectorRate / httpRate, lagSummary.p99Seconds * 1000))
             projector.shutdown()
         }
 

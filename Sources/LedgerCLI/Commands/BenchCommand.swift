@@ -4,10 +4,11 @@ import Foundation
 /// in the same run, never as an absolute number alone (the machines are shared and noisy).
 public enum BenchCommand: LedgerCommand {
     public static let name = "bench"
-    public static let summary = "Benchmarks: `ledger bench append|read|ingest|products|appstore` (append path, projector and billing reads, usage ingestion, the IAP catalog, App Store verification)."
+    public static let summary = "Benchmarks: `ledger bench append|read|replay|ingest|products|appstore` (append path, projector and billing reads, replay, usage ingestion, the IAP catalog, App Store verification)."
     public static let usage = """
         usage: ledger bench append [--events N] [--writers N] [--window N]
                ledger bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--reproject]
+               ledger bench replay [--events N] [--projects P] [--batch B]
                ledger bench ingest [--batches B] [--batch-size S] [--concurrency C] [--projector]
                ledger bench appstore [--seconds S] [--dir DIR]
                ledger bench products [--users U] [--requests R] [--concurrency C]
@@ -55,6 +56,8 @@ public enum BenchCommand: LedgerCommand {
         Both need a migrated, throwaway DATABASE_URL: what they append stays in the log.
         The server takes LEDGER_HTTP_THREADS and LEDGER_DB_POOL_SIZE from the environment.
 
+        replay \(ReplayBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
+
         products \(ProductsBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
 
         appstore Needs no database. \(AppStoreBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
@@ -66,6 +69,7 @@ public enum BenchCommand: LedgerCommand {
         switch sub {
         case "append": return try AppendBenchmark.run(arguments: rest, environment: environment)
         case "read": return try ReadBenchmark.run(arguments: rest, environment: environment)
+        case "replay": return try ReplayBenchmark.run(arguments: rest, environment: environment)
         case "ingest": return try IngestBenchmark.run(arguments: rest, environment: environment)
         case "appstore": return try AppStoreBenchmark.run(arguments: rest, environment: environment)
         case "products": return try ProductsBenchmark.run(arguments: rest, environment: environment)

@@ -17,7 +17,7 @@ public enum ProjectCommand: LedgerCommand {
         when the projector restarts; the others go on. Stops on SIGINT or SIGTERM after the
         batch in flight.
 
-          --batch N   events per transaction (default 500)
+          --batch N   events per transaction (default 5000)
 
         LEDGER_FAULT_CRASH_AFTER_POSITION (tests only): exit with status 97 after applying
         the batch holding that position, before it commits.
@@ -30,7 +30,7 @@ public enum ProjectCommand: LedgerCommand {
         let crash = environment.values["LEDGER_FAULT_CRASH_AFTER_POSITION"].flatMap { Int64($0) }
         let projector = Projector(
             configuration: .init(conninfo: try environment.databaseURL(), projections: AllProjections.all,
-                                 batchSize: try args.int("batch", default: 500),
+                                 batchSize: try args.int("batch", default: 5_000),
                                  pollInterval: try environment.double(.pollInterval), crashAfterApplying: crash),
             log: logger.projectorLog)
         projector.run { SignalWatcher.shared.shouldStop }

@@ -3,26 +3,33 @@ import Foundation
 import Postgres
 import Projections
 
-/// `ledger replay`: rebuild projections from the log and swap them in.
+/// `ledger replay`: rebuild projections from the log, show what changes, swap them in.
 public enum ReplayCommand: LedgerCommand {
     public static let name = "replay"
-    public static let summary = "Rebuild projections from zero into a fresh schema, then swap them in atomically."
+    public static let summary = "Rebuild projections from zero into a fresh schema, show what changes, then swap them in atomically."
     public static let usage = """
-        usage: ledger replay [--projection NAME] [--batch N]
+        usage: ledger replay [--projection NAME] [--batch N] [--dry-run | --yes]
 
         Rebuilds every projection (or only NAME) from position 1 into a new schema while
-        the live one keeps serving, catches up to the head, and swaps in one transaction
-        (under the lock the projector takes per batch, so no batch is lost or applied
-        twice). Prints each table's checksum before and after, so that a rebuild of an
-        unchanged projection can be seen to be identical. Shows a progress bar on a
-        terminal. Stops without swapping on a poison event.
+        the live one keeps serving. Before it swaps, it brings the rebuild to the live
+        projection's position and shows what the rebuild changes there: per table the rows
+        added, removed and changed, and per account the balance and usage figures that
+        differ (live → rebuilt, in millicredits or units). Then it catches up to the head
+        and swaps in one transaction (under the lock the projector takes per batch, so no
+        batch is lost or applied twice). Stops without swapping on a poison event.
+
+        When nothing changes it swaps at once. When something does, it asks on a terminal
+        and, elsewhere, swaps only with --yes (exit status 3 otherwise, nothing swapped).
 
           --projection NAME   one of: \(AllProjections.all.map(\.name).joined(separator: ", "))
-          --batch N           events per transaction (default 1000)
+          --batch N           events per transaction (default 10000)
+          --dry-run           show what the rebuild changes, and swap nothing
+          --yes               swap even when the rebuild changes something
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["projection", "batch"])
+        let args = try Arguments(arguments, valued: ["projection", "batch"], boolean: ["dry-run", "yes"])
+        if args.flag("dry-run") && args.flag("yes") { throw UsageError("--dry-run and --yes exclude each other") }
         let url = try environment.databaseURL()
         var projections = AllProjections.all
         if let name = args.value("projection") {
@@ -32,31 +39,40 @@ public enum ReplayCommand: LedgerCommand {
             projections = [projection]
         }
         let logger = try environment.logger(component: "replay")
-        let connection = try PostgresConnection(conninfo: url)
-        let before = try checksums(projections, on: connection)
         let bars = ProgressBarSet()
-        let rebuilder = ProjectionRebuilder(conninfo: url, batchSize: try args.int("batch", default: 1_000),
+        let rebuilder = ProjectionRebuilder(conninfo: url, batchSize: try args.int("batch", default: 10_000),
                                             log: logger.projectorLog) { name, position, head in
             bars.update(name: name, position: position, head: head)
         }
-        try rebuilder.rebuild(projections)
+        let started = Date()
+        let rebuilt = try rebuilder.build(projections)
         bars.finish()
-        let after = try checksums(projections, on: connection)
-        for (table, checksum) in after.sorted(by: { $0.key < $1.key }) {
-            let previous = before[table] ?? "absent"
-            print("\(table): \(checksum)\(previous == checksum ? " (unchanged)" : " (was \(previous))")")
+        let differences = try rebuilt.differences()
+        print(ReplayReport(differences).text, terminator: "")
+        let changed = differences.contains { !$0.isUnchanged }
+        if args.flag("dry-run") {
+            rebuilt.discard()
+            print("dry run: nothing swapped")
+            return 0
         }
+        if changed && !args.flag("yes") {
+            guard isatty(STDIN_FILENO) == 1, confirm() else {
+                rebuilt.discard()
+                print("nothing swapped: the rebuild changes the projection; run again with --yes to swap it in")
+                return 3
+            }
+        }
+        try rebuilt.swap()
+        bars.finish()
+        print(String(format: "swapped in %@ (%.1f s)", projections.map(\.name).joined(separator: ", "), Date().timeIntervalSince(started)))
         return 0
     }
 
-    static func checksums(_ projections: [any Projection], on connection: PostgresConnection) throws -> [String: String] {
-        var out: [String: String] = [:]
-        for projection in projections where try ProjectionSchema.exists(projection.schema, on: connection) {
-            for table in projection.tables {
-                out["\(projection.schema).\(table)"] = try ProjectionSchema.checksum(schema: projection.schema, table: table, on: connection)
-            }
-        }
-        return out
+    private static func confirm() -> Bool {
+        print("swap the rebuilt projections in? [y/N] ", terminator: "")
+        fflush(nil)
+        guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
+        return answer == "y" || answer == "yes"
     }
 }
 

@@ -1,0 +1,92 @@
+import Dispatch
+import EventStore
+import Foundation
+import LedgerJSON
+import Postgres
+import Projections
+
+/// `ledger bench replay`: every projection rebuilt from position 1 through the path
+/// `ledger replay` takes, against the baseline of reading and decoding the same events.
+enum ReplayBenchmark {
+    static let usage = """
+        usage: ledger bench replay [--events N] [--projects P] [--batch B]
+
+        Builds (or reuses) a log of N events (default 1000000): the read benchmark's mix
+        over P self-paying projects (default 300) where every tenth event is instead one of
+        the other projections' (organizations, administrators, plans, App Store
+        subscriptions and notifications, IAP purchases, offer impressions, app status).
+        Then, in the same run: the scan, every event read in batches of B (default 10000)
+        and its payload and metadata parsed; and the replay, every projection rebuilt from
+        position 1 into fresh schemas and swapped in, as `ledger replay --yes` does (the
+        comparison with the live projections is timed apart). Ends with the line
+        `replay: X events/s; scan: S events/s; ratio: X/S`.
+        """
+
+    static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
+        let args = try Arguments(arguments, valued: ["events", "projects", "batch"])
+        let events = try args.int("events", default: 1_000_000)
+        let projects = try args.int("projects", default: 300)
+        let batch = try args.int("batch", default: 10_000)
+        guard projects > 0, batch > 0 else { throw UsageError("--projects and --batch must be positive") }
+        guard events >= BenchReadLog.minimumEvents(projects: projects) * 2 else {
+            throw UsageError("--events must be at least 10 per project")
+        }
+        let url = try environment.databaseURL()
+        let connection = try PostgresConnection(conninfo: url)
+        guard try Migrator(migrations: try environment.migrations()).status(on: connection).isCurrent else {
+            throw UsageError("the database has pending migrations: run `ledger migrate` first")
+        }
+        let log = BenchReadLog(events: events, projects: projects, extras: true)
+        if let marker = try log.marker(on: connection) {
+            BenchOutput.line("log: reusing the log a previous run built (marker at position \(marker))")
+        } else {
+            let store = EventStore(conninfo: url)
+            defer { store.close() }
+            let seconds = try log.build(store: store)
+            BenchOutput.line(String(format: "log: built in %.1f s, %.0f events/s through the append path", seconds, Double(events) / seconds))
+        }
+        let head = try EventStore.headPosition(on: connection)
+
+        let scan = try measure { try scanLog(connection: connection, batch: batch) }
+        BenchOutput.line(String(format: "scan: %lld events read and decoded in %.2f s", scan.value, scan.seconds))
+
+        let rebuilder = ProjectionRebuilder(conninfo: url, batchSize: batch, log: { level, message, fields in
+            guard level == .warning || level == .error else { return }
+            BenchOutput.line("replay \(level.rawValue): \(message) \(fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
+        })
+        let built = try measure { try rebuilder.build(AllProjections.all) }
+        let compared = try measure { try built.value.differences() }
+        let swapped = try measure { try built.value.swap() }
+        for d in compared.value {
+            BenchOutput.line("replay: \(d.projection) \(d.isUnchanged ? "unchanged" : d.livePosition == nil ? "created" : "changed") at position \(d.position)")
+        }
+        let replaySeconds = built.seconds + swapped.seconds
+        BenchOutput.line(String(format: "replay: rebuilt in %.2f s, swapped in %.2f s; compared with the live projections in %.2f s",
+                                built.seconds, swapped.seconds, compared.seconds))
+        let replayRate = Double(head) / replaySeconds
+        let scanRate = Double(scan.value) / scan.seconds
+        print(String(format: "replay: %.0f events/s; scan: %.0f events/s; ratio: %.2f", replayRate, scanRate, replayRate / scanRate))
+        return 0
+    }
+
+    /// Reads the whole log as the rebuild does and parses every payload and metadata.
+    private static func scanLog(connection: PostgresConnection, batch: Int) throws -> Int64 {
+        var after: Int64 = 0, count: Int64 = 0
+        while true {
+            let events = try EventStore.read(after: after, limit: batch, on: connection)
+            for event in events {
+                _ = try event.data()
+                _ = try event.metadata()
+            }
+            count += Int64(events.count)
+            guard events.count == batch, let last = events.last else { return count }
+            after = last.position
+        }
+    }
+
+    private static func measure<T>(_ body: () throws -> T) rethrows -> (value: T, seconds: Double) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let value = try body()
+        return (value, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+}
