@@ -48,6 +48,7 @@ struct ReplayDifferencesTests {
                                                           description: "credit \(i)"))
             if i % 4 == 2 { expectedMissing += amount }
         }
+        #expect(expectedMissing == 4_650, "the figure docs/operations.md quotes")
         let buggy = CreditDroppingBilling(dropped: "p2")
         let projector = ProjectorThread(url: db.serviceURL, projections: [buggy], batchSize: 16, pollInterval: 0.05)
         #expect(try waitForProjections([buggy], url: db.serviceURL))
