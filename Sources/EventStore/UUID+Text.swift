@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 extension UUID {
@@ -27,35 +28,18 @@ extension UUID {
     /// Parses the hyphenated form (either case) without Foundation's `sscanf`-based parser,
     /// which dominated reading the log.
     init?(hyphenated text: String) {
-        var text = text
-        let parsed: uuid_t? = text.withUTF8 { utf8 in
-            guard utf8.count == 36 else { return nil }
-            var bytes = [UInt8](repeating: 0, count: 16)
-            var i = 0, n = 0
-            while i < 36 {
-                if i == 8 || i == 13 || i == 18 || i == 23 {
-                    guard utf8[i] == UInt8(ascii: "-") else { return nil }
-                    i += 1
-                    continue
-                }
-                guard let hi = Self.nibble(utf8[i]), let lo = Self.nibble(utf8[i + 1]) else { return nil }
-                bytes[n] = hi << 4 | lo
-                n += 1
-                i += 2
+        let utf8 = text.utf8
+        guard utf8.count == 36 else { return nil }
+        var digits: [UInt8] = []
+        digits.reserveCapacity(32)
+        for (i, c) in utf8.enumerated() {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                guard c == UInt8(ascii: "-") else { return nil }
+            } else {
+                digits.append(c)
             }
-            return (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])
         }
-        guard let parsed else { return nil }
-        self.init(uuid: parsed)
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
-        }
+        guard let b = Hex.decode(String(decoding: digits, as: UTF8.self)), b.count == 16 else { return nil }
+        self.init(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
     }
 }

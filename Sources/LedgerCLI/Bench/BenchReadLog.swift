@@ -78,6 +78,18 @@ struct BenchReadLog: Sendable {
          "extras": .bool(extras)]
     }
 
+    /// Reuses the log a previous run built (found by its marker), or builds it, saying which.
+    func reuseOrBuild(url: String, connection: PostgresConnection) throws {
+        if let marker = try marker(on: connection) {
+            BenchOutput.line("log: reusing the log a previous run built (marker at position \(marker))")
+            return
+        }
+        let store = EventStore(conninfo: url)
+        defer { store.close() }
+        let seconds = try build(store: store)
+        BenchOutput.line(String(format: "log: built in %.1f s, %.0f events/s through the append path", seconds, Double(events) / seconds))
+    }
+
     /// Appends the log (what a previous, interrupted build appended is recognised by the
     /// chunks' idempotency keys and skipped), then the marker. Up to `window` appends are in
     /// flight at once so that the appender always has the next one queued.

@@ -44,14 +44,7 @@ enum ReadBenchmark {
 
         let log = BenchReadLog(events: options.events, projects: options.projects)
         BenchOutput.line("log: \(options.events) events over \(options.projects) self-paying projects, about \(log.entriesPerProject) journal entries each")
-        if let marker = try log.marker(on: connection) {
-            BenchOutput.line("log: reusing the log a previous run built (marker at position \(marker))")
-        } else {
-            let store = EventStore(conninfo: url)
-            defer { store.close() }
-            let seconds = try log.build(store: store)
-            BenchOutput.line(String(format: "log: built in %.1f s, %.0f events/s through the append path", seconds, Double(options.events) / seconds))
-        }
+        try log.reuseOrBuild(url: url, connection: connection)
 
         if options.reproject {
             // The projector recreates missing schemas and folds the whole log again.

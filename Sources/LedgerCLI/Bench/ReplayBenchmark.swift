@@ -37,14 +37,7 @@ enum ReplayBenchmark {
             throw UsageError("the database has pending migrations: run `ledger migrate` first")
         }
         let log = BenchReadLog(events: events, projects: projects, extras: true)
-        if let marker = try log.marker(on: connection) {
-            BenchOutput.line("log: reusing the log a previous run built (marker at position \(marker))")
-        } else {
-            let store = EventStore(conninfo: url)
-            defer { store.close() }
-            let seconds = try log.build(store: store)
-            BenchOutput.line(String(format: "log: built in %.1f s, %.0f events/s through the append path", seconds, Double(events) / seconds))
-        }
+        try log.reuseOrBuild(url: url, connection: connection)
         let head = try EventStore.headPosition(on: connection)
 
         let scan = try measure { try scanLog(connection: connection, batch: batch) }
