@@ -31,20 +31,18 @@ extension BillingBatch {
         let pool = funding.pool(of: project)
         ensurePool(pool)
         self.funding.append([project, effectiveMicros, position, pool.description])
-        var history = try history(of: project)
-        history.append((effectiveMicros, position, pool.description))
-        // The table's order: by effective time, then position.
-        history.sort { ($0.effective, $0.position) < ($1.effective, $1.position) }
-        fundingHistory[project] = history
+        guard let effective = Timestamp(microseconds: effectiveMicros) else {
+            throw ProjectionError("funding of \(project) takes effect outside 1970-9999")
+        }
+        fundingHistory[project] = FundingHistory(try history(of: project).changes
+            + [FundingHistory.Change(effective: effective, position: position, pool: pool)])
     }
 
-    /// The pool funding `project` at `instant`: the latest funding that took effect at or
-    /// before it, or the project's first one for an instant before its creation.
+    /// The pool funding `project` at `instant` (`FundingHistory`'s rule).
     func poolOf(project: String, at instant: Timestamp) throws -> Pool {
-        let history = try history(of: project)
-        guard let first = history.first else { throw ProjectionError("usage for project \(project), which does not exist") }
-        let chosen = history.last { $0.effective <= instant.microseconds } ?? first
-        guard let pool = Pool(chosen.pool) else { throw ProjectionError("funding of \(project) names \(chosen.pool)") }
+        guard let pool = try history(of: project).pool(at: instant) else {
+            throw ProjectionError("usage for project \(project), which does not exist")
+        }
         return pool
     }
 

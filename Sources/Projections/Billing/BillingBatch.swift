@@ -39,8 +39,8 @@ final class BillingBatch {
     var pricing: (unit: Int128, storage: Int128, position: Int64)?
     var loadedPricing: (unit: Int128, storage: Int128)??
 
-    /// Funding history per project, `(effective µs, position, pool)` in rule order.
-    var fundingHistory: [String: [(effective: Int64, position: Int64, pool: String)]] = [:]
+    /// Funding history per project (the rule that reads it is `FundingHistory`'s).
+    var fundingHistory: [String: FundingHistory] = [:]
 
     struct PoolMonthKey: Hashable { var pool: String; var month: String }
     struct PoolMonthRow {
@@ -88,13 +88,13 @@ final class BillingBatch {
         var projectIDs = OrderedKeys<String>()
         for (_, e) in events { if let p = e.fundedProject { projectIDs.insert(p) } }
         guard !projectIDs.isEmpty else { return }
-        for id in projectIDs.keys { fundingHistory[id] = [] }
+        var changes: [String: [FundingHistory.Change]] = [:]
         for row in try db.execute("""
             SELECT project_id, effective_us, position, pool FROM funding WHERE project_id = ANY($1::text[])
-            ORDER BY project_id, effective_us, position
             """, [PostgresTextArray(projectIDs.keys)]).rows {
-            fundingHistory[try row.requireString(0)]!.append((try row.requireInt64(1), try row.requireInt64(2), try row.requireString(3)))
+            changes[try row.requireString(0), default: []].append(try Self.fundingChange(row, from: 1))
         }
+        for id in projectIDs.keys { fundingHistory[id] = FundingHistory(changes[id] ?? []) }
         // Any pool a project was or becomes funded by, for each month it records usage in.
         var batchPools: [String: Set<String>] = [:]
         for (_, e) in events {
@@ -108,7 +108,7 @@ final class BillingBatch {
         for (event, e) in events {
             guard case .usageRecorded(let u) = e else { continue }
             let month = UTCMonth(containing: event.occurredAt).description
-            for pool in Set(fundingHistory[u.projectID, default: []].map(\.pool)).union(batchPools[u.projectID] ?? []) {
+            for pool in Set((fundingHistory[u.projectID]?.changes ?? []).map(\.pool.description)).union(batchPools[u.projectID] ?? []) {
                 wanted.insert(PoolMonthKey(pool: pool, month: month))
             }
         }
@@ -167,13 +167,21 @@ final class BillingBatch {
     }
 
     /// A project's funding history (read on first use).
-    func history(of project: String) throws -> [(effective: Int64, position: Int64, pool: String)] {
+    func history(of project: String) throws -> FundingHistory {
         if let known = fundingHistory[project] { return known }
-        let rows = try db.execute("SELECT effective_us, position, pool FROM funding WHERE project_id = $1 ORDER BY effective_us, position",
-                                  [project]).rows
-        let history = try rows.map { (try $0.requireInt64(0), try $0.requireInt64(1), try $0.requireString(2)) }
+        let rows = try db.execute("SELECT effective_us, position, pool FROM funding WHERE project_id = $1", [project]).rows
+        let history = FundingHistory(try rows.map { try Self.fundingChange($0, from: 0) })
         fundingHistory[project] = history
         return history
+    }
+
+    /// A `funding` row's `effective_us, position, pool`, starting at column `first`.
+    private static func fundingChange(_ row: PostgresRow, from first: Int) throws -> FundingHistory.Change {
+        let poolText = try row.requireString(first + 2)
+        guard let effective = Timestamp(microseconds: try row.requireInt64(first)), let pool = Pool(poolText) else {
+            throw ProjectionError("a funding row names \(poolText) at an instant outside 1970-9999")
+        }
+        return FundingHistory.Change(effective: effective, position: try row.requireInt64(first + 1), pool: pool)
     }
 }
 
