@@ -20,7 +20,7 @@ public struct JSONValueDecoder: Sendable {
     /// error thrown by a type's `init(from:)` passes through unchanged.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         do {
-            return try ValueDecoder(value: value, codingPath: [], userInfo: userInfo).unbox(type, from: value, at: [])
+            return try ValueDecoder(value: value, userInfo: userInfo).unbox(type, from: value, key: nil)
         } catch let error as DecodingError {
             throw JSONCodingError(error)
         }

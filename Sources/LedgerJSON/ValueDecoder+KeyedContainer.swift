@@ -2,7 +2,7 @@ extension ValueDecoder {
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let decoder: ValueDecoder
         let members: [String: JSONValue]
-        let codingPath: [any CodingKey]
+        var codingPath: [any CodingKey] { decoder.codingPath }
 
         var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
 
@@ -10,12 +10,12 @@ extension ValueDecoder {
 
         private func value(_ key: Key) throws -> JSONValue {
             guard let v = members[key.stringValue] else {
-                throw decoder.failure(.missingKey, "required key is missing", at: codingPath + [key])
+                throw decoder.failure(.missingKey, "required key is missing", at: path(key))
             }
             return v
         }
 
-        private func path(_ key: Key) -> [any CodingKey] { codingPath + [key] }
+        private func path(_ key: Key) -> [any CodingKey] { decoder.path(key) }
 
         func decodeNil(forKey key: Key) throws -> Bool { try value(key) == .null }
         func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.bool(from: value(key), at: path(key)) }
@@ -34,23 +34,23 @@ extension ValueDecoder {
         func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.integer(type, from: value(key), at: path(key)) }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            try decoder.unbox(type, from: value(key), at: path(key))
+            try decoder.unbox(type, from: value(key), key: key)
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-            try ValueDecoder(value: value(key), codingPath: path(key), userInfo: decoder.userInfo).container(keyedBy: type)
+            try ValueDecoder(value: value(key), parent: decoder, key: key).container(keyedBy: type)
         }
 
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-            try ValueDecoder(value: value(key), codingPath: path(key), userInfo: decoder.userInfo).unkeyedContainer()
+            try ValueDecoder(value: value(key), parent: decoder, key: key).unkeyedContainer()
         }
 
         func superDecoder() throws -> any Decoder {
-            ValueDecoder(value: members[NamedCodingKey.super.stringValue] ?? .null, codingPath: codingPath + [NamedCodingKey.super], userInfo: decoder.userInfo)
+            ValueDecoder(value: members[NamedCodingKey.super.stringValue] ?? .null, parent: decoder, key: NamedCodingKey.super)
         }
 
         func superDecoder(forKey key: Key) throws -> any Decoder {
-            ValueDecoder(value: members[key.stringValue] ?? .null, codingPath: path(key), userInfo: decoder.userInfo)
+            ValueDecoder(value: members[key.stringValue] ?? .null, parent: decoder, key: key)
         }
     }
 }

@@ -2,7 +2,7 @@ extension ValueDecoder {
     struct SingleValueContainer: SingleValueDecodingContainer {
         let decoder: ValueDecoder
         let value: JSONValue
-        let codingPath: [any CodingKey]
+        var codingPath: [any CodingKey] { decoder.codingPath }
 
         func decodeNil() -> Bool { value == .null }
         func decode(_ type: Bool.Type) throws -> Bool { try decoder.bool(from: value, at: codingPath) }
@@ -21,7 +21,7 @@ extension ValueDecoder {
         func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.integer(type, from: value, at: codingPath) }
 
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            try decoder.unbox(type, from: value, at: codingPath)
+            try decoder.unbox(type, from: value, key: nil)
         }
     }
 }

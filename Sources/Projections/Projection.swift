@@ -23,12 +23,24 @@ public protocol Projection: Sendable {
     /// at the end. An event it cannot apply throws `PoisonEvent` (see `folding`), so that
     /// the projector stops the projection exactly in front of it.
     func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws
+    /// Decodes a batch ahead of folding it, without the database, so that a rebuild can
+    /// decode the next batch while this one is written; nil (the default) when `apply`
+    /// decodes as it goes. A batch it cannot decode is left to `apply`, which names the event.
+    func prepare(_ events: ArraySlice<RecordedEvent>) -> (any Sendable)?
+    /// Folds a batch as `prepare` decoded it; `events` are the same events.
+    func apply(prepared: any Sendable, events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws
     /// What differs, account by account, between the tables in `build` and in `live` (at
     /// the same position): the figures an operator checks before a rebuild goes live.
     func accountDifferences(build: String, live: String, on connection: PostgresConnection) throws -> [AccountDifference]
 }
 
 extension Projection {
+    public func prepare(_ events: ArraySlice<RecordedEvent>) -> (any Sendable)? { nil }
+
+    public func apply(prepared: any Sendable, events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
+        try apply(events, in: context)
+    }
+
     public func accountDifferences(build: String, live: String, on connection: PostgresConnection) throws -> [AccountDifference] { [] }
 
     /// The schema the service reads from.

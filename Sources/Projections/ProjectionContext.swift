@@ -27,6 +27,11 @@ public final class ProjectionContext: @unchecked Sendable {
         pending.append((sql, parameters.map { $0.postgresText }))
     }
 
+    /// Queues a write whose parameters are already text.
+    func enqueue(_ sql: String, texts parameters: [String?]) {
+        pending.append((sql, parameters))
+    }
+
     /// Queues a statement over a batch of rows, passed as one array per column (the SQL
     /// reads them with `unnest`); nothing is sent when there are no rows.
     public func enqueue(_ sql: String, rows: RowBuffer) {

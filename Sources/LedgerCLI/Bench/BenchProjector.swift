@@ -2,6 +2,7 @@ import API
 import Dispatch
 import EventStore
 import Foundation
+import Observability
 import Postgres
 import Projections
 import Synchronization
@@ -31,8 +32,8 @@ final class BenchProjector: Sendable {
     }
 
     /// Events the projector applied so far, and the seconds it spent applying them.
-    func busy() -> (events: Int, seconds: Double) {
-        projector.status.withLock { ($0.eventsApplied, $0.busySeconds) }
+    func busy() -> (events: Int, seconds: Double, batches: Int) {
+        projector.status.withLock { ($0.eventsApplied, $0.busySeconds, $0.batches) }
     }
 
     /// Stops after the batch in flight; later calls return at once.
@@ -56,7 +57,10 @@ final class BenchProjector: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         var last = (position: from, at: 0.0)
-        while try !ProjectionWait.until(BillingProjection(), reaches: target, pool: pool, timeout: every) {
+        let progress = ProjectionProgress(conninfo: pool.conninfo, projections: AllProjections.all, logger: Logger(minimumLevel: .error))
+        progress.start()
+        defer { progress.stop() }
+        while try !progress.waitBlocking(for: BillingProjection().name, position: target, timeout: every) {
             try checkNotFailed(pool)
             let now = elapsed()
             let position = try Self.billingPosition(pool)

@@ -91,9 +91,9 @@ enum IngestBenchmark {
             // most of the time, and events over wall time would only repeat the ingest rate.
             let busy = projector.busy()
             let projectorRate = Double(busy.events - busyBefore.events) / max(busy.seconds - busyBefore.seconds, 1e-9)
-            BenchOutput.line(String(format: "projector: %lld events, done %.1f s after the last batch; busy %.1f s of %.1f s: %.0f events/s of work; lag p50 %.0f ms, p99 %.0f ms, max %.0f ms (%lld events)",
+            BenchOutput.line(String(format: "projector: %lld events, done %.1f s after the last batch; busy %.1f s of %.1f s in %d batches: %.0f events/s of work; lag p50 %.0f ms, p99 %.0f ms, max %.0f ms (%lld events)",
                                     head - reachedBefore, caughtUp.seconds, busy.seconds - busyBefore.seconds,
-                                    summary.seconds + caughtUp.seconds, projectorRate,
+                                    summary.seconds + caughtUp.seconds, busy.batches - busyBefore.batches, projectorRate,
                                     lagSummary.p50Seconds * 1000, lagSummary.p99Seconds * 1000, lagSummary.maxSeconds * 1000,
                                     lagSummary.maxPositions))
             print(String(format: "projector: %.0f events/s; ingest: %.0f events/s; ratio: %.2f; lag p99: %.0f ms",

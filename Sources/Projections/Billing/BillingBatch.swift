@@ -104,13 +104,23 @@ final class BillingBatch {
             default: break
             }
         }
-        var wanted = OrderedKeys<PoolMonthKey>()
+        // Each project-month once (a batch holds many usage events of each).
+        struct ProjectMonth: Hashable { var project: String; var month: UTCMonth }
+        var usageMonths = OrderedKeys<ProjectMonth>()
         for (event, e) in events {
             guard case .usageRecorded(let u) = e else { continue }
-            let month = UTCMonth(containing: event.occurredAt).description
-            for pool in Set((fundingHistory[u.projectID]?.changes ?? []).map(\.pool.description)).union(batchPools[u.projectID] ?? []) {
-                wanted.insert(PoolMonthKey(pool: pool, month: month))
-            }
+            usageMonths.insert(ProjectMonth(project: u.projectID, month: UTCMonth(containing: event.occurredAt)))
+        }
+        var poolsOf: [String: Set<String>] = [:]
+        var wanted = OrderedKeys<PoolMonthKey>()
+        for key in usageMonths.keys {
+            let pools = poolsOf[key.project] ?? {
+                let pools = Set((fundingHistory[key.project]?.changes ?? []).map(\.pool.description)).union(batchPools[key.project] ?? [])
+                poolsOf[key.project] = pools
+                return pools
+            }()
+            let month = key.month.description
+            for pool in pools { wanted.insert(PoolMonthKey(pool: pool, month: month)) }
         }
         try loadPoolMonths(wanted.keys)
     }

@@ -3,7 +3,7 @@ import LedgerDomain
 
 /// A billing event decoded once per batch: the batch reads what it needs to prefetch
 /// from these before it folds them.
-enum BillingEvent {
+enum BillingEvent: Sendable {
     case payerCreated(PayerCreated)
     case projectCreated(ProjectCreated)
     case fundingChanged(ProjectFundingChanged)

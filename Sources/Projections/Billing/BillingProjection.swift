@@ -21,15 +21,33 @@ public struct BillingProjection: Projection {
     public var tablesSQL: [String] { BillingSchema.statements }
 
     public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
+        try apply(try decode(events), in: context)
+    }
+
+    public func prepare(_ events: ArraySlice<RecordedEvent>) -> (any Sendable)? { try? decode(events) }
+
+    public func apply(prepared: any Sendable, events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
+        guard let decoded = prepared as? Decoded else { return try apply(events, in: context) }
+        try apply(decoded, in: context)
+    }
+
+    /// A batch's billing events, decoded once.
+    struct Decoded: Sendable { var events: [(RecordedEvent, BillingEvent)] }
+
+    private func decode(_ events: ArraySlice<RecordedEvent>) throws -> Decoded {
         var decoded: [(RecordedEvent, BillingEvent)] = []
         decoded.reserveCapacity(events.count)
         for event in events {
             try folding(event) { if let e = try BillingEvent(event) { decoded.append((event, e)) } }
         }
-        guard !decoded.isEmpty else { return }
+        return Decoded(events: decoded)
+    }
+
+    private func apply(_ decoded: Decoded, in context: ProjectionContext) throws {
+        guard !decoded.events.isEmpty else { return }
         let batch = BillingBatch(db: context)
-        try batch.prefetch(decoded)
-        for (event, e) in decoded {
+        try batch.prefetch(decoded.events)
+        for (event, e) in decoded.events {
             batch.event = event
             try folding(event) {
                 switch e {

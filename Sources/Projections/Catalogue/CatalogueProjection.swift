@@ -39,22 +39,28 @@ public struct CatalogueProjection: Projection {
     }
 
     public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
-        // Per type and per stream: what the batch adds, in first-seen order.
-        struct Tally { var events: Int64 = 0; var first: Int64; var last: RecordedEvent }
+        // Per type and per stream: what the batch adds, in first-seen order (by index into
+        // the batch, so that tallying copies no event).
+        struct Tally { var events: Int64 = 0; var first: Int64; var last: Int }
         var types: [String: Tally] = [:], typeOrder: [String] = []
         var streams: [String: Tally] = [:], streamOrder: [String] = []
-        for event in events {
-            if types[event.type] == nil { typeOrder.append(event.type) }
-            types[event.type, default: Tally(first: event.position, last: event)].events += 1
-            types[event.type]!.last = event
-            if streams[event.stream] == nil { streamOrder.append(event.stream) }
-            streams[event.stream, default: Tally(first: event.position, last: event)].events += 1
-            streams[event.stream]!.last = event
+        func count(_ key: String, at i: Int, in tallies: inout [String: Tally], order: inout [String]) {
+            if let found = tallies.index(forKey: key) {
+                tallies.values[found].events += 1
+                tallies.values[found].last = i
+            } else {
+                order.append(key)
+                tallies[key] = Tally(events: 1, first: events[i].position, last: i)
+            }
+        }
+        for i in events.indices {
+            count(events[i].type, at: i, in: &types, order: &typeOrder)
+            count(events[i].stream, at: i, in: &streams, order: &streamOrder)
         }
         var typeRows = RowBuffer(columns: 5)
         for type in typeOrder {
-            let t = types[type]!
-            typeRows.append([type, t.events, t.first, t.last.position, t.last.occurredAt.iso8601])
+            let t = types[type]!, last = events[t.last]
+            typeRows.append([type, t.events, t.first, last.position, last.occurredAt.iso8601])
         }
         context.enqueue("""
             INSERT INTO event_types AS t (type, events, first_position, last_position, last_occurred_at)
@@ -64,9 +70,9 @@ public struct CatalogueProjection: Projection {
             """, rows: typeRows)
         var streamRows = RowBuffer(columns: 8)
         for stream in streamOrder {
-            let s = streams[stream]!
-            streamRows.append([stream, Self.category(of: stream), s.last.streamVersion, s.events, s.first, s.last.position,
-                               s.last.type, s.last.occurredAt.iso8601])
+            let s = streams[stream]!, last = events[s.last]
+            streamRows.append([stream, Self.category(of: stream), last.streamVersion, s.events, s.first, last.position,
+                               last.type, last.occurredAt.iso8601])
         }
         context.enqueue("""
             INSERT INTO streams AS s (stream, category, version, events, first_position, last_position, last_type, last_occurred_at)

@@ -4,68 +4,55 @@ import Foundation
 import Postgres
 import Synchronization
 
-/// Reads the log ahead of a rebuild on a connection and thread of its own, so that
-/// reading and decoding the next batch overlaps folding this one. The log is immutable
-/// and gapless, so reading ahead can neither skip nor see an event twice.
+/// Reads the log ahead of a rebuild on a connection and thread of its own and hands each
+/// batch to every consumer (one per projection), so that reading and decoding overlaps
+/// folding, and each projection folds at its own pace. The log is immutable and gapless,
+/// so reading ahead can neither skip nor see an event twice.
+///
+/// A consumer that falls `ahead` batches behind holds the reader back (and so the others,
+/// at most that far ahead of it): memory stays bounded whatever the log's size.
 final class EventPrefetcher: Sendable {
-    private struct State: Sendable {
-        var ready: [Result<[RecordedEvent], any Error>] = []
-        /// The reader has queued its last batch (or its error).
-        var done = false
-        var stopped = false
-    }
-    private let state = Mutex(State())
-    private let filled = DispatchSemaphore(value: 0)
-    private let free: DispatchSemaphore
+    private let queues: [HandoffQueue<Result<[RecordedEvent], any Error>>]
+    private let stopped = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts reading events after `position`, `batchSize` at a time, up to `ahead` batches
-    /// ahead of the consumer. A batch shorter than `batchSize` ends the reading (the head).
-    init(conninfo: String, after position: Int64, batchSize: Int, ahead: Int = 2) {
-        free = DispatchSemaphore(value: ahead)
+    /// Starts reading events after `position`, `batchSize` at a time. A batch shorter than
+    /// `batchSize` ends the reading (the head).
+    init(conninfo: String, after position: Int64, batchSize: Int, consumers: Int = 1, ahead: Int = 2) {
+        queues = (0..<consumers).map { _ in HandoffQueue(capacity: ahead) }
         let thread = Thread { [self] in
-            defer { finished.signal() }
+            defer {
+                for queue in queues { queue.close() }
+                finished.signal()
+            }
             var after = position
             do {
                 let connection = try PostgresConnection(conninfo: conninfo)
-                while true {
-                    free.wait()
-                    if state.withLock({ $0.stopped }) { return }
+                while !stopped.load(ordering: .relaxed) {
                     let events = try EventStore.read(after: after, limit: batchSize, on: connection)
-                    let last = events.count < batchSize
-                    state.withLock {
-                        $0.ready.append(.success(events))
-                        $0.done = last
-                    }
-                    filled.signal()
-                    if last { return }
+                    for queue in queues { guard queue.put(.success(events)) else { return } }
+                    if events.count < batchSize { return }
                     after = events.last!.position
                 }
             } catch {
-                state.withLock {
-                    $0.ready.append(.failure(error))
-                    $0.done = true
-                }
-                filled.signal()
+                for queue in queues { _ = queue.put(.failure(error)) }
             }
         }
         thread.name = "ledger-prefetch"
         thread.start()
     }
 
-    /// The next batch; empty once the reading has reached the head and every batch was taken.
-    func next() throws -> [RecordedEvent] {
-        if state.withLock({ $0.done && $0.ready.isEmpty }) { return [] }
-        filled.wait()
-        let result = state.withLock { $0.ready.removeFirst() }
-        free.signal()
-        return try result.get()
+    /// The consumer's next batch; empty once the reading has reached the head (or stopped)
+    /// and every batch was taken.
+    func next(for consumer: Int = 0) throws -> [RecordedEvent] {
+        try queues[consumer].take()?.get() ?? []
     }
 
-    /// Stops reading and waits for the reader to end.
+    /// Stops reading and waits for the reader to end (idempotent).
     func stop() {
-        state.withLock { $0.stopped = true }
-        free.signal()
+        stopped.store(true, ordering: .relaxed)
+        for queue in queues { queue.close() }
         finished.wait()
+        finished.signal()
     }
 }

@@ -16,12 +16,15 @@ struct ProjectionApplier {
 
     /// Applies `events` (all after the schema's checkpoint, in order). A poison event
     /// leaves the projection at the event before it, marked failed, and nothing after it
-    /// applied; the caller's transaction stays usable.
-    func apply(_ events: ArraySlice<RecordedEvent>, from checkpoint: Int64, on connection: PostgresConnection) throws -> Outcome {
+    /// applied; the caller's transaction stays usable. `prepared` is what the projection's
+    /// `prepare` made of exactly these events, if it was called (the fast path uses it).
+    func apply(_ events: ArraySlice<RecordedEvent>, from checkpoint: Int64, prepared: (any Sendable)? = nil,
+               on connection: PostgresConnection) throws -> Outcome {
         guard let last = events.last else { return .applied(through: checkpoint) }
         let quoted = connection.quoteIdentifier(schema)
-        try connection.query("SAVEPOINT projection_apply")
-        try connection.query("SET LOCAL search_path TO \(quoted), public")
+        // Few round trips per projection and batch: a projector at the head applies many
+        // small batches, and every projection pays these for each of them.
+        try connection.pipeline([("SAVEPOINT projection_apply", []), ("SET LOCAL search_path TO \(quoted), public", [])])
         defer { _ = try? connection.query("SET LOCAL search_path TO public") }
         func restart() throws {
             try connection.query("ROLLBACK TO SAVEPOINT projection_apply")
@@ -30,9 +33,8 @@ struct ProjectionApplier {
         // The fast path: the whole batch folded in memory, each table written once.
         var poison: PoisonEvent?
         do {
-            try fold(events, on: connection)
-            try moveCheckpoint(to: last.position, on: connection)
-            try connection.query("RELEASE SAVEPOINT projection_apply")
+            try fold(events, prepared: prepared, on: connection,
+                     then: checkpointStatements(last.position) + [("RELEASE SAVEPOINT projection_apply", [])])
             return .applied(through: last.position)
         } catch let error as PostgresError where error.code == .connectionLost || !connection.isOpen {
             throw error
@@ -77,11 +79,20 @@ struct ProjectionApplier {
     }
 
     /// Folds events into the projection, skipping (and recording) those set aside.
-    private func fold(_ events: ArraySlice<RecordedEvent>, on connection: PostgresConnection) throws {
-        guard !events.isEmpty else { return }
+    /// `then` runs after the fold's writes, in the same round trip.
+    private func fold(_ events: ArraySlice<RecordedEvent>, prepared: (any Sendable)? = nil,
+                      on connection: PostgresConnection, then: [(sql: String, parameters: [String?])] = []) throws {
+        guard !events.isEmpty else {
+            if !then.isEmpty { try connection.pipeline(then) }
+            return
+        }
         let context = ProjectionContext(connection: connection)
         if setAside.isEmpty {
-            try projection.apply(events, in: context)
+            if let prepared {
+                try projection.apply(prepared: prepared, events: events, in: context)
+            } else {
+                try projection.apply(events, in: context)
+            }
         } else {
             var kept: [RecordedEvent] = []
             kept.reserveCapacity(events.count)
@@ -94,6 +105,7 @@ struct ProjectionApplier {
             }
             if !kept.isEmpty { try projection.apply(kept[...], in: context) }
         }
+        for statement in then { context.enqueue(statement.sql, texts: statement.parameters) }
         try context.flush()
     }
 
@@ -112,7 +124,11 @@ struct ProjectionApplier {
     /// `<name>:<position>`, delivered when the caller commits) so that caches of the
     /// projection's tables reload without polling.
     private func moveCheckpoint(to position: Int64, on connection: PostgresConnection) throws {
-        try connection.query("UPDATE _checkpoint SET position = $1", [position])
-        try connection.query("SELECT pg_notify($1, $2)", [AllProjections.notificationChannel, "\(projection.name):\(position)"])
+        try connection.pipeline(checkpointStatements(position))
+    }
+
+    private func checkpointStatements(_ position: Int64) -> [(sql: String, parameters: [String?])] {
+        [("UPDATE _checkpoint SET position = $1", [String(position)]),
+         ("SELECT pg_notify($1, $2)", [AllProjections.notificationChannel, "\(projection.name):\(position)"])]
     }
 }

@@ -50,33 +50,62 @@ public struct ProjectionRebuilder: Sendable {
             log(.info, "rebuilding projection", ["projection": projection.name, "schema": build])
         }
         // The bulk of the log: read once (ahead, on a connection of its own), and folded
-        // into every build schema side by side, each projection on its own connection and
-        // in its own transaction per batch. Durability of those commits is not waited for:
-        // a crash loses build schemas only, which the next rebuild drops.
+        // into every build schema side by side, each projection at its own pace on its own
+        // connection, in its own transaction per batch, with the next batch decoded while
+        // this one is written. Durability of those commits is not waited for: a crash
+        // loses build schemas only, which the next rebuild drops.
         let setAsides = try SetAsides.load(on: connection)
-        let workers = try projections.map { _ in try PostgresConnection(conninfo: conninfo) }
-        let reader = EventPrefetcher(conninfo: conninfo, after: 0, batchSize: batchSize)
+        let reader = EventPrefetcher(conninfo: conninfo, after: 0, batchSize: batchSize, consumers: projections.count)
         defer { reader.stop() }
-        while true {
-            let events = try reader.next()
-            guard let last = events.last else { break }
-            let head = try EventStore.headPosition(on: connection)
-            let failures = Mutex<[Int: any Error]>([:])
-            DispatchQueue.concurrentPerform(iterations: projections.count) { i in
+        let failures = Mutex<[Int: any Error]>([:])
+        let pipelines = DispatchGroup()
+        for (i, projection) in projections.enumerated() {
+            let setAside = setAsides.forProjection(projection.name)
+            let worker = try PostgresConnection(conninfo: conninfo)
+            let decoded = HandoffQueue<Result<(events: [RecordedEvent], prepared: (any Sendable)?), any Error>>(capacity: 1)
+            let decoder = Thread {
+                defer { decoded.close() }
                 do {
-                    try workers[i].transaction { tx in
-                        try tx.query("SET LOCAL synchronous_commit TO off")
-                        try fold(projections[i], events[...], into: ProjectionSchema.buildSchema(of: projections[i]),
-                                 setAside: setAsides.forProjection(projections[i].name), on: tx)
+                    while true {
+                        let events = try reader.next(for: i)
+                        if events.isEmpty { return }
+                        // With events set aside the applier filters the batch first: nothing to decode ahead.
+                        let prepared = setAside.isEmpty ? projection.prepare(events[...]) : nil
+                        guard decoded.put(.success((events, prepared))) else { return }
+                    }
+                } catch {
+                    _ = decoded.put(.failure(error))
+                }
+            }
+            decoder.name = "ledger-decode-\(projection.name)"
+            pipelines.enter()
+            let applier = Thread { [self] in
+                defer {
+                    decoded.close()
+                    pipelines.leave()
+                }
+                do {
+                    while let next = decoded.take() {
+                        let (events, prepared) = try next.get()
+                        try worker.transaction { tx in
+                            try tx.query("SET LOCAL synchronous_commit TO off")
+                            try fold(projection, events[...], prepared: prepared, into: ProjectionSchema.buildSchema(of: projection),
+                                     setAside: setAside, on: tx)
+                        }
+                        progress(projection.name, events.last!.position, try EventStore.headPosition(on: worker))
                     }
                 } catch {
                     failures.withLock { $0[i] = error }
+                    // The others stop too: the rebuild fails as a whole.
+                    reader.stop()
                 }
             }
-            if let first = failures.withLock({ $0.sorted { $0.key < $1.key }.first }) { throw first.value }
-            for projection in projections { progress(projection.name, last.position, head) }
-            if events.count < batchSize { break }
+            applier.name = "ledger-fold-\(projection.name)"
+            decoder.start()
+            applier.start()
         }
+        pipelines.wait()
+        if let first = failures.withLock({ $0.sorted { $0.key < $1.key }.first }) { throw first.value }
         handedOver = true
         return RebuiltProjections(rebuilder: self, projections: projections, connection: connection)
     }
@@ -84,14 +113,16 @@ public struct ProjectionRebuilder: Sendable {
     /// Folds `events` (those after the schema's checkpoint) into `schema`; returns the
     /// position reached.
     @discardableResult
-    func fold(_ projection: any Projection, _ events: ArraySlice<RecordedEvent>, into schema: String,
-              setAside: [Int64: SetAsides.Entry], on connection: PostgresConnection) throws -> Int64 {
+    func fold(_ projection: any Projection, _ events: ArraySlice<RecordedEvent>, prepared: (any Sendable)? = nil,
+              into schema: String, setAside: [Int64: SetAsides.Entry], on connection: PostgresConnection) throws -> Int64 {
         guard let checkpoint = try ProjectionSchema.checkpoint(schema, on: connection) else {
             throw ProjectionError("schema \(schema) disappeared during the rebuild")
         }
         let pending = events.drop { $0.position <= checkpoint.position }
         let applier = ProjectionApplier(projection: projection, schema: schema, setAside: setAside)
-        switch try applier.apply(pending, from: checkpoint.position, on: connection) {
+        // What was decoded ahead stands for the whole batch only.
+        switch try applier.apply(pending, from: checkpoint.position, prepared: pending.count == events.count ? prepared : nil,
+                                 on: connection) {
         case .applied(let through): return through
         case .failed(let failure, _): throw failure
         }

@@ -46,6 +46,7 @@ public final class Projector: Sendable {
     let configuration: Configuration
     let log: ProjectorLog
     public let status = Mutex(Status())
+    private let readAhead: LogReadAhead
     /// Set-asides already reported as applied before they were set aside (said once per
     /// process, not once per batch).
     private let reportedLateSetAsides = Mutex<Set<String>>([])
@@ -53,6 +54,7 @@ public final class Projector: Sendable {
     public init(configuration: Configuration, log: @escaping ProjectorLog) {
         self.configuration = configuration
         self.log = log
+        readAhead = LogReadAhead(conninfo: configuration.conninfo, batchSize: configuration.batchSize)
     }
 
     /// Runs until `shouldStop` returns true; survives database restarts.
@@ -157,17 +159,30 @@ public final class Projector: Sendable {
                 try connection.query("COMMIT")
                 return 0
             }
-            let events = try EventStore.read(after: from, limit: configuration.batchSize, on: connection)
+            let events = try readAhead.take(after: from) ?? EventStore.read(after: from, limit: configuration.batchSize, on: connection)
+            // Behind the head: the next batch is read while this one is applied. (At the head
+            // the next batch is read when a notification says it exists, never ahead of it.)
+            if events.count == configuration.batchSize { readAhead.start(after: events.last!.position) }
             guard !events.isEmpty else {
                 try connection.query("COMMIT")
                 return 0
             }
+            // Decoding needs no database: every projection decodes its part of the batch side
+            // by side, then each is applied in turn in this one transaction.
+            let pending = active.map { projection, checkpoint in events.drop { $0.position <= checkpoint } }
+            let decoders = active.map { projection, _ in setAsides.forProjection(projection.name).isEmpty ? projection : nil }
+            let prepared = Mutex<[Int: any Sendable]>([:])
+            DispatchQueue.concurrentPerform(iterations: active.count) { i in
+                guard let decoded = decoders[i]?.prepare(pending[i]) else { return }
+                prepared.withLock { $0[i] = decoded }
+            }
             var failures: [ProjectionFailure] = []
-            for (projection, checkpoint) in active {
-                let pending = events.drop { $0.position <= checkpoint }
+            for (i, (projection, checkpoint)) in active.enumerated() {
                 let applier = ProjectionApplier(projection: projection, schema: projection.schema,
                                                 setAside: setAsides.forProjection(projection.name))
-                if case .failed(let failure, _) = try applier.apply(pending, from: checkpoint, on: connection) {
+                if case .failed(let failure, _) = try applier.apply(pending[i], from: checkpoint,
+                                                                    prepared: prepared.withLock { $0.removeValue(forKey: i) },
+                                                                    on: connection) {
                     failures.append(failure)
                 }
             }

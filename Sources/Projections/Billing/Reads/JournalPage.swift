@@ -1,4 +1,5 @@
 import LedgerDomain
+import Postgres
 
 /// One page of an account's posted journal (J1–J4), and where the projection stood.
 public struct JournalPage: Sendable {
@@ -29,9 +30,8 @@ extension BillingReadModel {
     /// one round trip: whether the account exists, the position the projection reached,
     /// the page, and each entry's corrections.
     public func journalPage(_ account: BillingAccount, after: JournalEntryID?, limit: Int) throws -> JournalPage? {
-        let rows = try pool.read { conn in
-            try conn.query(Self.pageSQL(account), [account.key, after?.position ?? 0, Int(after?.index ?? -1), limit + 1, account.id])
-        }
+        let statement = Self.journalPageStatement(account, after: after, limit: limit)
+        let rows = try pool.read { conn in try conn.query(statement.sql, statement.parameters) }
         guard rows.rowCount > 0, rows[0].bool(0) == true else { return nil }
         var entries: [JournalPage.Entry] = []
         for row in rows.rows where !row.isNull(2) {
@@ -43,6 +43,13 @@ extension BillingReadModel {
                 description: try row.requireString(11), postedAt: try row.requireString(12)))
         }
         return JournalPage(entries: Array(entries.prefix(limit)), hasMore: entries.count > limit, position: try rows[0].requireInt64(1))
+    }
+
+    /// The one statement behind `journalPage`, with its parameters: `ledger bench read`
+    /// runs it straight through libpq as the baseline of the HTTP read.
+    public static func journalPageStatement(_ account: BillingAccount, after: JournalEntryID?,
+                                            limit: Int) -> (sql: String, parameters: [any PostgresBindable]) {
+        (pageSQL(account), [account.key, after?.position ?? 0, Int(after?.index ?? -1), limit + 1, account.id])
     }
 
     static func pageSQL(_ account: BillingAccount) -> String {

@@ -2,7 +2,6 @@ import EventStore
 import Foundation
 import Observability
 import Postgres
-import Projections
 import Synchronization
 
 /// Follows, on one connection of its own, how far each projection and the log have got,
@@ -13,7 +12,11 @@ import Synchronization
 /// that moves a checkpoint, and the appender `ledger_events` (the new head) in the one
 /// that appends; this LISTENs to both. While anybody waits it also reads the checkpoints
 /// once a second, so that a lost notification or a reconnection delays a waiter by a
-/// second at most, never forever.
+/// second at most, never forever (and a projection that stopped on a poison event, which
+/// notifies nothing, is seen within that second).
+///
+/// The API parks requests on it; commands block on it (`waitBlocking`). It is the one
+/// waiter for projections: nothing polls a checkpoint in a loop.
 public final class ProjectionProgress: Sendable {
     public typealias Wake = @Sendable () -> Void
 
@@ -21,10 +24,14 @@ public final class ProjectionProgress: Sendable {
         var projection: String
         var position: Int64
         var wake: Wake
+        /// Called instead of `wake` if the projection stops on a poison event first.
+        var stopped: (@Sendable (ProjectionWait.Stopped) -> Void)?
     }
 
     private struct State: Sendable {
         var positions: [String: Int64] = [:]
+        /// Projections stopped on a poison event, as the last refresh found them.
+        var failures: [String: ProjectionWait.Stopped] = [:]
         var head: Int64?
         var waiters: [UInt64: Waiter] = [:]
         var nextID: UInt64 = 0
@@ -56,13 +63,14 @@ public final class ProjectionProgress: Sendable {
         thread.start()
     }
 
-    /// Stops the thread; waiters still waiting are left to their deadlines.
-    public func stop() {
+    /// Stops the thread; waiters still waiting are left to their deadlines. Without
+    /// `waitingForExit` it returns at once and the thread ends within a fifth of a second.
+    public func stop(waitingForExit: Bool = true) {
         let wasRunning = state.withLock { s -> Bool in
             defer { s.stopped = true }
             return !s.stopped
         }
-        if wasRunning && started.load(ordering: .relaxed) { exited.wait() }
+        if waitingForExit && wasRunning && started.load(ordering: .relaxed) { exited.wait() }
     }
 
     /// The last position seen for a projection (by its name), nil before the first read.
@@ -88,6 +96,30 @@ public final class ProjectionProgress: Sendable {
             return {}
         }
         return { [self] in _ = state.withLock { $0.waiters.removeValue(forKey: id) } }
+    }
+
+    /// Blocks the calling thread (a command's; a server parks its requests with `wait`
+    /// instead) until `projection` has applied `position`: true, or false after `timeout`
+    /// seconds. Throws `ProjectionWait.Stopped` if the projection stops on a poison event.
+    public func waitBlocking(for projection: String, position: Int64, timeout: Double) throws -> Bool {
+        let signal = DispatchSemaphore(value: 0)
+        let outcome = Mutex<ProjectionWait.Stopped?>(nil)
+        let id = state.withLock { s -> UInt64? in
+            if let reached = s.positions[projection], reached >= position { return nil }
+            s.nextID += 1
+            s.waiters[s.nextID] = Waiter(projection: projection, position: position, wake: { signal.signal() },
+                                         stopped: { stop in outcome.withLock { $0 = stop }; signal.signal() })
+            return s.nextID
+        }
+        guard let id else { return true }
+        if signal.wait(timeout: .now() + max(0, timeout)) == .timedOut {
+            let gone = state.withLock { $0.waiters.removeValue(forKey: id) }
+            // Woken as the time ran out: the answer stands.
+            if gone != nil { return false }
+            signal.wait()
+        }
+        if let stop = outcome.withLock({ $0 }) { throw stop }
+        return true
     }
 
     // MARK: - The listening thread
@@ -124,17 +156,24 @@ public final class ProjectionProgress: Sendable {
 
     private func refresh(_ connection: PostgresConnection) throws {
         var positions: [String: Int64] = [:]
+        var failures: [String: ProjectionWait.Stopped] = [:]
         for projection in projections {
             if let checkpoint = try ProjectionSchema.checkpoint(projection.schema, on: connection) {
                 positions[projection.name] = checkpoint.position
+                if let failed = checkpoint.failedPosition {
+                    failures[projection.name] = ProjectionWait.Stopped(projection: projection.name, position: failed,
+                                                                       error: checkpoint.error ?? "")
+                }
             }
         }
         let head = try EventStore.headPosition(on: connection)
-        advance(positions, head: head)
+        advance(positions, head: head, failures: failures)
     }
 
     private func absorb(_ notifications: [PostgresNotification]) {
         var positions: [String: Int64] = [:]
+        /// Projections stopped on a poison event, as the last refresh found them.
+        var failures: [String: ProjectionWait.Stopped] = [:]
         var head: Int64?
         for n in notifications {
             if n.channel == EventStore.notificationChannel {
@@ -147,15 +186,20 @@ public final class ProjectionProgress: Sendable {
         advance(positions, head: head)
     }
 
-    /// Records progress (positions only move forward) and wakes whoever it satisfies.
-    private func advance(_ positions: [String: Int64], head: Int64?) {
+    /// Records progress (positions only move forward) and wakes whoever it satisfies; with
+    /// `failures` (a refresh), tells the waiters that can be told that their projection stopped.
+    private func advance(_ positions: [String: Int64], head: Int64?, failures: [String: ProjectionWait.Stopped]? = nil) {
         let woken = state.withLock { s -> [Wake] in
             for (name, value) in positions { s.positions[name] = max(s.positions[name] ?? value, value) }
             if let head { s.head = max(s.head ?? head, head) }
+            if let failures { s.failures = failures }
             var wake: [Wake] = []
             for (id, waiter) in s.waiters {
                 if let reached = s.positions[waiter.projection], reached >= waiter.position {
                     wake.append(waiter.wake)
+                    s.waiters[id] = nil
+                } else if let stopped = waiter.stopped, let failure = s.failures[waiter.projection] {
+                    wake.append { stopped(failure) }
                     s.waiters[id] = nil
                 }
             }

@@ -1,0 +1,93 @@
+import Dispatch
+import EventStore
+import Foundation
+import Observability
+import Postgres
+@testable import Projections
+import Synchronization
+import Testing
+import TestSupport
+
+@Suite("Waiting for a projection")
+struct ProjectionProgressTests {
+    @Test("a blocking wait returns when the projector passes the position, woken by its notification")
+    func wakesOnProgress() throws {
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let store = EventStore(conninfo: db.serviceURL)
+        defer { store.close() }
+        let catalogue = CatalogueProjection()
+        let pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 2)
+        // Nothing to wait for yet: the projection does not even exist.
+        #expect(try ProjectionWait.until(catalogue, reaches: 1, pool: pool, timeout: 0.3) == false)
+        let projector = ProjectorThread(url: db.serviceURL, projections: [catalogue], batchSize: 10, pollInterval: 5)
+        defer { projector.stop() }
+        for i in 0..<25 { _ = try store.append(AppendRequest(event("s-\(i)"))) }
+        #expect(try ProjectionWait.until(catalogue, reaches: 25, pool: pool, timeout: 20))
+        // Beyond the head it waits its whole timeout and says so.
+        #expect(try ProjectionWait.until(catalogue, reaches: 26, pool: pool, timeout: 0.3) == false)
+    }
+
+    @Test("a blocking wait for a projection that stopped on a poison event throws at once, naming the event")
+    func stoppedProjection() throws {
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let store = EventStore(conninfo: db.serviceURL)
+        defer { store.close() }
+        for i in 0..<5 { _ = try store.append(AppendRequest(event("s-\(i)"))) }
+        let poison = try store.append(AppendRequest(event("s-x", "poison"))).position
+        let projector = ProjectorThread(url: db.serviceURL, projections: [PoisonProjection()], batchSize: 10, pollInterval: 0.2)
+        defer { projector.stop() }
+        let pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 2)
+        let started = Date()
+        let stopped = #expect(throws: ProjectionWait.Stopped.self) {
+            _ = try ProjectionWait.until(PoisonProjection(), reaches: poison, pool: pool, timeout: 60)
+        }
+        #expect(stopped?.position == poison)
+        #expect(stopped?.error.contains("cannot apply a poison event") == true)
+        // Seen by the listener's refresh, long before the timeout.
+        #expect(Date().timeIntervalSince(started) < 30)
+    }
+}
+
+@Suite("The rebuild's hand-off queue")
+struct HandoffQueueTests {
+    @Test("whatever the capacity and timing, every element put before the close is taken once, in order, and then nil")
+    func orderAndClose() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let capacity = Int.random(in: 1...4, using: &generator)
+            let count = Int.random(in: 0...300, using: &generator)
+            let queue = HandoffQueue<Int>(capacity: capacity)
+            let taken = Mutex<[Int]>([])
+            let done = DispatchSemaphore(value: 0)
+            let consumer = Thread {
+                while let n = queue.take() { taken.withLock { $0.append(n) } }
+                done.signal()
+            }
+            consumer.start()
+            for n in 0..<count { #expect(queue.put(n)) }
+            queue.close()
+            #expect(done.wait(timeout: .now() + 20) == .success, "the consumer woke up after the close")
+            #expect(taken.withLock { $0 } == Array(0..<count))
+            #expect(queue.put(-1) == false, "a closed queue takes nothing more")
+        }
+    }
+
+    @Test("closing wakes a producer waiting for room and a consumer waiting for an element")
+    func closeWakesWaiters() throws {
+        for capacity in 1...3 {
+            let full = HandoffQueue<Int>(capacity: capacity)
+            for n in 0..<capacity { #expect(full.put(n)) }
+            let refused = DispatchSemaphore(value: 0)
+            Thread { if !full.put(99) { refused.signal() } }.start()
+            full.close()
+            #expect(refused.wait(timeout: .now() + 20) == .success)
+            let empty = HandoffQueue<Int>(capacity: capacity)
+            let woke = DispatchSemaphore(value: 0)
+            for _ in 0..<3 { Thread { if empty.take() == nil { woke.signal() } }.start() }
+            empty.close()
+            for _ in 0..<3 { #expect(woke.wait(timeout: .now() + 20) == .success, "every waiting consumer wakes") }
+        }
+    }
+}
