@@ -11,7 +11,8 @@ import Threads
 
 /// `ledger bench read`: the projector's throughput over a large log, then the billing
 /// reads over real HTTP against `/healthz`, the ceiling of the same server, client and
-/// machine in the same run.
+/// machine, and each journal page against its own statement run straight through libpq,
+/// in the same run.
 enum ReadBenchmark {
     struct Options {
         var events = 1_000_000
@@ -73,7 +74,7 @@ enum ReadBenchmark {
         // Stopped, so that the reads below compete with nothing but themselves.
         projector.shutdown()
         if progress.to > progress.from {
-            BenchOutput.line(String(format: "projector: %lld events (positions %lld to %lld) in %.1f s: %.0f events/s (every projection, batches of 500)",
+            BenchOutput.line(String(format: "projector: %lld events (positions %lld to %lld) in %.1f s: %.0f events/s (every projection, batches of 5000)",
                          progress.to - progress.from, progress.from + 1, progress.to, progress.seconds, progress.eventsPerSecond))
         } else {
             BenchOutput.line("projector: the projections were already at the head (\(head)); not measured (--reproject folds the log again)")

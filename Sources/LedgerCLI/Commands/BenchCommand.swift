@@ -38,9 +38,12 @@ public enum BenchCommand: LedgerCommand {
                  4) each with its own keep-alive connection, sends R requests (default 2000,
                  after an unmeasured tenth) to each of: /healthz (the ceiling), the first
                  journal page of 50 of random projects, their last page (cursors followed
-                 once per project beforehand), and the balance. Prints requests/s, p50, p99
-                 and max for each, and ends with the line
-                 `journal page p99: first X ms, last Y ms (target < 5 ms); healthz p99 Z ms`.
+                 once per project beforehand), and the balance; each journal page also with
+                 one client, and each also as the read model's statement straight through
+                 libpq (the baseline). Prints requests/s, p50, p99 and max for each, and ends
+                 with the line `journal page p99 with 1 client: first X ms, last Y ms (target
+                 < 2 ms); HTTP rate / raw statement rate with C clients: first A, last B
+                 (target >= 0.5)`.
 
         ingest   Creates (once) the self-paying project `bench-ingest` and a service key,
                  runs the projector until it knows them, then POSTs B batches (default 200)
