@@ -40,36 +40,14 @@ enum HTTPLoad {
 
     private static func series(port: Int, concurrency: Int, count: Int, make: @escaping @Sendable (Int) -> Request,
                                check: @escaping @Sendable (Request, Response) throws -> Void) throws -> LatencySummary {
-        let next = Atomic<Int>(0)
-        let failure = Mutex<(any Error)?>(nil)
-        let failed = Atomic<Bool>(false)
-        let latencies = Mutex<[Double]>([])
-        let start = DispatchTime.now().uptimeNanoseconds
-        ThreadGroup.run(concurrency, name: "bench-client") { _ in
-            // Latencies are kept per thread and merged once, so that the measured loop
-            // takes no shared lock per request.
-            var mine: [Double] = []
-            mine.reserveCapacity(count / concurrency + 1)
-            defer { latencies.withLock { $0.append(contentsOf: mine) } }
-            do {
-                let client = try HTTPClient(host: "127.0.0.1", port: port, timeout: 60)
-                while !failed.load(ordering: .relaxed) {
-                    let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                    guard i < count else { return }
-                    let request = make(i)
-                    let sent = DispatchTime.now().uptimeNanoseconds
-                    let response = try client.send(method: request.method, path: request.path, headers: request.headers,
-                                                   body: request.body)
-                    mine.append(Double(DispatchTime.now().uptimeNanoseconds - sent) / 1e9)
-                    try check(request, response)
-                }
-            } catch {
-                failure.withLock { if $0 == nil { $0 = error } }
-                failed.store(true, ordering: .relaxed)
+        try ClosedLoop.run(concurrency: concurrency, count: count, name: "bench-client") { _ in
+            let client = try HTTPClient(host: "127.0.0.1", port: port, timeout: 60)
+            return { i in
+                let request = make(i)
+                let response = try client.send(method: request.method, path: request.path, headers: request.headers,
+                                               body: request.body)
+                try check(request, response)
             }
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        if let error = failure.withLock({ $0 }) { throw error }
-        return LatencySummary(latencies: latencies.withLock { $0 }, seconds: seconds)
     }
 }

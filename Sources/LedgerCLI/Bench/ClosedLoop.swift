@@ -1,0 +1,41 @@
+import Dispatch
+import Synchronization
+import Threads
+
+/// A closed loop of measured operations: `concurrency` threads, each with what
+/// `worker(thread)` sets up for it (a keep-alive client, a connection), take operation
+/// numbers from a shared counter until `count` are done, and each operation's latency is
+/// kept. The first failure stops every thread and is rethrown.
+enum ClosedLoop {
+    static func run(concurrency: Int, count: Int, name: String,
+                    worker: @escaping @Sendable (Int) throws -> (Int) throws -> Void) throws -> LatencySummary {
+        let next = Atomic<Int>(0)
+        let failure = Mutex<(any Error)?>(nil)
+        let failed = Atomic<Bool>(false)
+        let latencies = Mutex<[Double]>([])
+        let start = DispatchTime.now().uptimeNanoseconds
+        ThreadGroup.run(concurrency, name: name) { thread in
+            // Latencies are kept per thread and merged once, so that the measured loop
+            // takes no shared lock per operation.
+            var mine: [Double] = []
+            mine.reserveCapacity(count / concurrency + 1)
+            defer { latencies.withLock { $0.append(contentsOf: mine) } }
+            do {
+                let operation = try worker(thread)
+                while !failed.load(ordering: .relaxed) {
+                    let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    guard i < count else { return }
+                    let sent = DispatchTime.now().uptimeNanoseconds
+                    try operation(i)
+                    mine.append(Double(DispatchTime.now().uptimeNanoseconds - sent) / 1e9)
+                }
+            } catch {
+                failure.withLock { if $0 == nil { $0 = error } }
+                failed.store(true, ordering: .relaxed)
+            }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        if let error = failure.withLock({ $0 }) { throw error }
+        return LatencySummary(latencies: latencies.withLock { $0 }, seconds: seconds)
+    }
+}
