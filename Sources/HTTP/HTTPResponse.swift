@@ -44,6 +44,6 @@ public struct HTTPResponse: Sendable {
     /// unescaped slashes), and a floating-point number that is not whole is refused, as
     /// everywhere money is near.
     static func encodeJSON<T: Encodable>(_ value: T) throws -> [UInt8] {
-        try JSONValueEncoder().encode(value).compactBytes(sortedKeys: true)
+        try JSONValueEncoder().encodeCompactBytes(value, sortedKeys: true)
     }
 }

@@ -27,9 +27,23 @@ public struct JSONValueEncoder: Sendable {
     /// or a type's `encode(to:)` reports as `EncodingError`; any other error thrown by a
     /// type's `encode(to:)` passes through unchanged.
     public func encode(_ value: some Encodable) throws -> JSONValue {
+        try node(value).resolve()
+    }
+
+    /// Encodes `value` straight to compact JSON text, the bytes
+    /// `encode(value).compactBytes(sortedKeys:)` gives, without building the value.
+    public func encodeCompactBytes(_ value: some Encodable, sortedKeys: Bool = true) throws -> [UInt8] {
+        let node = try node(value)
+        return ByteWriter.withWriter { (out: inout ByteWriter) in
+            node.writeCompact(sortedKeys: sortedKeys, to: &out)
+            return out.withBytes { Array($0) }
+        }
+    }
+
+    private func node(_ value: some Encodable) throws -> EncodingNode {
         let encoder = ValueEncoder(codingPath: [], userInfo: userInfo)
         do {
-            return try encoder.box(value, at: []).resolve()
+            return try encoder.box(value, at: [])
         } catch let error as EncodingError {
             throw JSONCodingError(error)
         }

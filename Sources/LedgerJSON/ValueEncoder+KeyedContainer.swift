@@ -4,7 +4,7 @@ extension ValueEncoder {
         let box: EncodingNode.ObjectBox
         let codingPath: [any CodingKey]
 
-        private func set(_ value: JSONValue, _ key: Key) { box.members[key.stringValue] = .value(value) }
+        private func set(_ value: JSONValue, _ key: Key) { box[key.stringValue] = .value(value) }
         private func path(_ key: Key) -> [any CodingKey] { codingPath + [key] }
 
         mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
@@ -24,18 +24,18 @@ extension ValueEncoder {
         mutating func encode(_ value: UInt64, forKey key: Key) throws { set(try encoder.integer(value, at: path(key)), key) }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            box.members[key.stringValue] = try encoder.box(value, at: path(key))
+            box[key.stringValue] = try encoder.box(value, at: path(key))
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
             let child = EncodingNode.ObjectBox()
-            box.members[key.stringValue] = .object(child)
+            box[key.stringValue] = .object(child)
             return KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: encoder, box: child, codingPath: path(key)))
         }
 
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
             let child = EncodingNode.ArrayBox()
-            box.members[key.stringValue] = .array(child)
+            box[key.stringValue] = .array(child)
             return UnkeyedContainer(encoder: encoder, box: child, codingPath: path(key))
         }
 
@@ -45,7 +45,7 @@ extension ValueEncoder {
 
         private func superEncoder(named key: any CodingKey) -> any Encoder {
             let sub = ValueEncoder(codingPath: codingPath + [key], userInfo: encoder.userInfo)
-            box.members[key.stringValue] = .deferred(sub)
+            box[key.stringValue] = .deferred(sub)
             return sub
         }
     }

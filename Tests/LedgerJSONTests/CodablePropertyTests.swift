@@ -76,3 +76,66 @@ struct CodablePropertyTests {
         }
     }
 }
+
+/// A JSON value encoded through the containers (keyed for objects, unkeyed for arrays),
+/// not as a leaf: what a Codable type's tree looks like to the encoder.
+private struct ContainerTree: Encodable {
+    var value: JSONValue
+
+    struct Key: CodingKey {
+        var stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch value {
+        case .object(let members):
+            var container = encoder.container(keyedBy: Key.self)
+            for (key, member) in members { try container.encode(ContainerTree(value: member), forKey: Key(stringValue: key)) }
+        case .array(let elements):
+            var container = encoder.unkeyedContainer()
+            for element in elements { try container.encode(ContainerTree(value: element)) }
+        default:
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        }
+    }
+}
+
+/// Writes `a` twice: the second value stands, as with a dictionary.
+private struct Rewritten: Encodable {
+    var first: Int64, second: Int64
+    enum CodingKeys: String, CodingKey { case a, b }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(first, forKey: .a)
+        try container.encode(first, forKey: .b)
+        try container.encode(second, forKey: .a)
+    }
+}
+
+@Suite("Property: compact bytes straight from the encoder")
+struct CompactEncodingPropertyTests {
+    @Test("encodeCompactBytes writes exactly what encode then compactBytes writes, sorted or not")
+    func sameBytes() throws {
+        try Property.check("codable.compact", count: 1500) { (rng, seed) throws in
+            let value = Gen.value(&rng)
+            let tree = ContainerTree(value: value)
+            let encoder = JSONValueEncoder()
+            #expect(try encoder.encodeCompactBytes(tree, sortedKeys: true) == encoder.encode(tree).compactBytes(sortedKeys: true),
+                    "seed \(seed.hex)")
+            #expect(try JSONValue.parse(encoder.encodeCompactBytes(tree, sortedKeys: false)) == value, "seed \(seed.hex)")
+            let invoice = CodableGen.invoice(&rng)
+            #expect(try encoder.encodeCompactBytes(invoice) == encoder.encode(invoice).compactBytes(), "seed \(seed.hex)")
+        }
+    }
+
+    @Test("a key written twice keeps its last value, in place")
+    func rewrittenKey() throws {
+        let encoder = JSONValueEncoder()
+        #expect(String(decoding: try encoder.encodeCompactBytes(Rewritten(first: 1, second: 2)), as: UTF8.self) == #"{"a":2,"b":1}"#)
+        #expect(try encoder.encode(Rewritten(first: 1, second: 2)) == ["a": 2, "b": 1])
+    }
+}
