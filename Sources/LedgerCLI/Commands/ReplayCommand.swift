@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import Postgres
 import Projections
+import Synchronization
 
 /// `ledger replay`: rebuild projections from the log, show what changes, swap them in.
 public enum ReplayCommand: LedgerCommand {
@@ -39,7 +40,7 @@ public enum ReplayCommand: LedgerCommand {
             projections = [projection]
         }
         let logger = try environment.logger(component: "replay")
-        let bars = ProgressBarSet()
+        let bars = ProgressBarSet(projections: projections.map(\.name))
         let rebuilder = ProjectionRebuilder(conninfo: url, batchSize: try args.int("batch", default: 10_000),
                                             log: logger.projectorLog) { name, position, head in
             bars.update(name: name, position: position, head: head)
@@ -76,21 +77,29 @@ public enum ReplayCommand: LedgerCommand {
     }
 }
 
-/// One progress bar per projection being rebuilt.
-final class ProgressBarSet: @unchecked Sendable {
-    // Called from the rebuilding thread only.
-    private var bars: [String: ProgressBar] = [:]
-    private var current: String?
+/// One progress bar for a rebuild. The projections fold side by side, each at its own
+/// pace, so the bar shows the slowest one's position against the head.
+final class ProgressBarSet: Sendable {
+    private struct State: Sendable {
+        var positions: [String: Int64] = [:]
+    }
+    private let names: [String]
+    private let state = Mutex(State())
+    private let bar: ProgressBar
 
-    func update(name: String, position: Int64, head: Int64) {
-        if current != name {
-            if let current { bars[current]?.finish() }
-            current = name
-        }
-        let bar = bars[name] ?? ProgressBar(label: "replay \(name)")
-        bars[name] = bar
-        bar.update(done: position, total: head, force: position == head)
+    init(projections names: [String]) {
+        self.names = names
+        bar = ProgressBar(label: "replay " + names.joined(separator: ", "))
     }
 
-    func finish() { if let current { bars[current]?.finish() } }
+    /// Called by the rebuild, one call at a time.
+    func update(name: String, position: Int64, head: Int64) {
+        let slowest = state.withLock { s -> Int64 in
+            s.positions[name] = position
+            return names.map { s.positions[$0] ?? 0 }.min() ?? position
+        }
+        bar.update(done: slowest, total: head, force: slowest == head)
+    }
+
+    func finish() { bar.finish() }
 }

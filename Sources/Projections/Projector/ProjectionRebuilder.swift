@@ -15,7 +15,8 @@ public struct ProjectionRebuilder: Sendable {
     public var conninfo: String
     public var batchSize: Int
     public var log: ProjectorLog
-    /// Called after each batch with the projection, its position and the head it chases.
+    /// Called after each batch with the projection, its position and the head it chases:
+    /// from the projections' threads, one call at a time.
     public var progress: @Sendable (_ projection: String, _ position: Int64, _ head: Int64) -> Void
 
     public init(conninfo: String, batchSize: Int = 10_000, log: @escaping ProjectorLog,
@@ -58,6 +59,7 @@ public struct ProjectionRebuilder: Sendable {
         let reader = EventPrefetcher(conninfo: conninfo, after: 0, batchSize: batchSize, consumers: projections.count)
         defer { reader.stop() }
         let failures = Mutex<[Int: any Error]>([:])
+        let reporting = Mutex(())
         let pipelines = DispatchGroup()
         for (i, projection) in projections.enumerated() {
             let setAside = setAsides.forProjection(projection.name)
@@ -92,7 +94,8 @@ public struct ProjectionRebuilder: Sendable {
                             try fold(projection, events[...], prepared: prepared, into: ProjectionSchema.buildSchema(of: projection),
                                      setAside: setAside, on: tx)
                         }
-                        progress(projection.name, events.last!.position, try EventStore.headPosition(on: worker))
+                        let head = try EventStore.headPosition(on: worker)
+                        reporting.withLock { _ in progress(projection.name, events.last!.position, head) }
                     }
                 } catch {
                     failures.withLock { $0[i] = error }
