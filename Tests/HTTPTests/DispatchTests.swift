@@ -31,7 +31,7 @@ struct DispatchTests {
     }
 
     static func server(workers: Int = 2, perClient: Int = 64, queue: Int = 1024, gate: Gate,
-                       blocking: DispatchSemaphore? = nil) throws -> TestServer {
+                       blocking: DispatchSemaphore? = nil, blockStarted: DispatchSemaphore? = nil) throws -> TestServer {
         let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: workers, maxQueuedRequests: queue,
                                                     maxRequestsPerClient: perClient, connectionTimeoutSeconds: 30, maxConnections: 1024)
         return try TestServer(configuration: configuration) { router in
@@ -44,6 +44,7 @@ struct DispatchTests {
                                    expired: { throw Problem(status: 503, code: "projection_behind", detail: "still behind", retryAfter: 1) })
             }
             router.add("GET", "/block") { _ in
+                blockStarted?.signal()
                 _ = blocking?.wait(timeout: .now() + 20)
                 return .text("unblocked")
             }
@@ -117,15 +118,22 @@ struct DispatchTests {
     @Test("a full queue is a 503 overloaded at once, not a wait")
     func queueFull() throws {
         let blocking = DispatchSemaphore(value: 0)
-        let server = try Self.server(workers: 1, queue: 2, gate: Gate(), blocking: blocking)
+        let started = DispatchSemaphore(value: 0)
+        let server = try Self.server(workers: 1, queue: 2, gate: Gate(), blocking: blocking, blockStarted: started)
         defer { server.stop() }
-        let blocked = Self.background(3, port: server.port, path: "/block")   // one runs, two queue
+        // One runs (the only worker has taken it), then two queue: sent only once the first
+        // runs, or on a busy machine the worker may not have taken it yet and the third finds
+        // the queue full.
+        let running = Self.background(1, port: server.port, path: "/block")
+        #expect(started.wait(timeout: .now() + 10) == .success)
+        let queued = Self.background(2, port: server.port, path: "/block")
         #expect(Poll.until(timeout: 10) { server.server.inFlight >= 3 })
         let response = try server.client().send(method: "GET", path: "/fast")
         #expect(response.status == 503)
         #expect(jsonObject(response.body)?["code"] as? String == "overloaded")
         for _ in 0..<3 { blocking.signal() }
-        #expect(Poll.until(timeout: 10) { blocked.all.count == 3 })
+        #expect(Poll.until(timeout: 10) { running.all.count == 1 && queued.all.count == 2 })
+        #expect(running.all + queued.all == [200, 200, 200])
     }
 
     @Test("a handler that blocks delays no other connection: others are served by the other workers")
