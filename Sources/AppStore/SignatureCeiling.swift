@@ -1,3 +1,4 @@
+import Crypto
 import LedgerJSON
 
 /// One token's bare ES256 check, repeated by `ledger bench appstore` to measure, in the

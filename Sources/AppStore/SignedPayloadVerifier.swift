@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Crypto
 import Glibc
 #elseif canImport(Darwin)
 import Darwin

@@ -28,6 +28,14 @@ public struct HTTPResponse: Sendable {
         return HTTPResponse(status: status, headers: all, body: body)
     }
 
+    /// A 2xx JSON answer written by the value itself, for answers large enough that
+    /// `Codable`'s walk would be the cost of the request.
+    public static func json(streaming value: some JSONStreamWritable, status: Int = 200, headers: HTTPHeaders = [:]) -> HTTPResponse {
+        var all = headers
+        all.replaceOrAdd(name: "Content-Type", value: "application/json")
+        return HTTPResponse(status: status, headers: all, body: value.streamedJSON())
+    }
+
     public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": contentType], body: Array(text.utf8))
     }

@@ -12,26 +12,41 @@ extension Logger {
     static let reservedKeys: Set<String> = ["ts", "level", "msg"]
 
     /// Formats one line: `{"ts":…,"level":…,"msg":…,<fields>}` without a newline.
+    ///
+    /// Written into bytes rather than by appending to a `String` scalar by scalar: every
+    /// request logs a line, and the string version cost as much as encoding the answer.
     static func line(at instant: Date, level: Level, message: String, fields: [(key: String, value: LogValue)]) -> String {
-        var out = "{\"ts\":\""
-        out += rfc3339UTCMilliseconds(instant)
-        out += "\",\"level\":\""
-        out += level.description
-        out += "\",\"msg\":"
+        var out: [UInt8] = []
+        out.reserveCapacity(320)
+        out.append(contentsOf: #"{"ts":""#.utf8)
+        appendRFC3339UTCMilliseconds(instant, to: &out)
+        out.append(contentsOf: #"","level":""#.utf8)
+        out.append(contentsOf: level.description.utf8)
+        out.append(contentsOf: #"","msg":"#.utf8)
         appendJSONString(message, to: &out)
         for (key, value) in fields {
-            out += ","
-            appendJSONString(reservedKeys.contains(key) ? "field_" + key : key, to: &out)
-            out += ":"
+            out.append(UInt8(ascii: ","))
+            if reservedKeys.contains(key) {
+                appendJSONString("field_" + key, to: &out)
+            } else {
+                appendJSONString(key, to: &out)
+            }
+            out.append(UInt8(ascii: ":"))
             appendJSONValue(value, to: &out)
         }
-        out += "}"
-        return out
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `2025-05-20T09:04:05.123Z`; formatted by hand because `DateFormatter` is costly and
     /// its thread safety has varied across Foundation versions.
     static func rfc3339UTCMilliseconds(_ instant: Date) -> String {
+        var out: [UInt8] = []
+        appendRFC3339UTCMilliseconds(instant, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func appendRFC3339UTCMilliseconds(_ instant: Date, to out: inout [UInt8]) {
         // Rounded to the microsecond first: a Double holding ".123" may be ".12299999…",
         // which would otherwise truncate to the wrong millisecond.
         let totalMicroseconds = Int64((instant.timeIntervalSince1970 * 1_000_000).rounded())
@@ -40,44 +55,67 @@ extension Logger {
         let milliseconds = Int(totalMilliseconds - Int64(seconds) * 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return padded(Int(parts.tm_year) + 1900, 4) + "-" + padded(Int(parts.tm_mon) + 1, 2) + "-"
-            + padded(Int(parts.tm_mday), 2) + "T" + padded(Int(parts.tm_hour), 2) + ":"
-            + padded(Int(parts.tm_min), 2) + ":" + padded(Int(parts.tm_sec), 2) + "."
-            + padded(milliseconds, 3) + "Z"
+        appendPadded(Int(parts.tm_year) + 1900, 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendPadded(Int(parts.tm_mon) + 1, 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendPadded(Int(parts.tm_mday), 2, to: &out)
+        out.append(UInt8(ascii: "T"))
+        appendPadded(Int(parts.tm_hour), 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendPadded(Int(parts.tm_min), 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendPadded(Int(parts.tm_sec), 2, to: &out)
+        out.append(UInt8(ascii: "."))
+        appendPadded(milliseconds, 3, to: &out)
+        out.append(UInt8(ascii: "Z"))
     }
 
-    private static func padded(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    /// The decimal digits of a non-negative `value`, zero-padded to at least `width`.
+    private static func appendPadded(_ value: Int, _ width: Int, to out: inout [UInt8]) {
+        guard value >= 0 else {
+            out.append(contentsOf: String(value).utf8)
+            return
+        }
+        var digits = 1
+        var scale = 1
+        while value / scale >= 10 { scale *= 10; digits += 1 }
+        for _ in digits..<max(width, digits) { out.append(UInt8(ascii: "0")) }
+        while scale > 0 {
+            out.append(UInt8(truncatingIfNeeded: 48 + (value / scale) % 10))
+            scale /= 10
+        }
     }
 
-    private static func appendJSONValue(_ value: LogValue, to out: inout String) {
+    private static func appendJSONValue(_ value: LogValue, to out: inout [UInt8]) {
         switch value {
         case .string(let s): appendJSONString(s, to: &out)
-        case .int(let n): out += String(n)
-        case .bool(let b): out += b ? "true" : "false"
+        case .int(let n): out.append(contentsOf: String(n).utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .double(let d):
             // JSON has no NaN or infinities; writing them as text keeps the line parseable.
-            if d.isFinite { out += String(d) } else { appendJSONString(String(d), to: &out) }
+            if d.isFinite { out.append(contentsOf: String(d).utf8) } else { appendJSONString(String(d), to: &out) }
         }
     }
 
-    static func appendJSONString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+    /// `text` quoted: `"`, `\`, `\n`, `\r` and `\t` escaped, other controls as `\u00xx`,
+    /// everything else (non-ASCII included) as its UTF-8.
+    static func appendJSONString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            default: out.append(byte)
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }
 

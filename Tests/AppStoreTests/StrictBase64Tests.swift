@@ -14,6 +14,9 @@ import TestSupport
             let url = standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
             #expect(StrictBase64.decode(url, .url) == bytes)
             #expect(Base64URL.encode(bytes) == url)
+            #expect(StrictBase64.encode(bytes, .standard) == standard)
+            #expect(StrictBase64.encode(bytes, .url) == url)
+            #expect(Base64URL.decode(url) == bytes)
         }
     }
 

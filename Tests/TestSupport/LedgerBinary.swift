@@ -30,10 +30,12 @@ public final class LedgerProcess: @unchecked Sendable {
     public let process: Process
     public let outputPath: String
     public let errorPath: String
+    private let directory: URL
 
     init(executable: String, arguments: [String], environment: [String: String]) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        directory = dir
         outputPath = dir.appendingPathComponent("stdout").path
         errorPath = dir.appendingPathComponent("stderr").path
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
@@ -63,5 +65,11 @@ public final class LedgerProcess: @unchecked Sendable {
         if process.isRunning { Glibc.kill(process.processIdentifier, signal) }
     }
 
-    deinit { kill() }
+    // The folder holds only this process's output, which a test reads while it holds the
+    // process: once the process is gone, so is the reason to keep it.
+    deinit {
+        kill()
+        if process.isRunning { process.waitUntilExit() }
+        try? FileManager.default.removeItem(at: directory)
+    }
 }

@@ -64,7 +64,7 @@ enum JournalEndpoint {
         let response = Response(account: account.json, entries: entries, hasMore: page.hasMore,
                                 nextCursor: resume.map { JournalCursor.encode($0, account: account.key, secret: context.cursorSecret) },
                                 position: page.position)
-        return .json(response, headers: ["Cache-Control": "no-store"])
+        return .json(streaming: response, headers: ["Cache-Control": "no-store"])
     }
 
     static func parseLimit(_ text: String?) throws -> Int {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// PEM text (RFC 7468): base64 DER between `-----BEGIN label-----` and `-----END label-----`.

@@ -95,15 +95,20 @@ enum ReadBenchmark {
         let healthz = try HTTPLoad.run(port: port, concurrency: c, count: n, warmup: warmup) { _ in HTTPLoad.Request(path: "/healthz") }
         BenchOutput.line(healthz.line("healthz (ceiling)"))
 
-        let (lastCursors, pages) = try collectLastCursors(port: port, concurrency: c, accounts: accounts)
+        let (cursors, pages) = try collectLastCursors(port: port, concurrency: c, accounts: accounts)
         BenchOutput.line("journal: followed the cursors of \(accounts.count) projects, \(pages) pages of \(pageSize) in all")
-        let lastAfter = try lastPageStarts(url: url, concurrency: c, accounts: accounts)
+        let starts = try lastPageStarts(url: url, concurrency: c, accounts: accounts)
 
         // The same page over HTTP and as the read model's statement straight through libpq.
+        // "Last" is the deepest full page (the journal's last 50 entries as a client's
+        // cursors reach them), so that first and last differ in depth only; the tail page
+        // a client ends on holds what is left over and is measured apart.
         @Sendable func firstPage(_ i: Int) -> HTTPLoad.Request { read(accounts[i], "journal?limit=\(pageSize)") }
-        @Sendable func lastPage(_ i: Int) -> HTTPLoad.Request {
-            read(accounts[i], "journal?limit=\(pageSize)" + (lastCursors[i].map { "&cursor=" + $0 } ?? ""))
+        @Sendable func page(after cursor: String?, _ i: Int) -> HTTPLoad.Request {
+            read(accounts[i], "journal?limit=\(pageSize)" + (cursor.map { "&cursor=" + $0 } ?? ""))
         }
+        @Sendable func lastPage(_ i: Int) -> HTTPLoad.Request { page(after: cursors[i].lastFull, i) }
+        @Sendable func tailPage(_ i: Int) -> HTTPLoad.Request { page(after: cursors[i].tail, i) }
         @Sendable func statement(_ i: Int, after: JournalEntryID?) -> RawStatementLoad.Statement {
             BillingReadModel.journalPageStatement(.project(accounts[i].id), after: after, limit: pageSize)
         }
@@ -120,9 +125,12 @@ enum ReadBenchmark {
             return (served, direct)
         }
         let first = try measure("journal first page", clients: c, http: firstPage, raw: { statement($0, after: nil) })
-        let last = try measure("journal last page", clients: c, http: lastPage, raw: { statement($0, after: lastAfter[$0]) })
+        let last = try measure("journal last full page", clients: c, http: lastPage, raw: { statement($0, after: starts[$0].lastFull) })
+        let tailEntries = log.entriesPerProject % pageSize == 0 ? pageSize : log.entriesPerProject % pageSize
+        let tail = try measure("journal tail page (about \(tailEntries) entries)", clients: c, http: tailPage,
+                               raw: { statement($0, after: starts[$0].tail) })
         let firstAlone = try measure("journal first page", clients: 1, http: firstPage, raw: { statement($0, after: nil) })
-        let lastAlone = try measure("journal last page", clients: 1, http: lastPage, raw: { statement($0, after: lastAfter[$0]) })
+        let lastAlone = try measure("journal last full page", clients: 1, http: lastPage, raw: { statement($0, after: starts[$0].lastFull) })
 
         let balance = try HTTPLoad.run(port: port, concurrency: c, count: n, warmup: warmup) { _ in
             read(accounts.randomElement()!, "balance")
@@ -130,30 +138,56 @@ enum ReadBenchmark {
         BenchOutput.line(balance.line("balance") + String(format: "; %.2f of the healthz rate", balance.perSecond / healthz.perSecond))
 
         BenchOutput.line(String(format: "journal page p99 with 1 client: first %.2f ms, last %.2f ms (target < 2 ms); "
-                                + "HTTP rate / raw statement rate with %d clients: first %.2f, last %.2f (target >= 0.5)",
+                                + "HTTP rate / raw statement rate with %d clients: first %.2f, last %.2f (target >= 0.5); tail page %.2f",
                                 firstAlone.http.p99, lastAlone.http.p99, c,
-                                first.http.perSecond / first.raw.perSecond, last.http.perSecond / last.raw.perSecond))
+                                first.http.perSecond / first.raw.perSecond, last.http.perSecond / last.raw.perSecond,
+                                tail.http.perSecond / tail.raw.perSecond))
     }
 
-    /// Per project, the entry its last journal page starts after (nil when the first page
-    /// is the last), found by following the pages through the read model: the raw
-    /// statement's parameters for the page the HTTP cursors ask for.
-    private static func lastPageStarts(url: String, concurrency: Int, accounts: [BenchReadLog.Project]) throws -> [JournalEntryID?] {
+    /// Where a journal's last pages start: the deepest full page, and the tail page a
+    /// client's cursors end on (the same page when the journal divides into full pages).
+    /// Nil stands for the first page.
+    struct PageStarts<Start: Sendable>: Sendable {
+        var lastFull: Start?
+        var tail: Start?
+
+        /// Follows one journal: `next(start)` reads the page at `start` and returns its
+        /// entry count and the start of the page after it, nil at the end.
+        static func follow(pageSize: Int, _ next: (Start?) throws -> (entries: Int, next: Start?)) rethrows -> PageStarts {
+            var previous: Start?
+            var current: Start?
+            while true {
+                let page = try next(current)
+                guard let following = page.next else {
+                    return PageStarts(lastFull: page.entries == pageSize ? current : previous, tail: current)
+                }
+                previous = current
+                current = following
+            }
+        }
+    }
+
+    /// Per project, the entries its last pages start after, found by following the pages
+    /// through the read model: the raw statement's parameters for the pages the HTTP
+    /// cursors ask for.
+    private static func lastPageStarts(url: String, concurrency: Int,
+                                       accounts: [BenchReadLog.Project]) throws -> [PageStarts<JournalEntryID>] {
         let model = BillingReadModel(pool: PostgresPool(conninfo: url, maximumConnections: concurrency))
         let next = Atomic<Int>(0)
-        let starts = Mutex<[JournalEntryID?]>(Array(repeating: nil, count: accounts.count))
+        let starts = Mutex<[PageStarts<JournalEntryID>]>(Array(repeating: PageStarts(), count: accounts.count))
         let failure = Mutex<(any Error)?>(nil)
         ThreadGroup.run(concurrency, name: "bench-pages") { _ in
             do {
                 while failure.withLock({ $0 == nil }) {
                     let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard i < accounts.count else { return }
-                    var after: JournalEntryID?
-                    while let page = try model.journalPage(.project(accounts[i].id), after: after, limit: pageSize), page.hasMore,
-                          let end = page.entries.last {
-                        after = end.id
+                    let found = try PageStarts<JournalEntryID>.follow(pageSize: pageSize) { after in
+                        guard let page = try model.journalPage(.project(accounts[i].id), after: after, limit: pageSize) else {
+                            throw BenchmarkFailure(.unexpectedResponse, "project \(accounts[i].id) has no journal")
+                        }
+                        return (page.entries.count, page.hasMore ? page.entries.last?.id : nil)
                     }
-                    starts.withLock { $0[i] = after }
+                    starts.withLock { $0[i] = found }
                 }
             } catch {
                 failure.withLock { if $0 == nil { $0 = error } }
@@ -163,14 +197,13 @@ enum ReadBenchmark {
         return starts.withLock { $0 }
     }
 
-    /// Follows every project's journal to its end and returns, per project, the cursor
-    /// that asks for its last page (nil when the first page is the last), and the number
-    /// of pages read.
+    /// Follows every project's journal to its end over HTTP and returns, per project, the
+    /// cursors that ask for its last pages, and the number of pages read.
     private static func collectLastCursors(port: Int, concurrency: Int,
-                                           accounts: [BenchReadLog.Project]) throws -> ([String?], Int) {
+                                           accounts: [BenchReadLog.Project]) throws -> ([PageStarts<String>], Int) {
         let next = Atomic<Int>(0)
         let pages = Atomic<Int>(0)
-        let cursors = Mutex<[String?]>(Array(repeating: nil, count: accounts.count))
+        let cursors = Mutex<[PageStarts<String>]>(Array(repeating: PageStarts(), count: accounts.count))
         let failure = Mutex<(any Error)?>(nil)
         ThreadGroup.run(concurrency, name: "bench-cursors") { _ in
             do {
@@ -179,24 +212,22 @@ enum ReadBenchmark {
                     let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard i < accounts.count else { return }
                     let project = accounts[i]
-                    var cursor: String?
-                    while true {
+                    let found = try PageStarts<String>.follow(pageSize: pageSize) { cursor in
                         let path = "/v1/projects/\(project.id)/journal?limit=\(pageSize)" + (cursor.map { "&cursor=" + $0 } ?? "")
                         let response = try client.send(method: "GET", path: path, headers: [("Authorization", "Bearer " + project.key)])
-                        let request = HTTPLoad.Request(path: path)
-                        try HTTPLoad.expectOK(request, response)
+                        try HTTPLoad.expectOK(HTTPLoad.Request(path: path), response)
                         pages.add(1, ordering: .relaxed)
                         let page = try JSONValue.parse(response.body)
-                        guard let more = page["has_more"]?.boolValue else {
-                            throw BenchmarkFailure(.unexpectedResponse, "GET \(path): a journal page without has_more")
+                        guard let more = page["has_more"]?.boolValue, let entries = page["entries"]?.arrayValue else {
+                            throw BenchmarkFailure(.unexpectedResponse, "GET \(path): a journal page without has_more or entries")
                         }
-                        if !more { break }
+                        guard more else { return (entries.count, nil) }
                         guard let resume = page["next_cursor"]?.stringValue else {
                             throw BenchmarkFailure(.unexpectedResponse, "GET \(path): has_more without next_cursor")
                         }
-                        cursor = resume
+                        return (entries.count, resume)
                     }
-                    cursors.withLock { $0[i] = cursor }
+                    cursors.withLock { $0[i] = found }
                 }
             } catch {
                 failure.withLock { if $0 == nil { $0 = error } }

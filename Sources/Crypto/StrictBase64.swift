@@ -9,10 +9,10 @@
 ///
 /// Either way the unused low bits of the last character must be zero, and whitespace or
 /// any other byte is refused.
-enum StrictBase64 {
-    enum Alphabet { case url, standard }
+public enum StrictBase64 {
+    public enum Alphabet: Sendable { case url, standard }
 
-    static func decode(_ input: UnsafeBufferPointer<UInt8>, _ alphabet: Alphabet) -> [UInt8]? {
+    public static func decode(_ input: UnsafeBufferPointer<UInt8>, _ alphabet: Alphabet) -> [UInt8]? {
         var length = input.count
         if alphabet == .standard {
             guard length % 4 == 0 else { return nil }
@@ -65,9 +65,53 @@ enum StrictBase64 {
         return valid ? output : nil
     }
 
-    static func decode(_ text: String, _ alphabet: Alphabet) -> [UInt8]? {
+    public static func decode(_ text: String, _ alphabet: Alphabet) -> [UInt8]? {
         if let result = text.utf8.withContiguousStorageIfAvailable({ decode($0, alphabet) }) { return result }
         return Array(text.utf8).withUnsafeBufferPointer { decode($0, alphabet) }
+    }
+
+    /// The text of `bytes`: `.url` without padding, `.standard` padded to a multiple of four.
+    public static func encode(_ bytes: [UInt8], _ alphabet: Alphabet) -> String {
+        let symbols = alphabet == .url ? urlSymbols : standardSymbols
+        let padded = alphabet == .standard
+        let quads = bytes.count / 3
+        let tail = bytes.count % 3
+        let length = quads * 4 + (tail == 0 ? 0 : (padded ? 4 : tail + 1))
+        return String(unsafeUninitializedCapacity: length) { out in
+            symbols.withUnsafeBufferPointer { s in
+                bytes.withUnsafeBufferPointer { b in
+                    var i = 0
+                    var o = 0
+                    for _ in 0..<quads {
+                        let v = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2])
+                        out[o] = s[Int(v >> 18)]
+                        out[o + 1] = s[Int(v >> 12 & 0x3F)]
+                        out[o + 2] = s[Int(v >> 6 & 0x3F)]
+                        out[o + 3] = s[Int(v & 0x3F)]
+                        i += 3
+                        o += 4
+                    }
+                    if tail > 0 {
+                        let v = UInt32(b[i]) << 16 | (tail == 2 ? UInt32(b[i + 1]) << 8 : 0)
+                        out[o] = s[Int(v >> 18)]
+                        out[o + 1] = s[Int(v >> 12 & 0x3F)]
+                        o += 2
+                        if tail == 2 { out[o] = s[Int(v >> 6 & 0x3F)]; o += 1 }
+                        if padded {
+                            while o % 4 != 0 { out[o] = UInt8(ascii: "="); o += 1 }
+                        }
+                    }
+                }
+            }
+            return length
+        }
+    }
+
+    private static let urlSymbols = symbols(extra62: "-", extra63: "_")
+    private static let standardSymbols = symbols(extra62: "+", extra63: "/")
+
+    private static func symbols(extra62: Unicode.Scalar, extra63: Unicode.Scalar) -> [UInt8] {
+        Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8) + [UInt8(ascii: extra62), UInt8(ascii: extra63)]
     }
 
     private static let urlTable = table(extra62: "-", extra63: "_")
@@ -75,9 +119,7 @@ enum StrictBase64 {
 
     private static func table(extra62: Unicode.Scalar, extra63: Unicode.Scalar) -> [UInt8] {
         var table = [UInt8](repeating: 0xFF, count: 256)
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
-            + [UInt8(ascii: extra62), UInt8(ascii: extra63)]
-        for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
+        for (value, byte) in symbols(extra62: extra62, extra63: extra63).enumerated() { table[Int(byte)] = UInt8(value) }
         return table
     }
 }
