@@ -51,24 +51,32 @@ public final class PostgresConnection: @unchecked Sendable {
         try query(sql, texts: parameters.map { $0.postgresText })
     }
 
+    /// Runs one statement with parameters and returns its rows in `format`: `.binary`
+    /// for reads of many rows whose columns are costly to print and parse as text (a
+    /// `uuid`, a `bytea`, a `timestamptz`), read with `PostgresRow`'s binary accessors.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [any PostgresBindable], format: PostgresResult.Format) throws -> PostgresResult {
+        try query(sql, texts: parameters.map { $0.postgresText }, format: format)
+    }
+
     /// Runs one statement with parameters already in text form.
     @discardableResult
-    public func query(_ sql: String, texts parameters: [String?]) throws -> PostgresResult {
-        guard !parameters.isEmpty else { return try check(PQexec(connection, sql)) }
+    public func query(_ sql: String, texts parameters: [String?], format: PostgresResult.Format = .text) throws -> PostgresResult {
+        guard !parameters.isEmpty || format == .binary else { return try check(PQexec(connection, sql)) }
         do {
-            return try executePrepared(sql, parameters)
+            return try executePrepared(sql, parameters, format: format)
         } catch let error as PostgresError where error.sqlState == "26000" || error.sqlState == "0A000" {
             // The session lost the statement, or a table it reads changed shape (a
             // projection rebuilt with new columns): prepare it afresh, once.
             forget(sql)
-            return try executePrepared(sql, parameters)
+            return try executePrepared(sql, parameters, format: format)
         }
     }
 
-    private func executePrepared(_ sql: String, _ parameters: [String?]) throws -> PostgresResult {
+    private func executePrepared(_ sql: String, _ parameters: [String?], format: PostgresResult.Format) throws -> PostgresResult {
         let name = try preparedName(for: sql)
         let result = Self.withCStrings(parameters) { values in
-            PQexecPrepared(connection, name, Int32(parameters.count), values, nil, nil, 0)
+            PQexecPrepared(connection, name, Int32(parameters.count), values, nil, nil, format.rawValue)
         }
         return try check(result)
     }

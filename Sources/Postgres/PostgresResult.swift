@@ -5,6 +5,13 @@ public final class PostgresResult: @unchecked Sendable {
     // Immutable after creation and only read through libpq's const accessors, hence Sendable.
     private let result: OpaquePointer
 
+    /// How the server sent the values: as text (libpq's default), or in each type's
+    /// binary form.
+    public enum Format: Int32, Sendable {
+        case text = 0
+        case binary = 1
+    }
+
     init(taking result: OpaquePointer) { self.result = result }
     deinit { PQclear(result) }
 
@@ -16,6 +23,8 @@ public final class PostgresResult: @unchecked Sendable {
     public func columnName(_ column: Int) -> String { String(cString: PQfname(result, Int32(column))) }
 
     public func isNull(row: Int, column: Int) -> Bool { PQgetisnull(result, Int32(row), Int32(column)) == 1 }
+
+    public func format(ofColumn column: Int) -> Format { PQfformat(result, Int32(column)) == 1 ? .binary : .text }
 
     public func string(row: Int, column: Int) -> String? {
         if isNull(row: row, column: column) { return nil }
@@ -68,16 +77,22 @@ public struct PostgresRow: Sendable {
     /// Decodes a `bytea` in the server's hex output format (`\x…`).
     public func bytes(_ column: Int) -> [UInt8]? {
         result.withUnsafeValue(row: index, column: column) { text in
-            guard let text, text.count >= 2, text[0] == UInt8(ascii: "\\"), text[1] == UInt8(ascii: "x") else { return nil }
-            var out = [UInt8]()
-            out.reserveCapacity((text.count - 2) / 2)
-            var i = 2
-            while i + 1 < text.count {
-                guard let hi = hexValue(text[i]), let lo = hexValue(text[i + 1]) else { return nil }
-                out.append(hi << 4 | lo)
-                i += 2
+            guard let text, text.count >= 2, text.count % 2 == 0, text[0] == UInt8(ascii: "\\"), text[1] == UInt8(ascii: "x") else {
+                return nil
             }
-            return out
+            let count = (text.count - 2) / 2
+            var valid = true
+            let out = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                for o in 0..<count {
+                    guard let hi = hexValue(text[2 + 2 * o]), let lo = hexValue(text[3 + 2 * o]) else {
+                        valid = false
+                        break
+                    }
+                    buffer[o] = hi << 4 | lo
+                    initialized = o + 1
+                }
+            }
+            return valid ? out : nil
         }
     }
 

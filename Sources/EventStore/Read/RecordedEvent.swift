@@ -28,6 +28,12 @@ public struct RecordedEvent: Sendable, Equatable {
         try JSONValueDecoder().decode(T.self, from: data())
     }
 
+    /// The payload decoded into a type with a fast path (`JSONFastDecodable`); the same
+    /// value and the same errors as through `Codable`.
+    public func decode<T: JSONFastDecodable>(_ type: T.Type) throws -> T {
+        try JSONValueDecoder().decodeFast(T.self, from: data())
+    }
+
     public func metadata() throws -> EventMetadata? { EventMetadata(json: try JSONValue.parse(metadataText)) }
 
     /// The fields the hash chain covers.

@@ -1,3 +1,5 @@
+import LedgerJSON
+
 /// `pricing.configured`, on `config-pricing`: in force for usage recorded after it.
 public struct PricingConfigured: DomainEvent {
     public static let type = "pricing.configured"
@@ -26,6 +28,18 @@ public struct UsageRecorded: DomainEvent {
         self.projectID = projectID
         self.meter = meter
         self.quantity = quantity
+    }
+}
+
+extension UsageRecorded: JSONFastDecodable {
+    /// The four members and nothing else, each of its own kind; anything else goes through
+    /// `Codable`.
+    public init?(fastJSON value: JSONValue) {
+        guard case .object(let members) = value, members.count == 4,
+              case .string(let usageID)? = members["usage_id"], case .string(let projectID)? = members["project_id"],
+              case .string(let meterText)? = members["meter"], let meter = Meter(rawValue: meterText),
+              case .integer(let quantity)? = members["quantity"] else { return nil }
+        self.init(usageID: usageID, projectID: projectID, meter: meter, quantity: quantity)
     }
 }
 
