@@ -79,24 +79,3 @@ extension EventStore {
         try pool.read { try Self.headPosition(on: $0) }
     }
 }
-
-extension RecordedEvent {
-    /// An event from a row of `eventColumns` sent in binary.
-    init(row: PostgresRow) throws {
-        func timestamp(_ column: Int) throws -> Timestamp {
-            guard let t = Timestamp(microseconds: try row.requireBinaryTimestampMicroseconds(column)) else {
-                throw PostgresError(code: .unexpectedResult, message: "an event time is outside 1970-9999")
-            }
-            return t
-        }
-        let id = try row.requireBinaryUUID(1)
-        self.init(position: try row.requireBinaryInt64(0),
-                  eventID: UUID(uuid: (id[0], id[1], id[2], id[3], id[4], id[5], id[6], id[7],
-                                       id[8], id[9], id[10], id[11], id[12], id[13], id[14], id[15])),
-                  stream: try row.requireBinaryString(2), streamVersion: try row.requireBinaryInt64(3),
-                  type: try row.requireBinaryString(4), dataText: try row.requireBinaryString(5),
-                  metadataText: try row.requireBinaryString(6), occurredAt: try timestamp(7), recordedAt: try timestamp(8),
-                  correctsPosition: try row.binaryInt64(9), idempotencyKey: try row.binaryString(10),
-                  prevHash: try row.requireBinaryBytes(11), hash: try row.requireBinaryBytes(12))
-    }
-}

@@ -1,24 +1,38 @@
 import Foundation
 import LedgerDomain
 import LedgerJSON
+import Postgres
 
-/// An event as the log holds it.
-public struct RecordedEvent: Sendable, Equatable {
-    public var position: Int64
-    public var eventID: UUID
-    public var stream: String
-    public var streamVersion: Int64
-    public var type: String
+/// An event as the log holds it, immutable.
+///
+/// A class, so that a copy (a batch handed to every projection, an event paired with its
+/// decoded payload) costs one reference count rather than one per string and array:
+/// copies dominated a replay's profile. Nothing in it changes once read, so sharing it is
+/// sharing a value.
+public final class RecordedEvent: Sendable, Equatable {
+    public let position: Int64
+    public let eventID: UUID
+    public let stream: String
+    public let streamVersion: Int64
+    public let type: String
     /// `data::text` exactly as PostgreSQL printed it (the hash chain's input).
-    public var dataText: String
+    public let dataText: String
     /// `metadata::text` exactly as PostgreSQL printed it.
-    public var metadataText: String
-    public var occurredAt: Timestamp
-    public var recordedAt: Timestamp
-    public var correctsPosition: Int64?
-    public var idempotencyKey: String?
-    public var prevHash: [UInt8]
-    public var hash: [UInt8]
+    public let metadataText: String
+    public let occurredAt: Timestamp
+    public let recordedAt: Timestamp
+    public let correctsPosition: Int64?
+    public let idempotencyKey: String?
+    public let prevHash: [UInt8]
+    public let hash: [UInt8]
+
+    public static func == (a: RecordedEvent, b: RecordedEvent) -> Bool {
+        a === b
+            || (a.position == b.position && a.eventID == b.eventID && a.stream == b.stream && a.streamVersion == b.streamVersion
+                && a.type == b.type && a.dataText == b.dataText && a.metadataText == b.metadataText
+                && a.occurredAt == b.occurredAt && a.recordedAt == b.recordedAt && a.correctsPosition == b.correctsPosition
+                && a.idempotencyKey == b.idempotencyKey && a.prevHash == b.prevHash && a.hash == b.hash)
+    }
 
     /// The payload, parsed.
     public func data() throws -> JSONValue { try JSONValue.parse(dataText) }
@@ -41,5 +55,38 @@ public struct RecordedEvent: Sendable, Equatable {
         HashChain.Fields(position: position, eventID: eventID, stream: stream, streamVersion: streamVersion, type: type,
                          occurredAt: occurredAt, recordedAt: recordedAt, correctsPosition: correctsPosition,
                          idempotencyKey: idempotencyKey, dataText: dataText, metadataText: metadataText)
+    }
+
+    /// An event from a row of `eventColumns` sent in binary.
+    init(row: PostgresRow) throws {
+        func timestamp(_ column: Int) throws -> Timestamp {
+            guard let t = Timestamp(microseconds: try row.requireBinaryTimestampMicroseconds(column)) else {
+                throw PostgresError(code: .unexpectedResult, message: "an event time is outside 1970-9999")
+            }
+            return t
+        }
+        // Every value is read before the event is built: nothing half-made to clean up
+        // when one of them is refused.
+        let id = try row.requireBinaryUUID(1)
+        let position = try row.requireBinaryInt64(0), stream = try row.requireBinaryString(2)
+        let streamVersion = try row.requireBinaryInt64(3), type = try row.requireBinaryString(4)
+        let dataText = try row.requireBinaryString(5), metadataText = try row.requireBinaryString(6)
+        let occurredAt = try timestamp(7), recordedAt = try timestamp(8)
+        let correctsPosition = try row.binaryInt64(9), idempotencyKey = try row.binaryString(10)
+        let prevHash = try row.requireBinaryBytes(11), hash = try row.requireBinaryBytes(12)
+        self.position = position
+        self.eventID = UUID(uuid: (id[0], id[1], id[2], id[3], id[4], id[5], id[6], id[7],
+                                   id[8], id[9], id[10], id[11], id[12], id[13], id[14], id[15]))
+        self.stream = stream
+        self.streamVersion = streamVersion
+        self.type = type
+        self.dataText = dataText
+        self.metadataText = metadataText
+        self.occurredAt = occurredAt
+        self.recordedAt = recordedAt
+        self.correctsPosition = correctsPosition
+        self.idempotencyKey = idempotencyKey
+        self.prevHash = prevHash
+        self.hash = hash
     }
 }

@@ -18,7 +18,8 @@ extension BillingBatch {
 
     func post(_ entry: Entry, to accounts: [String], balance column: BillingBalanceColumn) {
         let id = JournalEntryID(position: position, index: entry.index).description
-        let accounts = Set(accounts).sorted()
+        // Most entries post to one account: no set to build for it.
+        let accounts = accounts.count == 1 ? accounts : Set(accounts).sorted()
         for account in accounts {
             journal.append([account, position, Int(entry.index), id, entry.kind, entry.source, entry.amount, entry.projectID,
                             entry.pool.description, entry.month, entry.holdID, entry.corrects, entry.description, occurredAt])

@@ -1,3 +1,5 @@
+import LedgerJSON
+
 /// Where credit came from (B1).
 public enum CreditSource: String, Sendable, Hashable, Codable, CaseIterable {
     case plan, purchase, grant
@@ -17,6 +19,19 @@ public struct CreditPosted: DomainEvent {
         self.source = source
         self.amount = amount
         self.description = description
+    }
+}
+
+extension CreditPosted: JSONFastDecodable {
+    /// The four members and nothing else, each of its own kind and valid as `Codable`
+    /// reads it; anything else goes through `Codable`.
+    public init?(fastJSON value: JSONValue) {
+        guard case .object(let members) = value, members.count == 4,
+              case .string(let poolText)? = members["pool"], let pool = Pool(poolText),
+              case .string(let sourceText)? = members["source"], let source = CreditSource(rawValue: sourceText),
+              case .string(let amountText)? = members["amount"], let amount = Millicredits(canonical: amountText),
+              case .string(let description)? = members["description"] else { return nil }
+        self.init(pool: pool, source: source, amount: amount, description: description)
     }
 }
 
