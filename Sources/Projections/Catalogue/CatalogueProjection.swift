@@ -22,6 +22,9 @@ public struct CatalogueProjection: Projection {
                 last_occurred_at timestamptz NOT NULL
             )
             """,
+            // Every batch rewrites the row of each stream it touches: room on the page keeps
+            // those updates HOT (no new index entries), where a full page made every one
+            // of them insert into both indexes and a replay spend a third of its time there.
             """
             CREATE TABLE streams (
                 stream           text PRIMARY KEY,
@@ -32,7 +35,7 @@ public struct CatalogueProjection: Projection {
                 last_position    bigint NOT NULL,
                 last_type        text NOT NULL,
                 last_occurred_at timestamptz NOT NULL
-            )
+            ) WITH (fillfactor = 50)
             """,
             "CREATE INDEX streams_category_idx ON streams (category, stream)",
         ]
