@@ -34,21 +34,21 @@ public struct JSONStreamWriter: ~Copyable {
 
     /// An object whose members `body` writes.
     public mutating func object<E: Error>(_ body: (inout JSONStreamWriter) throws(E) -> Void) throws(E) {
-        beginValue()
-        out.append(UInt8(ascii: "{"))
-        needsComma = false
-        try body(&self)
-        out.append(UInt8(ascii: "}"))
-        needsComma = true
+        try container(UInt8(ascii: "{"), UInt8(ascii: "}"), body)
     }
 
     /// An array whose elements `body` writes.
     public mutating func array<E: Error>(_ body: (inout JSONStreamWriter) throws(E) -> Void) throws(E) {
+        try container(UInt8(ascii: "["), UInt8(ascii: "]"), body)
+    }
+
+    private mutating func container<E: Error>(_ open: UInt8, _ close: UInt8,
+                                              _ body: (inout JSONStreamWriter) throws(E) -> Void) throws(E) {
         beginValue()
-        out.append(UInt8(ascii: "["))
+        out.append(open)
         needsComma = false
         try body(&self)
-        out.append(UInt8(ascii: "]"))
+        out.append(close)
         needsComma = true
     }
 
