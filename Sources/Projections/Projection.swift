@@ -15,6 +15,10 @@ public protocol Projection: Sendable {
     var version: Int { get }
     /// Statements creating the projection's tables (unqualified names).
     var tablesSQL: [String] { get }
+    /// Indexes a rebuild creates only after folding the bulk of the log (sorting once
+    /// instead of inserting row by row); a fresh live schema creates them with its
+    /// tables. The fold must never need them: it may not even read through them.
+    var deferredIndexesSQL: [String] { get }
     /// Tables compared by `ledger replay` and the replay tests.
     var tables: [String] { get }
     /// Folds a batch of events, in log order, and writes what they change through
@@ -35,6 +39,8 @@ public protocol Projection: Sendable {
 }
 
 extension Projection {
+    public var deferredIndexesSQL: [String] { [] }
+
     public func prepare(_ events: ArraySlice<RecordedEvent>) -> (any Sendable)? { nil }
 
     public func apply(prepared: any Sendable, events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {

@@ -24,12 +24,17 @@ public enum ProjectionSchema {
         try connection.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]).rowCount == 1
     }
 
-    /// Creates an empty schema for a projection, with its checkpoint at 0.
-    static func create(_ schema: String, for projection: any Projection, on connection: PostgresConnection) throws {
+    /// Creates an empty schema for a projection, with its checkpoint at 0; a rebuild
+    /// defers the projection's `deferredIndexesSQL` to `createDeferredIndexes`.
+    static func create(_ schema: String, for projection: any Projection, deferringIndexes: Bool = false,
+                       on connection: PostgresConnection) throws {
         let quoted = connection.quoteIdentifier(schema)
         try connection.query("CREATE SCHEMA \(quoted)")
         try connection.query("SET LOCAL search_path TO \(quoted), public")
         for statement in projection.tablesSQL { try connection.query(statement) }
+        if !deferringIndexes {
+            for statement in projection.deferredIndexesSQL { try connection.query(statement) }
+        }
         try connection.query("""
             CREATE TABLE _checkpoint (
                 singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
@@ -42,6 +47,18 @@ public enum ProjectionSchema {
         try connection.query("INSERT INTO _checkpoint (position, version) VALUES (0, $1)", [projection.version])
         try connection.query("SET LOCAL search_path TO public")
         try createSetAsideTable(in: schema, on: connection)
+    }
+
+    /// Creates the indexes `create` deferred, in one transaction: a unique index that the
+    /// rows break fails the rebuild here, before anything is compared or swapped.
+    static func createDeferredIndexes(_ schema: String, for projection: any Projection, on connection: PostgresConnection) throws {
+        guard !projection.deferredIndexesSQL.isEmpty else { return }
+        try connection.transaction { tx in
+            try tx.query("SET LOCAL search_path TO \(tx.quoteIdentifier(schema)), public")
+            // Sorted in memory rather than in temporary files, for the journal of a large log.
+            try tx.query("SET LOCAL maintenance_work_mem TO '256MB'")
+            for statement in projection.deferredIndexesSQL { try tx.query(statement) }
+        }
     }
 
     /// The events this projection skipped because an operator set them aside: one row

@@ -66,6 +66,56 @@ struct RebuildPipelineTests {
         #expect(seen.int64(1) == 230, "every rebuilt batch was decoded ahead")
     }
 
+    /// A projection whose unique index is deferred; `duplicate` writes every row twice.
+    struct DeferredIndexProjection: Projection {
+        var duplicate = false
+        let name = "deferred_test"
+        let version = 1
+        let tables = ["rows"]
+        var tablesSQL: [String] { ["CREATE TABLE rows (position bigint NOT NULL, stream text NOT NULL)"] }
+        var deferredIndexesSQL: [String] { ["ALTER TABLE rows ADD PRIMARY KEY (position)"] }
+
+        func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
+            var rows = RowBuffer(columns: 2)
+            for event in events {
+                rows.append([event.position, event.stream])
+                if duplicate { rows.append([event.position, event.stream]) }
+            }
+            try context.copy(into: "rows", columns: ["position", "stream"], rows: rows)
+        }
+    }
+
+    @Test("a deferred index exists in a live schema from the start and in a rebuilt one once it is built; rows that break it fail the rebuild and swap nothing")
+    func deferredIndexes() throws {
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let store = EventStore(conninfo: db.serviceURL)
+        defer { store.close() }
+        for i in 0..<120 { _ = try store.append(AppendRequest(event("s-\(i % 7)"))) }
+        let projection = DeferredIndexProjection()
+        let projector = ProjectorThread(url: db.serviceURL, projections: [projection], batchSize: 25, pollInterval: 0.2)
+        #expect(try waitForProjections([projection], url: db.serviceURL))
+        projector.stop()
+        let connection = try db.connect()
+        func hasPrimaryKey(_ schema: String) throws -> Bool {
+            try connection.query("SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND tablename = 'rows' AND indexname = 'rows_pkey'",
+                                 [schema]).rowCount == 1
+        }
+        #expect(try hasPrimaryKey("proj_deferred_test"))
+        let live = try checksums(projection, on: connection)
+
+        try ProjectionRebuilder(conninfo: db.serviceURL, batchSize: 10, log: { _, _, _ in }).rebuild([projection])
+        #expect(try hasPrimaryKey("proj_deferred_test"))
+        #expect(try checksums(projection, on: connection) == live)
+
+        #expect(throws: PostgresError.self) {
+            try ProjectionRebuilder(conninfo: db.serviceURL, batchSize: 10, log: { _, _, _ in })
+                .rebuild([DeferredIndexProjection(duplicate: true)])
+        }
+        #expect(try checksums(projection, on: connection) == live, "the live schema is untouched")
+        #expect(try hasPrimaryKey("proj_deferred_test"))
+    }
+
     @Test("a poison event fails the whole rebuild, naming the event; the others stop too and nothing is swapped", arguments: [1, 4, 100])
     func poisonStopsTheRebuild(batchSize: Int) throws {
         let db = try TestDatabase.create()

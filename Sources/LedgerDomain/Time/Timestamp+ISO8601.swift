@@ -4,25 +4,27 @@
 extension Timestamp {
     public var iso8601: String {
         let c = components
-        var out = [UInt8]()
-        out.reserveCapacity(27)
-        func put(_ value: Int, _ width: Int) {
-            var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
-            var v = value
-            for i in stride(from: width - 1, through: 0, by: -1) {
-                digits[i] = UInt8(ascii: "0") + UInt8(v % 10)
-                v /= 10
+        // Written in place: a projection's batch prints one per journal row it copies.
+        return String(unsafeUninitializedCapacity: 27) { out in
+            var i = 0
+            func put(_ value: Int, _ width: Int, then separator: UInt8) {
+                var v = value
+                for k in stride(from: i + width - 1, through: i, by: -1) {
+                    out[k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+                    v /= 10
+                }
+                out[i + width] = separator
+                i += width + 1
             }
-            out.append(contentsOf: digits)
+            put(c.year, 4, then: UInt8(ascii: "-"))
+            put(c.month, 2, then: UInt8(ascii: "-"))
+            put(c.day, 2, then: UInt8(ascii: "T"))
+            put(c.hour, 2, then: UInt8(ascii: ":"))
+            put(c.minute, 2, then: UInt8(ascii: ":"))
+            put(c.second, 2, then: UInt8(ascii: "."))
+            put(c.microsecond, 6, then: UInt8(ascii: "Z"))
+            return i
         }
-        put(c.year, 4); out.append(UInt8(ascii: "-"))
-        put(c.month, 2); out.append(UInt8(ascii: "-"))
-        put(c.day, 2); out.append(UInt8(ascii: "T"))
-        put(c.hour, 2); out.append(UInt8(ascii: ":"))
-        put(c.minute, 2); out.append(UInt8(ascii: ":"))
-        put(c.second, 2); out.append(UInt8(ascii: "."))
-        put(c.microsecond, 6); out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.f{1,9}](Z|±HH:MM)`; fractions beyond microseconds

@@ -19,6 +19,7 @@ public struct BillingProjection: Projection {
     public init() {}
 
     public var tablesSQL: [String] { BillingSchema.statements }
+    public var deferredIndexesSQL: [String] { BillingSchema.deferredIndexes }
 
     public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
         try apply(try decode(events), in: context)

@@ -46,7 +46,7 @@ public struct ProjectionRebuilder: Sendable {
             let build = ProjectionSchema.buildSchema(of: projection)
             try connection.transaction { tx in
                 try tx.query("DROP SCHEMA IF EXISTS \(tx.quoteIdentifier(build)) CASCADE")
-                try ProjectionSchema.create(build, for: projection, on: tx)
+                try ProjectionSchema.create(build, for: projection, deferringIndexes: true, on: tx)
             }
             log(.info, "rebuilding projection", ["projection": projection.name, "schema": build])
         }
@@ -109,6 +109,9 @@ public struct ProjectionRebuilder: Sendable {
         }
         pipelines.wait()
         if let first = failures.withLock({ $0.sorted { $0.key < $1.key }.first }) { throw first.value }
+        for projection in projections {
+            try ProjectionSchema.createDeferredIndexes(ProjectionSchema.buildSchema(of: projection), for: projection, on: connection)
+        }
         handedOver = true
         return RebuiltProjections(rebuilder: self, projections: projections, connection: connection)
     }
