@@ -2,6 +2,23 @@
 public enum Hex {
     private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// The common case (a digest, a key), written in place: every authenticated request
+    /// hex-encodes its key's digest.
+    public static func encode(_ bytes: [UInt8]) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            for (i, b) in bytes.enumerated() {
+                out[2 * i] = digit(b >> 4)
+                out[2 * i + 1] = digit(b & 0x0f)
+            }
+            return bytes.count * 2
+        }
+    }
+
+    @inline(__always)
+    private static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
+    }
+
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.underestimatedCount * 2)

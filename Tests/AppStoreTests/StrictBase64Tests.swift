@@ -20,6 +20,17 @@ import TestSupport
         }
     }
 
+    @Test func hexOfAnArrayIsTheSequencesHexAndDecodesBack() {
+        var rng = SeededRandom(seed: 11)
+        for length in 0..<70 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let viaSequence = Hex.encode(bytes.lazy.map { $0 })
+            #expect(Hex.encode(bytes) == viaSequence)
+            #expect(Hex.encode(bytes) == bytes.map { String(format: "%02x", $0) }.joined())
+            #expect(Hex.decode(Hex.encode(bytes)) == bytes)
+        }
+    }
+
     @Test func urlRefusesPaddingAndTheStandardAlphabet() {
         #expect(StrictBase64.decode("YQ", .url) == [0x61])
         #expect(StrictBase64.decode("YQ==", .url) == nil)
