@@ -17,7 +17,8 @@ public protocol Projection: Sendable {
     var tablesSQL: [String] { get }
     /// Indexes a rebuild creates only after folding the bulk of the log (sorting once
     /// instead of inserting row by row); a fresh live schema creates them with its
-    /// tables. The fold must never need them: it may not even read through them.
+    /// tables. The fold must not rely on them, not even to read: during a rebuild they do
+    /// not exist yet.
     var deferredIndexesSQL: [String] { get }
     /// Tables compared by `ledger replay` and the replay tests.
     var tables: [String] { get }
