@@ -89,21 +89,54 @@ public final class HTTPClient {
             if end != nil { break }
             try fill(socket)
         }
-        let text = String(decoding: received[..<end!], as: UTF8.self)
+        // Parsed as bytes, line by line at each CR LF: the benchmarks run this client beside
+        // the server they measure, so what it spends is taken from the server.
+        let head = try received.withUnsafeBufferPointer { bytes -> (Int, HTTPHeaders) in
+            let head = UnsafeBufferPointer(rebasing: bytes[..<end!])
+            var lineStart = 0
+            var status: Int?
+            var headers = HTTPHeaders()
+            while lineStart <= head.count {
+                var lineEnd = lineStart
+                while lineEnd + 1 < head.count && !(head[lineEnd] == 0x0D && head[lineEnd + 1] == 0x0A) { lineEnd += 1 }
+                if lineEnd + 1 >= head.count { lineEnd = head.count }
+                let line = UnsafeBufferPointer(rebasing: head[lineStart..<lineEnd])
+                if status == nil {
+                    status = try Self.parseStatusLine(line)
+                } else if !line.isEmpty {
+                    guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+                        throw HTTPClientError(code: .malformedResponse, message: "bad header line")
+                    }
+                    headers.add(name: String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self),
+                                value: Self.trimmed(UnsafeBufferPointer(rebasing: line[(colon + 1)...])))
+                }
+                lineStart = lineEnd + 2
+            }
+            guard let status else { throw HTTPClientError(code: .malformedResponse, message: "bad status line") }
+            return (status, headers)
+        }
         received.removeFirst(end! + 4)
-        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
-        let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2)
-        guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."), let status = Int(statusLine[1]) else {
+        return head
+    }
+
+    /// `HTTP/1.x SSS[ reason]`: the status.
+    private static func parseStatusLine(_ line: UnsafeBufferPointer<UInt8>) throws -> Int {
+        let prefix = Array("HTTP/1.".utf8)
+        let parts = line.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true)
+        guard parts.count >= 2, parts[0].starts(with: prefix),
+              let status = Int(String(decoding: parts[1], as: UTF8.self)) else {
             throw HTTPClientError(code: .malformedResponse, message: "bad status line")
         }
-        var headers = HTTPHeaders()
-        for line in lines where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else {
-                throw HTTPClientError(code: .malformedResponse, message: "bad header line")
-            }
-            headers.add(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingSpaces())
+        return status
+    }
+
+    /// The text of `bytes` without the spaces and tabs around it.
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let isSpace = { (b: UInt8) in b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return ""
         }
-        return (status, headers)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[first...last]), as: UTF8.self)
     }
 
     private func readBody(_ socket: ClientSocket, head: (status: Int, headers: HTTPHeaders), method: String) throws -> [UInt8] {
@@ -165,7 +198,12 @@ public final class HTTPClient {
     private static func find(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {
         guard bytes.count >= needle.count else { return nil }
         for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
-            if Array(bytes[start..<(start + needle.count)]) == needle { return start }
+            var matches = true
+            for k in 1..<needle.count where bytes[start + k] != needle[k] {
+                matches = false
+                break
+            }
+            if matches { return start }
         }
         return nil
     }
