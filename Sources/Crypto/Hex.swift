@@ -1,7 +1,5 @@
 /// Lowercase hexadecimal, as the hash chain and SQL `encode(…, 'hex')` write it.
 public enum Hex {
-    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
-
     /// The common case (a digest, a key), written in place: every authenticated request
     /// hex-encodes its key's digest.
     public static func encode(_ bytes: [UInt8]) -> String {
@@ -20,13 +18,7 @@ public enum Hex {
     }
 
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.underestimatedCount * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        encode(Array(bytes))
     }
 
     /// Decodes lowercase or uppercase hex; nil on odd length or a non-hex character.

@@ -79,12 +79,6 @@ public struct JSONStreamWriter: ~Copyable {
         needsComma = true
     }
 
-    public mutating func null() {
-        beginValue()
-        out.append("null")
-        needsComma = true
-    }
-
     /// The member `name` with a string value, or nothing when `value` is nil, as a
     /// synthesized `encodeIfPresent` does.
     public mutating func member(_ name: StaticString, ifPresent value: String?) {

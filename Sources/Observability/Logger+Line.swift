@@ -40,12 +40,6 @@ extension Logger {
 
     /// `2025-05-20T09:04:05.123Z`; formatted by hand because `DateFormatter` is costly and
     /// its thread safety has varied across Foundation versions.
-    static func rfc3339UTCMilliseconds(_ instant: Date) -> String {
-        var out: [UInt8] = []
-        appendRFC3339UTCMilliseconds(instant, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
     private static func appendRFC3339UTCMilliseconds(_ instant: Date, to out: inout [UInt8]) {
         // Rounded to the microsecond first: a Double holding ".123" may be ".12299999…",
         // which would otherwise truncate to the wrong millisecond.
