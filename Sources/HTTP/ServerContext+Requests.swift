@@ -49,7 +49,8 @@ extension ServerContext {
         state.method = method
         state.version = version
         state.headers = Self.requestHeaders(connection)
-        state.requestID = RequestID.resolve(incoming: state.headers["X-Request-Id"])
+        // The id drawn when the request line came in stands unless the client sent its own.
+        if let incoming = state.headers["X-Request-Id"], RequestID.isValid(incoming) { state.requestID = incoming }
         state.remoteAddress = Self.clientIP(connection)
         state.connection.setPhase(.body(deadline: .now + .seconds(configuration.requestBodyTimeoutSeconds)),
                                   requestID: state.requestID)

@@ -17,6 +17,16 @@ enum JSONBytes {
         return sawNUL
     }
 
+    /// Appends UTF-8 bytes as a JSON string, escaped as `appendQuoted` escapes a string.
+    /// The bytes must be valid UTF-8 (they are copied as they are).
+    @discardableResult
+    static func appendQuoted(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteWriter) -> Bool {
+        out.append(0x22)
+        let sawNUL = appendEscaped(bytes, to: &out)
+        out.append(0x22)
+        return sawNUL
+    }
+
     private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteWriter) -> Bool {
         guard let start = bytes.baseAddress else { return false }
         let raw = UnsafeRawPointer(start)

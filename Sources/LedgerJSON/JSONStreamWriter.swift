@@ -67,6 +67,14 @@ public struct JSONStreamWriter: ~Copyable {
         needsComma = true
     }
 
+    /// A string given as its UTF-8 bytes, such as a text value lent by libpq, written
+    /// without making a `String` of it. The bytes must be valid UTF-8.
+    public mutating func string(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        beginValue()
+        JSONBytes.appendQuoted(utf8: bytes, to: &out)
+        needsComma = true
+    }
+
     public mutating func integer(_ value: Int64) {
         beginValue()
         JSONBytes.appendInteger(value, to: &out)
@@ -85,6 +93,13 @@ public struct JSONStreamWriter: ~Copyable {
         guard let value else { return }
         key(name)
         string(value)
+    }
+
+    /// The member `name` with a string value given as UTF-8 bytes, or nothing when nil.
+    public mutating func member(_ name: StaticString, ifPresent utf8: UnsafeBufferPointer<UInt8>?) {
+        guard let utf8 else { return }
+        key(name)
+        string(utf8: utf8)
     }
 
     public mutating func member(_ name: StaticString, _ value: String) {

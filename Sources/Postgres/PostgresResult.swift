@@ -3,7 +3,7 @@ import CLibPQ
 /// The rows of one command, owned until the last reference goes.
 public final class PostgresResult: @unchecked Sendable {
     // Immutable after creation and only read through libpq's const accessors, hence Sendable.
-    private let result: OpaquePointer
+    @usableFromInline let result: OpaquePointer
 
     /// How the server sent the values: as text (libpq's default), or in each type's
     /// binary form.
@@ -22,6 +22,7 @@ public final class PostgresResult: @unchecked Sendable {
 
     public func columnName(_ column: Int) -> String { String(cString: PQfname(result, Int32(column))) }
 
+    @inlinable
     public func isNull(row: Int, column: Int) -> Bool { PQgetisnull(result, Int32(row), Int32(column)) == 1 }
 
     public func format(ofColumn column: Int) -> Format { PQfformat(result, Int32(column)) == 1 ? .binary : .text }
@@ -35,7 +36,9 @@ public final class PostgresResult: @unchecked Sendable {
         }
     }
 
-    /// Lends the raw text bytes of a value without copying them.
+    /// Lends the raw text bytes of a value without copying them. Inlinable: a page is
+    /// written from a few hundred of these.
+    @inlinable
     public func withUnsafeValue<T>(row: Int, column: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> T) rethrows -> T {
         if isNull(row: row, column: column) { return try body(nil) }
         let length = Int(PQgetlength(result, Int32(row), Int32(column)))

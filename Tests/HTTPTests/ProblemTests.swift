@@ -43,7 +43,18 @@ struct ProblemTests {
         #expect(RequestID.isValid(String(repeating: "a", count: 128)))
         #expect(!RequestID.isValid("has space"))
         #expect(!RequestID.isValid("new\nline"))
-        #expect(RequestID.resolve(incoming: "ok-1") == "ok-1")
-        #expect(UUID(uuidString: RequestID.resolve(incoming: "bad id")) != nil)
+    }
+
+    @Test func generatedRequestIDsAreDistinctLowerCaseVersion4UUIDs() {
+        let ids = (0..<2000).map { _ in RequestID.generate() }
+        #expect(Set(ids).count == ids.count)
+        for id in ids {
+            let parsed = UUID(uuidString: id)
+            #expect(parsed != nil && id == parsed!.uuidString.lowercased(), "\(id)")
+            #expect(RequestID.isValid(id))
+            let bytes = Array(id.utf8)
+            #expect(bytes[14] == UInt8(ascii: "4"), "version nibble of \(id)")
+            #expect([UInt8(ascii: "8"), UInt8(ascii: "9"), UInt8(ascii: "a"), UInt8(ascii: "b")].contains(bytes[19]), "variant of \(id)")
+        }
     }
 }

@@ -14,6 +14,13 @@ struct LatencySummary: Sendable {
         self.sorted = latencies.sorted()
     }
 
+    /// Several series as one: their requests together, over the sum of their durations.
+    init(merging series: [LatencySummary]) {
+        self.count = series.reduce(0) { $0 + $1.count }
+        self.seconds = series.reduce(0) { $0 + $1.seconds }
+        self.sorted = series.flatMap(\.sorted).sorted()
+    }
+
     var perSecond: Double { Double(count) / Swift.max(seconds, 1e-9) }
 
     /// The nearest-rank percentile, in milliseconds (0 for an empty series).

@@ -19,21 +19,26 @@ enum ReadBenchmark {
         var projects = 1_000
         var requests = 2_000
         var concurrency = 4
+        /// Each journal page is measured in this many alternating rounds (raw statement,
+        /// then HTTP), so that a moment of noise on a shared machine moves one round's
+        /// ratio, not the answer: the ratio reported is the median round's.
+        var rounds = 5
         var reproject = false
     }
 
     static let pageSize = 50
 
     static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["events", "projects", "requests", "concurrency"], boolean: ["reproject"])
+        let args = try Arguments(arguments, valued: ["events", "projects", "requests", "concurrency", "rounds"], boolean: ["reproject"])
         var options = Options()
         options.events = try args.int("events", default: options.events)
         options.projects = try args.int("projects", default: options.projects)
         options.requests = try args.int("requests", default: options.requests)
         options.concurrency = try args.int("concurrency", default: options.concurrency)
+        options.rounds = try args.int("rounds", default: options.rounds)
         options.reproject = args.flag("reproject")
-        guard options.projects > 0, options.requests > 0, options.concurrency > 0 else {
-            throw UsageError("--projects, --requests and --concurrency must be positive")
+        guard options.projects > 0, options.requests > 0, options.concurrency > 0, options.rounds > 0 else {
+            throw UsageError("--projects, --requests, --concurrency and --rounds must be positive")
         }
         guard options.events >= BenchReadLog.minimumEvents(projects: options.projects) else {
             throw UsageError("--events must be at least 5 per project (\(BenchReadLog.minimumEvents(projects: options.projects)) for \(options.projects) projects)")
@@ -90,7 +95,8 @@ enum ReadBenchmark {
         @Sendable func read(_ project: BenchReadLog.Project, _ path: String) -> HTTPLoad.Request {
             HTTPLoad.Request(path: "/v1/projects/\(project.id)/\(path)", headers: [("Authorization", "Bearer " + project.key)])
         }
-        BenchOutput.line("http: \(c) client threads, \(n) requests per measurement after \(warmup) unmeasured, \(service.threads) server threads")
+        BenchOutput.line("http: \(c) client threads, \(n) requests per measurement after \(warmup) unmeasured, \(service.threads) server threads; "
+                         + "journal pages in \(options.rounds) alternating rounds of raw statement and HTTP")
 
         let healthz = try HTTPLoad.run(port: port, concurrency: c, count: n, warmup: warmup) { _ in HTTPLoad.Request(path: "/healthz") }
         BenchOutput.line(healthz.line("healthz (ceiling)"))
@@ -113,16 +119,23 @@ enum ReadBenchmark {
             BillingReadModel.journalPageStatement(.project(accounts[i].id), after: after, limit: pageSize)
         }
         func measure(_ label: String, clients: Int, http: @escaping @Sendable (Int) -> HTTPLoad.Request,
-                     raw: @escaping @Sendable (Int) -> RawStatementLoad.Statement) throws -> (http: LatencySummary, raw: LatencySummary) {
-            // Both series draw the same accounts in the same order.
-            let picks = (0..<(n + warmup)).map { _ in Int.random(in: 0..<accounts.count) }
-            let direct = try RawStatementLoad.run(conninfo: url, concurrency: clients, count: n, warmup: warmup) { raw(picks[$0]) }
-            let served = try HTTPLoad.run(port: port, concurrency: clients, count: n, warmup: warmup) { http(picks[$0]) }
-            BenchOutput.line(direct.line("\(label), \(clients) client\(clients == 1 ? "" : "s"), raw statement through libpq"))
-            BenchOutput.line(served.line("\(label), \(clients) client\(clients == 1 ? "" : "s"), HTTP")
-                             + String(format: "; %.2f of the raw statement's rate, %.2f of the healthz rate",
-                                      served.perSecond / direct.perSecond, served.perSecond / healthz.perSecond))
-            return (served, direct)
+                     raw: @escaping @Sendable (Int) -> RawStatementLoad.Statement) throws -> Comparison {
+            var rounds: [(http: LatencySummary, raw: LatencySummary)] = []
+            for _ in 0..<options.rounds {
+                // Both series of a round draw the same accounts in the same order.
+                let picks = (0..<(n + warmup)).map { _ in Int.random(in: 0..<accounts.count) }
+                let direct = try RawStatementLoad.run(conninfo: url, concurrency: clients, count: n, warmup: warmup) { raw(picks[$0]) }
+                let served = try HTTPLoad.run(port: port, concurrency: clients, count: n, warmup: warmup) { http(picks[$0]) }
+                rounds.append((served, direct))
+            }
+            let comparison = Comparison(rounds: rounds)
+            let who = "\(label), \(clients) client\(clients == 1 ? "" : "s")"
+            BenchOutput.line(comparison.raw.line("\(who), raw statement through libpq"))
+            BenchOutput.line(comparison.http.line("\(who), HTTP")
+                             + String(format: "; %.2f of the raw statement's rate (median round; rounds ", comparison.ratio)
+                             + comparison.ratios.map { String(format: "%.2f", $0) }.joined(separator: " ")
+                             + String(format: "), %.2f of the healthz rate", comparison.http.perSecond / healthz.perSecond))
+            return comparison
         }
         let first = try measure("journal first page", clients: c, http: firstPage, raw: { statement($0, after: nil) })
         let last = try measure("journal last full page", clients: c, http: lastPage, raw: { statement($0, after: starts[$0].lastFull) })
@@ -140,8 +153,26 @@ enum ReadBenchmark {
         BenchOutput.line(String(format: "journal page p99 with 1 client: first %.2f ms, last %.2f ms (target < 2 ms); "
                                 + "HTTP rate / raw statement rate with %d clients: first %.2f, last %.2f (target >= 0.5); tail page %.2f",
                                 firstAlone.http.p99, lastAlone.http.p99, c,
-                                first.http.perSecond / first.raw.perSecond, last.http.perSecond / last.raw.perSecond,
-                                tail.http.perSecond / tail.raw.perSecond))
+                                first.ratio, last.ratio, tail.ratio))
+    }
+
+    /// One page measured in rounds: every round's requests together, and the median of
+    /// the rounds' ratios of HTTP rate to raw statement rate.
+    struct Comparison {
+        var http: LatencySummary
+        var raw: LatencySummary
+        var ratios: [Double]
+
+        init(rounds: [(http: LatencySummary, raw: LatencySummary)]) {
+            http = LatencySummary(merging: rounds.map(\.http))
+            raw = LatencySummary(merging: rounds.map(\.raw))
+            ratios = rounds.map { $0.http.perSecond / $0.raw.perSecond }
+        }
+
+        var ratio: Double {
+            let sorted = ratios.sorted()
+            return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        }
     }
 
     /// Where a journal's last pages start: the deepest full page, and the tail page a
@@ -185,7 +216,7 @@ enum ReadBenchmark {
                         guard let page = try model.journalPage(.project(accounts[i].id), after: after, limit: pageSize) else {
                             throw BenchmarkFailure(.unexpectedResponse, "project \(accounts[i].id) has no journal")
                         }
-                        return (page.entries.count, page.hasMore ? page.entries.last?.id : nil)
+                        return (page.count, page.hasMore && page.count > 0 ? page.id(at: page.count - 1) : nil)
                     }
                     starts.withLock { $0[i] = found }
                 }

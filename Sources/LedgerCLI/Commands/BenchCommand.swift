@@ -7,7 +7,7 @@ public enum BenchCommand: LedgerCommand {
     public static let summary = "Benchmarks: `ledger bench append|read|replay|ingest|products|appstore` (append path, projector and billing reads, replay, usage ingestion, the IAP catalog, App Store verification)."
     public static let usage = """
         usage: ledger bench append [--events N] [--writers N] [--window N]
-               ledger bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--reproject]
+               ledger bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--rounds K] [--reproject]
                ledger bench replay [--events N] [--projects P] [--batch B]
                ledger bench ingest [--batches B] [--batch-size S] [--concurrency C] [--projector]
                ledger bench appstore [--seconds S] [--dir DIR]
@@ -40,10 +40,12 @@ public enum BenchCommand: LedgerCommand {
                  journal page of 50 of random projects, their last page (cursors followed
                  once per project beforehand), and the balance; each journal page also with
                  one client, and each also as the read model's statement straight through
-                 libpq (the baseline). Prints requests/s, p50, p99 and max for each, and ends
-                 with the line `journal page p99 with 1 client: first X ms, last Y ms (target
-                 < 2 ms); HTTP rate / raw statement rate with C clients: first A, last B
-                 (target >= 0.5)`.
+                 libpq (the baseline), in K alternating rounds (default 5) of R requests of
+                 each. Prints requests/s, p50, p99 and max for each, the ratio of HTTP to
+                 raw statement rates as the median of the rounds' ratios, and ends with the
+                 line `journal page p99 with 1 client: first X ms, last Y ms (target < 2 ms);
+                 HTTP rate / raw statement rate with C clients: first A, last B (target >=
+                 0.5); tail page T`.
 
         ingest   Creates (once) the self-paying project `bench-ingest` and a service key,
                  runs the projector until it knows them, then POSTs B batches (default 200)
