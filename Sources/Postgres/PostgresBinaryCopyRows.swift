@@ -85,6 +85,15 @@ public struct PostgresBinaryCopyRows: Sendable {
         bytea(value)
     }
 
+    /// Hands over the bytes written so far and starts an empty buffer of the same
+    /// capacity, for a stream sent in pieces (`PostgresConnection.copyIn(_:flushingAt:_:)`).
+    public mutating func drain() -> [UInt8] {
+        var next: [UInt8] = []
+        next.reserveCapacity(bytes.capacity)
+        swap(&next, &bytes)
+        return next
+    }
+
     /// The stream with its trailer; call once, after the last row.
     public mutating func finish() {
         guard !finished else { return }

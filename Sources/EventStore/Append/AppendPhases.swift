@@ -6,9 +6,10 @@ public struct AppendPhases: Sendable, Equatable {
     public var transactions = 0
     /// Taking the lock and reading the head, stream versions and idempotency keys.
     public var lockAndRead: Double = 0
-    /// Judging the appends and computing the hash chain.
+    /// Judging the appends and computing the hash chain, which happens while the COPY
+    /// streams the rows judged before.
     public var plan: Double = 0
-    /// Sending the rows (COPY), including the log's insert checks.
+    /// The rest of the COPY: waiting for the server to insert and check the rows.
     public var write: Double = 0
     /// Notifying and committing.
     public var commit: Double = 0

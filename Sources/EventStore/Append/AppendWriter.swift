@@ -95,9 +95,17 @@ final class AppendWriter: @unchecked Sendable {
     private func adopt(_ fresh: PostgresConnection) throws {
         backend = nil
         connection = nil
+        try fresh.query(Self.sessionSettings)
         backend = try CommitResolver.Backend.current(on: fresh)
         connection = fresh
     }
+
+    /// The appender's statements are prepared once per session and their generic plans
+    /// kept: one chosen while the log was small (a sequential scan for the idempotency
+    /// keys) would read the whole log under the append lock for as long as the session
+    /// lives. Every statement it runs is a lookup through an index of `events`; these make
+    /// any other plan impossible, whatever the log's size when it was planned (issue 10).
+    static let sessionSettings = "SET enable_seqscan = off; SET enable_hashjoin = off; SET enable_mergejoin = off"
 
     private func fail(_ appends: [PreparedAppend], _ error: PostgresError) -> [Result<AppendResult, AppendError>] {
         let mapped: AppendError
@@ -118,11 +126,9 @@ final class AppendWriter: @unchecked Sendable {
             var planner = try makePlanner(for: appends, on: conn)
             phases.lockAndRead += clock.lap()
             let startHead = planner.headPosition
-            planned = appends.map { planner.plan($0) }
+            planned = try planAndInsert(appends, with: &planner, on: conn)
             let rows = planner.rows
             firstNewEvent = rows.first?.eventID
-            phases.plan += clock.lap()
-            if !rows.isEmpty { try insert(rows, recordedAt: planner.recordedAt, on: conn) }
             if !rows.isEmpty && faults.abortAfterInsert() {
                 try conn.query("SELECT 1 / 0")
             }
@@ -202,29 +208,52 @@ final class AppendWriter: @unchecked Sendable {
                              recordedAt: recordedAt, versions: versions, keys: known)
     }
 
-    /// Binary COPY rather than multi-row INSERT: the server parses no SQL, no parameters
-    /// and no text per row, which is most of the cost of inserting many rows.
-    private func insert(_ rows: [AppendPlanner.Row], recordedAt: Timestamp, on conn: PostgresConnection) throws {
-        var copy = PostgresBinaryCopyRows(reservingCapacity: rows.count * 700)
-        for row in rows {
-            let t = row.texts
-            copy.startRow(fields: 14)
-            copy.int8(t.position)
-            copy.uuid(row.eventID.uuid)
-            copy.text(t.stream)
-            copy.int8(t.streamVersion)
-            copy.text(t.type)
-            copy.jsonb(t.dataText)
-            copy.jsonb(t.metadataText)
-            copy.timestamptz(unixMicroseconds: row.occurredAt.microseconds)
-            copy.timestamptz(unixMicroseconds: recordedAt.microseconds)
-            copy.int8(t.correctsPosition)
-            copy.text(t.idempotencyKey)
-            copy.bytea(row.requestHash)
-            copy.bytea(row.prevHash)
-            copy.bytea(row.hash)
+    /// Judges the appends one by one and streams the rows of each to the server as a
+    /// binary COPY while the next ones are judged and hashed: the server inserts the first
+    /// rows while the last are still being made. Binary COPY rather than multi-row INSERT:
+    /// the server parses no SQL, no parameters and no text per row, which is most of the
+    /// cost of inserting many rows. A batch whose appends all fail or replay copies no row,
+    /// which the insert trigger lets through.
+    private func planAndInsert(_ appends: [PreparedAppend], with planner: inout AppendPlanner,
+                               on conn: PostgresConnection) throws -> [AppendPlanner.Outcome] {
+        var outcomes: [AppendPlanner.Outcome] = []
+        outcomes.reserveCapacity(appends.count)
+        var planning = 0.0
+        let recordedAt = planner.recordedAt
+        try conn.copyIn(Self.copySQL) { stream in
+            for append in appends {
+                let started = DispatchTime.now().uptimeNanoseconds
+                let before = planner.rows.count
+                outcomes.append(planner.plan(append))
+                for row in planner.rows[before...] { Self.encode(row, recordedAt: recordedAt, into: &stream.rows) }
+                planning += Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+                try stream.flushIfFull()
+            }
         }
-        try conn.copyIn("COPY events (position, event_id, stream, stream_version, type, data, metadata, occurred_at, recorded_at, corrects_position, idempotency_key, request_hash, prev_hash, hash) FROM STDIN WITH (FORMAT binary)", rows: copy)
+        phases.plan += planning
+        phases.write -= planning
+        return outcomes
+    }
+
+    static let copySQL = "COPY events (position, event_id, stream, stream_version, type, data, metadata, occurred_at, recorded_at, corrects_position, idempotency_key, request_hash, prev_hash, hash) FROM STDIN WITH (FORMAT binary)"
+
+    private static func encode(_ row: AppendPlanner.Row, recordedAt: Timestamp, into copy: inout PostgresBinaryCopyRows) {
+        let t = row.texts
+        copy.startRow(fields: 14)
+        copy.int8(t.position)
+        copy.uuid(row.eventID.uuid)
+        copy.text(t.stream)
+        copy.int8(t.streamVersion)
+        copy.text(t.type)
+        copy.jsonb(t.dataText)
+        copy.jsonb(t.metadataText)
+        copy.timestamptz(unixMicroseconds: row.occurredAt.microseconds)
+        copy.timestamptz(unixMicroseconds: recordedAt.microseconds)
+        copy.int8(t.correctsPosition)
+        copy.text(t.idempotencyKey)
+        copy.bytea(row.requestHash)
+        copy.bytea(row.prevHash)
+        copy.bytea(row.hash)
     }
 
     private func readBack(first: Int64, count: Int, on conn: PostgresConnection) throws -> AppendResult {

@@ -101,7 +101,7 @@ struct PreparedAppend: Sendable {
         }
         if let p = event.correctsPosition, p <= 0 { throw invalid("event \(index): corrects_position must be positive") }
         if let key = event.idempotencyKey { try checkKey(key) }
-        let eventID = event.eventID ?? SecureRandom.uuid()
+        let eventID = event.eventID ?? SecureRandom.timeOrderedUUID()
         var e = Event(eventID: eventID, eventIDText: eventID.lowercaseText, occurredAtText: event.occurredAt?.iso8601,
                       stream: event.stream, type: event.type, dataText: dataText,
                       metadataText: metadataText, occurredAt: event.occurredAt, correctsPosition: event.correctsPosition,

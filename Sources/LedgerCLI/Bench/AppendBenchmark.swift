@@ -13,17 +13,20 @@ enum AppendBenchmark {
         var writers = 32
         var window = 64
         var streams = 1_000
+        /// Events to fill the log with before measuring again (`--preload`); 0: none.
+        var preload = 0
     }
 
     static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["events", "writers", "window", "streams"])
+        let args = try Arguments(arguments, valued: ["events", "writers", "window", "streams", "preload"])
         var options = Options()
         options.events = try args.int("events", default: options.events)
         options.writers = try args.int("writers", default: options.writers)
         options.window = try args.int("window", default: options.window)
         options.streams = try args.int("streams", default: options.streams)
-        guard options.events > 0, options.writers > 0, options.window > 0, options.streams >= options.writers else {
-            throw UsageError("--events, --writers and --window must be positive, and --streams at least --writers")
+        options.preload = try args.int("preload", default: options.preload)
+        guard options.events > 0, options.writers > 0, options.window > 0, options.streams >= options.writers, options.preload >= 0 else {
+            throw UsageError("--events, --writers and --window must be positive, --streams at least --writers, --preload not negative")
         }
         let url = try environment.databaseURL()
         let connection = try PostgresConnection(conninfo: url)
@@ -43,9 +46,27 @@ enum AppendBenchmark {
             best = max(best, rate)
         }
 
+        let single = options.preload > 0 ? try singleAppendLatency(url: url, run: run) : nil
+        let rate = try measureAndReport(url: url, payloads: payloads, streams: streamOf, run: run, options: options)
+        print(String(format: "append: %.0f events/s; raw insert: %.0f events/s; ratio: %.2f", rate, best, rate / best))
+        guard options.preload > 0, let single else { return 0 }
+
+        let (head, preloadRate) = try preload(url: url, count: options.preload, run: run, streams: options.streams)
+        print(String(format: "preload: %d events in the log (%.0f events/s through the append path)", head, preloadRate))
+        let again = try measureAndReport(url: url, payloads: payloads, streams: streamOf, run: run + "-again", options: options)
+        let singleAgain = try singleAppendLatency(url: url, run: run + "-again")
+        print(String(format: "flat: single append p99: empty %.2f ms; preloaded %.2f ms; ratio: %.2f",
+                     single * 1000, singleAgain * 1000, singleAgain / single))
+        print(String(format: "flat: empty %.0f events/s; preloaded %.0f events/s at %d events; ratio: %.2f", rate, again, head, again / rate))
+        return 0
+    }
+
+    /// Runs the measurement on a store of its own and prints where the appender's time went.
+    private static func measureAndReport(url: String, payloads: [JSONValue], streams: [Int], run: String,
+                                         options: Options) throws -> Double {
         let store = EventStore(conninfo: url)
         defer { store.close() }
-        let (rate, latencies) = try measureAppend(store: store, payloads: payloads, streams: streamOf, run: run, options: options)
+        let (rate, latencies) = try measureAppend(store: store, payloads: payloads, streams: streams, run: run, options: options)
         let stats = store.appendStatistics
         let sorted = latencies.sorted()
         func pct(_ p: Double) -> String { String(format: "%.1f ms", sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000) }
@@ -54,8 +75,7 @@ enum AppendBenchmark {
         print(String(format: "append: appender time: lock+read %.0f%%, plan+hash %.0f%%, write (COPY) %.0f%%, commit %.0f%%",
                      p.lockAndRead / total * 100, p.plan / total * 100, p.write / total * 100, p.commit / total * 100))
         print("append: \(stats.transactions) transactions, \(String(format: "%.0f", Double(stats.eventsWritten) / Double(max(stats.transactions, 1)))) events per transaction, latency p50 \(pct(0.5)), p99 \(pct(0.99))")
-        print(String(format: "append: %.0f events/s; raw insert: %.0f events/s; ratio: %.2f", rate, best, rate / best))
-        return 0
+        return rate
     }
 
     /// A ~300-byte payload shaped like a usage event.

@@ -53,7 +53,7 @@ enum RawInsertBaseline {
         let texts: [[String?]] = rows.enumerated().map { index, row in
             let version = versions[row.stream, default: 0] + 1
             versions[row.stream] = version
-            return [String(index + 1), UUID().uuidString.lowercased(), row.stream, String(version), row.type,
+            return [String(index + 1), SecureRandom.timeOrderedUUID().uuidString.lowercased(), row.stream, String(version), row.type,
                     row.data.canonicalText, row.metadata.json.canonicalText, row.occurredAt?.iso8601 ?? timestamp, timestamp,
                     nil, row.idempotencyKey, row.idempotencyKey == nil ? nil : hash, hash, hash]
         }

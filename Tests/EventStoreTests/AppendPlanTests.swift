@@ -1,0 +1,80 @@
+import Dispatch
+import EventStore
+import Foundation
+import LedgerJSON
+import Postgres
+import Synchronization
+import Testing
+import TestSupport
+
+/// Issue 10: no plan of the append path depends on the size of the log when its session
+/// started. One appender session lives from an empty log to 200,000 events, through every
+/// statement the append path has (expected versions, event-level and append-level keys,
+/// replays), and `events` is never read by a sequential scan: not by the appender's own
+/// lookups, not by the insert trigger's checks.
+@Suite("Appending: plans that do not grow with the log")
+struct AppendPlanTests {
+    @Test("one session from an empty log to 200,000 events never scans the log")
+    func appendsNeverScanTheLog() throws {
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let before = try Self.scans(db)
+        let store = EventStore(conninfo: db.serviceURL)
+        let threads = 8, appendsPerThread = 250, eventsPerAppend = 100
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: threads) { t in
+            var versions: [String: Int64] = [:]
+            var replayable: AppendRequest?
+            for a in 0..<appendsPerThread {
+                let events = (0..<eventsPerAppend).map { e -> EventToAppend in
+                    let stream = "plan-\(t)-\((a + e) % 20)"
+                    versions[stream, default: 0] += 1
+                    return event(stream, data: ["a": .integer(Int64(a)), "e": .integer(Int64(e))],
+                                 key: a % 3 == 0 ? "plan-key-\(t)-\(a)-\(e)" : nil)
+                }
+                var request = AppendRequest(events: events)
+                if a % 3 == 1 { request.idempotencyKey = "plan-append-\(t)-\(a)" }
+                if a % 4 == 2, let stream = events.first?.stream {
+                    // The version the stream had before this append: this thread owns it.
+                    let written = Int64(events.filter { $0.stream == stream }.count)
+                    request.expectedVersions = [stream: .exactly(versions[stream]! - written)]
+                }
+                do {
+                    _ = try store.append(request)
+                    if request.idempotencyKey != nil { replayable = request }
+                    if a % 25 == 24, let again = replayable {
+                        let replay = try store.append(again)
+                        if !replay.replayed { failures.withLock { $0.append("thread \(t): a replay wrote again") } }
+                    }
+                } catch {
+                    failures.withLock { $0.append("thread \(t), append \(a): \(error)") }
+                }
+            }
+        }
+        // The session ends here, and with it its statistics reach the server.
+        store.close()
+        #expect(failures.withLock { $0 } == [])
+        #expect(Poll.until(timeout: 10) { (try? Self.scans(db).index) ?? 0 > before.index })
+        let after = try Self.scans(db)
+        let rows = try db.connect().query("SELECT count(*) FROM events")[0].int64(0)
+        #expect(rows == Int64(threads * appendsPerThread * eventsPerAppend))
+        #expect(after.sequential == before.sequential,
+                "the append path read the log by \(after.sequential - before.sequential) sequential scan(s)")
+        // Nor through a whole index (a hashed subplan fed by a full index scan is no
+        // sequential scan, and reads the log all the same): a few entries per event.
+        let read = after.entriesRead - before.entriesRead
+        #expect(read <= 4 * rows!, "the append path read \(read) index entries for \(rows!) events")
+    }
+
+    /// Sequential and index scans of `events` so far, and the index entries they read, as
+    /// the statistics collector counts them.
+    static func scans(_ db: TestDatabase) throws -> (sequential: Int64, index: Int64, entriesRead: Int64) {
+        // A connection of its own each time: a session keeps a snapshot of the statistics.
+        let row = try db.connect().query("""
+            SELECT t.seq_scan, coalesce(t.idx_scan, 0),
+                   (SELECT coalesce(sum(i.idx_tup_read), 0) FROM pg_stat_user_indexes i WHERE i.relid = t.relid)
+            FROM pg_stat_user_tables t WHERE t.relname = 'events'
+            """)[0]
+        return (try row.requireInt64(0), try row.requireInt64(1), try row.requireInt64(2))
+    }
+}
