@@ -37,15 +37,20 @@ ledger_mhd_format_message(void *cls, const char *format, va_list arguments)
 }
 
 /*
- * Starts a daemon on a socket that is already bound and listening, served by an
- * internal pool of `threads` epoll loops that only move bytes: handlers run elsewhere
- * while their connection is suspended (MHD_ALLOW_SUSPEND_RESUME). MHD_USE_ITC is what
- * makes MHD_quiesce_daemon and MHD_resume_connection from other threads work.
+ * Starts a daemon without a listening socket of its own, served by an internal pool of
+ * `threads` epoll loops that only move bytes: handlers run elsewhere while their
+ * connection is suspended (MHD_ALLOW_SUSPEND_RESUME). Connections are accepted by the
+ * caller and handed over with MHD_add_connection, for which MHD_USE_ITC wakes the loops
+ * (as it does for MHD_resume_connection from other threads).
+ *
+ * Why not let libmicrohttpd listen: stopping it from accepting (MHD_quiesce_daemon)
+ * races with its own epoll loop in 0.9.75. Both remove the listening socket from the
+ * epoll set, and the loop's removal aborts the process when it loses (ENOENT). Owning
+ * the accept loop, the server closes its socket itself.
  * `logger` must outlive the daemon.
  */
 static inline struct MHD_Daemon *
-ledger_mhd_start(int listen_fd,
-                 unsigned int threads,
+ledger_mhd_start(unsigned int threads,
                  unsigned int connection_limit,
                  unsigned int connection_timeout_seconds,
                  size_t connection_memory_limit,
@@ -56,10 +61,10 @@ ledger_mhd_start(int listen_fd,
                  void *context,
                  const struct ledger_mhd_logger *logger)
 {
-    return MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG,
+    return MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG
+                                | MHD_USE_NO_LISTEN_SOCKET,
                             0, NULL, NULL,
                             handler, context,
-                            MHD_OPTION_LISTEN_SOCKET, (MHD_socket) listen_fd,
                             MHD_OPTION_THREAD_POOL_SIZE, threads,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,

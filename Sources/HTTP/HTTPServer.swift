@@ -17,7 +17,7 @@ import Synchronization
 public final class HTTPServer: Sendable {
     private enum Lifecycle {
         case created
-        case running(MicroHTTPDaemon, Sweeper)
+        case running(MicroHTTPDaemon, AcceptLoop, Sweeper)
         case stopping
         case stopped
     }
@@ -40,8 +40,15 @@ public final class HTTPServer: Sendable {
                 throw HTTPServerError(code: .alreadyStarted, message: "the server was already started")
             }
             let socket = try ListeningSocket.open(host: configuration.host, port: configuration.port, backlog: 511)
-            let daemon = try MicroHTTPDaemon(listeningOn: socket.descriptor, context: context)
-            state = .running(daemon, Sweeper(interval: .milliseconds(100), context: context))
+            let daemon: MicroHTTPDaemon
+            do throws(HTTPServerError) {
+                daemon = try MicroHTTPDaemon(context: context)
+            } catch {
+                close(socket.descriptor)
+                throw error
+            }
+            let accepting = try AcceptLoop(listeningOn: socket.descriptor, daemon: daemon, context: context)
+            state = .running(daemon, accepting, Sweeper(interval: .milliseconds(100), context: context))
             boundPort.store(socket.port, ordering: .relaxed)
         }
         context.logger.info("http server listening", [
@@ -64,17 +71,17 @@ public final class HTTPServer: Sendable {
     /// waited for (a thread cannot be interrupted), but its response is not sent.
     /// Idempotent: later calls return at once.
     public func shutdown(gracePeriod: Double) {
-        let running: (MicroHTTPDaemon, Sweeper)? = lifecycle.withLock { state in
-            guard case .running(let daemon, let sweeper) = state else {
+        let running: (MicroHTTPDaemon, AcceptLoop, Sweeper)? = lifecycle.withLock { state in
+            guard case .running(let daemon, let accepting, let sweeper) = state else {
                 if case .created = state { state = .stopped }
                 return nil
             }
             state = .stopping
-            return (daemon, sweeper)
+            return (daemon, accepting, sweeper)
         }
-        guard let (daemon, sweeper) = running else { return }
+        guard let (daemon, accepting, sweeper) = running else { return }
         context.shuttingDown.store(true, ordering: .relaxed)
-        daemon.quiesce()
+        accepting.stop()
         let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, gracePeriod) * 1000))
         while inFlight > 0 && ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.01)

@@ -42,8 +42,7 @@ enum ListeningSocket {
                 close(descriptor)
                 continue
             }
-            // Every worker thread polls this socket; a blocking accept would stall the
-            // threads that lose the race for a connection.
+            // `AcceptLoop` drains the backlog until accept4 would block.
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
             return (descriptor, boundPort(descriptor) ?? port)
         }

@@ -15,18 +15,20 @@ final class MicroHTTPDaemon: @unchecked Sendable {
     private let context: ServerContext
     /// Whether `stop()` has run; the daemon pointer is dangling afterwards.
     private let stopped = Mutex(false)
-    /// The listening socket, until `quiesce()` hands it back or the daemon closes it.
-    private let listenDescriptor = Mutex<Int32?>(nil)
 
-    /// Starts serving on `descriptor` (bound and listening). On failure the socket is closed.
-    init(listeningOn descriptor: Int32, context: ServerContext) throws(HTTPServerError) {
+    /// The most connections libmicrohttpd holds: above our own limit, which answers the
+    /// excess with a 503 instead of letting it wait in the backlog (see
+    /// `ServerContext.connectionOpened`); `AcceptLoop` stops accepting just below it.
+    static func connectionLimit(_ configuration: HTTPServerConfiguration) -> Int {
+        configuration.maxConnections * 2 + configuration.networkThreads
+    }
+
+    /// Starts the daemon; connections come from `add`.
+    init(context: ServerContext) throws(HTTPServerError) {
         let configuration = context.configuration
         let pointer = ledger_mhd_start(
-            descriptor,
             UInt32(configuration.networkThreads),
-            // Above our own limit, which answers the excess with a 503 instead of letting it
-            // wait in the backlog; see `ServerContext.connectionOpened`.
-            UInt32(clamping: configuration.maxConnections * 2 + configuration.networkThreads),
+            UInt32(clamping: Self.connectionLimit(configuration)),
             UInt32(configuration.connectionTimeoutSeconds),
             context.connectionMemoryLimit,
             microHTTPDAccessHandler,
@@ -36,23 +38,24 @@ final class MicroHTTPDaemon: @unchecked Sendable {
             Unmanaged.passUnretained(context).toOpaque(),
             context.messageSink)
         guard let pointer else {
-            close(descriptor)
             throw HTTPServerError(code: .startFailed, message: "libmicrohttpd could not start (threads, limits or memory)")
         }
         self.daemon = pointer
         self.context = context
-        listenDescriptor.withLock { $0 = descriptor }
     }
 
     deinit { stop() }
 
-    /// Stops accepting connections: the listening socket is taken from the daemon and
-    /// closed, so new connections are refused while those already open carry on.
-    func quiesce() {
-        let alreadyStopped = stopped.withLock { $0 }
-        guard !alreadyStopped, let descriptor = listenDescriptor.withLock({ $0.take() }) else { return }
-        let returned = MHD_quiesce_daemon(daemon)
-        close(returned >= 0 ? returned : descriptor)
+    /// Hands over an accepted connection; libmicrohttpd closes it if it cannot take it.
+    /// `false` once the daemon is stopped (the socket is closed here then).
+    func add(_ descriptor: Int32, address: UnsafePointer<sockaddr>, length: socklen_t) -> Bool {
+        stopped.withLock { stopped in
+            guard !stopped else {
+                close(descriptor)
+                return false
+            }
+            return MHD_add_connection(daemon, descriptor, address, length).rawValue == 1
+        }
     }
 
     /// Answers what is still suspended, closes every connection and joins the network
@@ -71,9 +74,6 @@ final class MicroHTTPDaemon: @unchecked Sendable {
                 Thread.sleep(forTimeInterval: 0.005)
             }
         }
-        // libmicrohttpd closes a listening socket it still has; one taken by quiesce() was
-        // closed there.
-        _ = listenDescriptor.withLock { $0.take() }
         MHD_stop_daemon(daemon)
     }
 }
