@@ -57,6 +57,14 @@ public final class HTTPServer: Sendable {
         ])
     }
 
+    /// Whether a server could listen on `host:port` now: binds and closes at once. Throws
+    /// the `bind_failed` (address in use, not permitted) or `invalid_address` that
+    /// `start()` would, so that a supervisor can refuse to start before it spawns one.
+    public static func checkAvailable(host: String, port: Int) throws(HTTPServerError) {
+        let socket = try ListeningSocket.open(host: host, port: port, backlog: 1)
+        close(socket.descriptor)
+    }
+
     /// The port the server listens on (the kernel's choice when configured as 0); 0
     /// before `start()`.
     public var port: Int { boundPort.load(ordering: .relaxed) }

@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import LedgerCLI
+import LedgerJSON
 import Testing
 import TestSupport
 
@@ -56,8 +57,54 @@ struct CommandLineTests {
 
     @Test("a command without DATABASE_URL says what to do, with status 1")
     func missingDatabaseURL() throws {
-        let process = try LedgerBinary.start(["verify"], environment: ["DATABASE_URL": ""])
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-no-dev-\(UUID().uuidString)").path
+        let process = try LedgerBinary.start(["verify"], environment: ["DATABASE_URL": "", "LEDGER_DATA_DIR": empty])
         #expect(process.wait() == 1)
         #expect(process.errors.contains("DATABASE_URL is not set"))
+    }
+
+    @Test("issue 11: without DATABASE_URL, a command finds the cluster `ledger dev` described, and says so")
+    func devClusterFound() throws {
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-dev-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let demo: JSONValue = ["database_url": .string(db.serviceURL), "admin_database_url": .string(db.superuserURL)]
+        try Data(demo.prettyText().utf8).write(to: directory.appendingPathComponent("demo.json"))
+        let environment = ["DATABASE_URL": "", "LEDGER_MIGRATION_DATABASE_URL": "", "LEDGER_DATA_DIR": directory.path]
+        let status = try LedgerBinary.start(["migrate", "--status"], environment: environment)
+        #expect(status.wait() == 0, "\(status.errors)")
+        #expect(status.errors.contains("using the dev cluster of \(directory.path)/demo.json (\(db.superuserURL))"))
+        let verify = try LedgerBinary.start(["verify"], environment: environment)
+        #expect(verify.wait() == 0, "\(verify.errors)")
+        #expect(verify.errors.components(separatedBy: "using the dev cluster").count == 2, "said once: \(verify.errors)")
+        #expect(verify.errors.contains("(\(db.serviceURL))"))
+    }
+
+    @Test("issue 11: `ledger dev` on a port another server holds fails at once, with status 1, and writes no demo.json")
+    func devRefusesATakenPort() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        #expect(bound && listen(listener, 8) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-dev-port-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = try LedgerBinary.start(["dev"], environment: [
+            "DATABASE_URL": "", "LEDGER_DATA_DIR": directory.path, "LEDGER_HOST": "127.0.0.1", "LEDGER_PORT": String(port),
+        ])
+        #expect(process.wait(timeout: 30) == 1)
+        #expect(process.errors.contains("cannot serve on 127.0.0.1:\(port)"), "\(process.errors)")
+        #expect(process.errors.contains("LEDGER_PORT"))
+        #expect(!process.output.contains("ledger is running"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("demo.json").path))
     }
 }

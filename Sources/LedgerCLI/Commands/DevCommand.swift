@@ -38,6 +38,15 @@ public enum DevCommand: LedgerCommand {
 
     private static func run(environment: LedgerEnvironment, cluster: inout EmbeddedPostgres?) throws -> Int32 {
         let logger = try environment.logger(component: "dev")
+        let port = try environment.int(.port)
+        let host = try environment.require(.host)
+        // Before anything starts: a health check could otherwise be answered by whatever
+        // already listens there, and a demo.json be written for a server that never ran.
+        do {
+            try HTTPServer.checkAvailable(host: host, port: port)
+        } catch {
+            throw DevStartError(message: "cannot serve on \(host):\(port): \(error.message). Another server is using it: stop it, or choose another port with LEDGER_PORT=8081 (and LEDGER_DEV_POSTGRES_PORT if the database's port is taken too)")
+        }
         let dataDirectory = URL(fileURLWithPath: try environment.require(.dataDirectory)).standardizedFileURL.path
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
 
@@ -75,8 +84,6 @@ public enum DevCommand: LedgerCommand {
         let demo = try DemoData.seed(store: store, sessionSecret: Array(sessionSecret.utf8))
         store.close()
 
-        let port = try environment.int(.port)
-        let host = try environment.require(.host)
         var childEnvironment = environment.values
         childEnvironment["DATABASE_URL"] = serviceURL
         childEnvironment["LEDGER_PORT"] = String(port)
@@ -125,9 +132,11 @@ public enum DevCommand: LedgerCommand {
 
             """)
         fflush(nil)  // seen at once even when stdout is a pipe
+        var failed = false
         while !SignalWatcher.shared.shouldStop {
             if let dead = children.firstExited() {
                 logger.error("a child process exited; stopping", ["process": .string(dead.name), "status": .int(Int(dead.status))])
+                failed = true
                 break
             }
             Thread.sleep(forTimeInterval: 0.2)
@@ -135,7 +144,13 @@ public enum DevCommand: LedgerCommand {
         logger.info("stopping the API, the projector and the database")
         children.stopAll()
         if let cluster { try cluster.stop() }
-        return 0
+        // Stopped by Ctrl-C: done. Stopped because the API or the projector died: a failure.
+        return failed ? 1 : 0
+    }
+
+    struct DevStartError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
     }
 
     /// A random secret kept in a file (mode 0600), created on first use.

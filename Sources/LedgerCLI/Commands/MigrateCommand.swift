@@ -16,12 +16,13 @@ public enum MigrateCommand: LedgerCommand {
           --status   list applied and pending migrations, change nothing (exit 3 if any pending)
 
         Uses LEDGER_MIGRATION_DATABASE_URL when set (a role that owns the schema and may
-        create the ledger_service role), else DATABASE_URL.
+        create the ledger_service role), else DATABASE_URL, else the owner's URL of the
+        cluster `ledger dev` made (LEDGER_DATA_DIR/demo.json).
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
         let args = try Arguments(arguments, valued: [], boolean: ["status"])
-        let url = try environment.string(.migrationDatabaseURL) ?? environment.databaseURL()
+        let url = try environment.migrationDatabaseURL()
         let migrator = Migrator(migrations: try environment.migrations())
         let connection = try PostgresConnection(conninfo: url)
         if args.flag("status") {

@@ -16,13 +16,21 @@ extension LedgerEnvironment {
         return Logger(minimumLevel: level).with(["component": .string(component)])
     }
 
-    /// DATABASE_URL, with a message that says what to do when it is missing.
+    /// DATABASE_URL; else the dev cluster `ledger dev` left in LEDGER_DATA_DIR (said on
+    /// standard error); else an error that says what to do.
     public func databaseURL() throws -> String {
-        guard let url = string(.databaseURL) else {
-            throw ConfigurationError(setting: .databaseURL,
-                problem: "is not set: point it at PostgreSQL (postgresql://user@host:port/db), or run `ledger dev`, which creates a local database")
-        }
-        return url
+        if let url = string(.databaseURL) { return url }
+        if let url = devClusterURL(admin: false) { return url }
+        throw ConfigurationError(setting: .databaseURL,
+            problem: "is not set: point it at PostgreSQL (postgresql://user@host:port/db), or run `make run` (`ledger dev`), which creates a local database that commands run in this folder then find by themselves")
+    }
+
+    /// The URL migrations run with: LEDGER_MIGRATION_DATABASE_URL, else DATABASE_URL, else
+    /// the dev cluster's owner (the service's role may not change the schema).
+    public func migrationDatabaseURL() throws -> String {
+        if let url = string(.migrationDatabaseURL) { return url }
+        if string(.databaseURL) == nil, let url = devClusterURL(admin: true) { return url }
+        return try databaseURL()
     }
 
     /// The migrations this build applies and checks.
