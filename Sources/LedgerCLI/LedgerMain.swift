@@ -1,3 +1,4 @@
+import API
 import Foundation
 
 /// The `ledger` executable: dispatches to one subcommand.
@@ -25,13 +26,19 @@ public enum LedgerMain {
             print(help())
             return args.isEmpty ? 2 : 0
         }
+        if name == "--version" || name == "version" {
+            print("ledger \(LedgerVersion.current)")
+            return 0
+        }
         guard let command = commands.first(where: { $0.name == name }) else {
-            FileHandle.standardError.write(Data("ledger: unknown command \(name)\n\n\(help())\n".utf8))
+            // One line that points somewhere, rather than the whole help after a typo.
+            let hint = Suggestion.nearest(to: name, among: commands.map { $0.name }).map { "; did you mean `ledger \($0)`?" } ?? ""
+            FileHandle.standardError.write(Data("ledger: unknown command \(name.debugDescription)\(hint)\n`ledger --help` lists every command.\n".utf8))
             return 2
         }
         let rest = Array(args.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
-            print(command.usage)
+            print(command.usage(for: rest))
             return 0
         }
         do {

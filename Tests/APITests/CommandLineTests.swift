@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import API
 import LedgerCLI
 import LedgerJSON
 import Testing
@@ -106,5 +107,31 @@ struct CommandLineTests {
         #expect(process.errors.contains("LEDGER_PORT"))
         #expect(!process.output.contains("ledger is running"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("demo.json").path))
+    }
+
+    @Test("issue 11: a mistyped command names the one meant in a line or two, with status 2; --version prints the release")
+    func typosAndVersion() throws {
+        let typo = try LedgerBinary.start(["verfy"])
+        #expect(typo.wait() == 2)
+        #expect(typo.errors.contains("did you mean `ledger verify`?"), "\(typo.errors)")
+        #expect(typo.errors.split(separator: "\n").count <= 2, "a typo printed \(typo.errors.split(separator: "\n").count) lines")
+        let unrelated = try LedgerBinary.start(["deploy"])
+        #expect(unrelated.wait() == 2)
+        #expect(!unrelated.errors.contains("did you mean"))
+        let version = try LedgerBinary.start(["--version"])
+        #expect(version.wait() == 0)
+        #expect(version.output.trimmingCharacters(in: .whitespacesAndNewlines) == "ledger \(LedgerVersion.current)")
+    }
+
+    @Test("issue 11: `ledger appstore sign --help` is about signing, `verify --help` about verifying")
+    func appStoreHelpIsPerSubcommand() throws {
+        let sign = try LedgerBinary.start(["appstore", "sign", "--help"])
+        #expect(sign.wait() == 0)
+        #expect(sign.output.contains("ledger appstore sign"))
+        #expect(!sign.output.contains("usage: ledger appstore verify"))
+        let verify = try LedgerBinary.start(["appstore", "verify", "--help"])
+        #expect(verify.wait() == 0)
+        #expect(verify.output.contains("usage: ledger appstore verify"))
+        #expect(!verify.output.contains("ledger appstore sign transaction"))
     }
 }

@@ -3,7 +3,7 @@ import LedgerJSON
 /// The OpenAPI 3.1 document the service serves at `/openapi.json`: the paths come from
 /// the router, so that a route cannot exist without being documented.
 enum OpenAPIDocument {
-    static let version = "0.1.0"
+    static let version = LedgerVersion.current
 
     static func build(paths: JSONValue) -> JSONValue {
         [

@@ -7,7 +7,18 @@ import LedgerJSON
 public enum AppStoreCommand: LedgerCommand {
     public static let name = "appstore"
     public static let summary = "Verify an App Store JWS (`ledger appstore verify FILE`), or sign a test one for the local service (`ledger appstore sign`)."
-    public static let usage = """
+    public static let usage = verifyUsage + signUsage
+
+    /// `ledger appstore sign --help` is about signing only, `verify --help` about verifying.
+    public static func usage(for arguments: [String]) -> String {
+        switch arguments.first {
+        case "sign": signUsage
+        case "verify": verifyUsage
+        default: usage
+        }
+    }
+
+    static let verifyUsage = """
         usage: ledger appstore verify FILE [--bundle-id ID] [--environment E] [--production]
 
         Reads one JWS from FILE (`-`: standard input; surrounding whitespace is ignored): a
@@ -28,7 +39,7 @@ public enum AppStoreCommand: LedgerCommand {
         Trust: Apple Root CA - G3 always; outside production (LEDGER_ENVIRONMENT) also the
         roots in LEDGER_APPSTORE_EXTRA_ROOTS (colon-separated DER or PEM files).
 
-        """ + signUsage
+        """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
         guard let sub = arguments.first else { throw UsageError("what to do? (verify or sign)") }
@@ -53,6 +64,11 @@ public enum AppStoreCommand: LedgerCommand {
             return 0
         } catch {
             print("invalid: \(error.code): \(error.message)")
+            if error.code == .untrustedChain && !args.flag("production") {
+                // The likely case on a developer's machine: a JWS from `ledger appstore sign`.
+                print("hint: a JWS made by `ledger appstore sign` is signed by the development authority `ledger dev` made; "
+                      + "trust its root for this check with LEDGER_APPSTORE_EXTRA_ROOTS=.ledger/appstore-test-ca/root.pem (never in production)")
+            }
             return 1
         }
     }
