@@ -99,11 +99,16 @@ public enum DevCommand: LedgerCommand {
             .joined(separator: ":")
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let children = ChildProcesses(logger: logger)
-        try children.spawn(executable, ["project"], environment: childEnvironment, name: "projector")
-        try children.spawn(executable, ["serve"], environment: childEnvironment, name: "api")
+        let logs = dataDirectory + "/logs"
+        try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        try children.spawn(executable, ["project"], environment: childEnvironment, name: "projector", log: logs + "/projector.log")
+        try children.spawn(executable, ["serve"], environment: childEnvironment, name: "api", log: logs + "/api.log")
 
         let baseURL = "http://\(host):\(port)"
         guard waitForHealth(host: host, port: port, children: children) else {
+            if let dead = children.firstExited() {
+                reportExit(dead)
+            }
             logger.error("the API did not come up; stopping")
             children.stopAll()
             try? cluster?.stop()
@@ -128,6 +133,7 @@ public enum DevCommand: LedgerCommand {
               openapi:  curl \(baseURL)/openapi.json
               demo keys and ids: \(demoPath)
               database: \(serviceURL)
+              logs:     tail -f \(logs)/api.log \(logs)/projector.log
             Ctrl-C stops everything.
 
             """)
@@ -135,7 +141,7 @@ public enum DevCommand: LedgerCommand {
         var failed = false
         while !SignalWatcher.shared.shouldStop {
             if let dead = children.firstExited() {
-                logger.error("a child process exited; stopping", ["process": .string(dead.name), "status": .int(Int(dead.status))])
+                reportExit(dead)
                 failed = true
                 break
             }
@@ -146,6 +152,12 @@ public enum DevCommand: LedgerCommand {
         if let cluster { try cluster.stop() }
         // Stopped by Ctrl-C: done. Stopped because the API or the projector died: a failure.
         return failed ? 1 : 0
+    }
+
+    /// Says which child stopped, and shows the end of its log (which is not on the terminal).
+    private static func reportExit(_ dead: (name: String, status: Int32, log: String)) {
+        let tail = ChildProcesses.tail(of: dead.log)
+        FileHandle.standardError.write(Data("ledger dev: the \(dead.name) exited with status \(dead.status); the end of \(dead.log):\n\(tail)\n".utf8))
     }
 
     struct DevStartError: Error, CustomStringConvertible {
