@@ -139,6 +139,10 @@ struct TransactionRuleTests {
         let r = try f.record(signer.transaction(productID: product, appAccountToken: token, environment: "Sandbox"), org: "acme")
         #expect(r.status == expected && r.body["code"] == .string(code), "\(r.body)")
         #expect(try f.service.store.headPosition() == head, "nothing recorded")
+        if code == "app_store_plan_conflict" {
+            // Issue 11: the detail names what holds the plan, not "another source".
+            #expect(r.body["detail"] == "the organization already holds premium (at this level or higher) through a staff grant", "\(r.body)")
+        }
     }
 
     @Test("T6: every answer is definitive: a 2xx or a 4xx sent again is the same answer, and a 4xx recorded nothing")

@@ -32,11 +32,17 @@ public enum AppStoreDecider {
             // a new purchase, but not the holder of this subscription changing plan in it.
             let original = ExternalID.value(t.originalTransactionID)
             let subscription = org.plans.subscriptions.first { $0.originalTransactionID == original }
-            let heldElsewhere = org.plans.held(at: now, excludingSubscription: original).map(\.0.level).max() ?? 0
+            let blocking = org.plans.held(at: now, excludingSubscription: original)
+                .filter { $0.0.level >= plan.level }.max { $0.0.level < $1.0.level }
             let isHolder = subscription?.holder == reader.personID || (subscription != nil && subscription?.holder == nil)
-            if subscription == nil || !isHolder, heldElsewhere >= plan.level {
+            if subscription == nil || !isHolder, let (held, source) = blocking {
+                let through = switch source {
+                case .appStore: "another App Store subscription"
+                case .staff: "a staff grant"
+                case .billing: "web billing"
+                }
                 throw Refusal(.appStorePlanConflict,
-                              "the organization already holds a plan at this level or higher through another App Store subscription, staff or billing")
+                              "the organization already holds \(held.rawValue) (at this level or higher) through \(through)")
             }
             if let grant = education.grant { events.append(grant) }
         }
