@@ -32,6 +32,10 @@ extension DemoData {
         display.offerTitle = "Thanks for being with us!"
         display.offerMessage = "Switch to web billing and save 20% forever."
         display.offerCTA = "Save 20% Forever"
+        var upgradeDisplay = OfferDisplay()
+        upgradeDisplay.offerTitle = "Go yearly"
+        upgradeDisplay.offerMessage = "Switch to yearly billing on the web: two months free."
+        upgradeDisplay.offerCTA = "Switch to yearly"
         var events: [(name: String, event: any DomainEvent)] = [
             ("app", AppCreated(appID: app, name: name, bundleID: "ai.screenrig.app")),
             ("key", AppKeyIssued(appID: app, keyID: app + "-test-key", mode: .test, sha256: Hex.encode(SHA256.hash(Array(key.utf8))),
@@ -54,6 +58,12 @@ extension DemoData {
             ("upgrade", UpgradeOfferConfigured(appID: app, campaign: UpgradeOfferConfig(
                 campaignID: "go-yearly", upgradePaths: [.init(fromProductID: monthly, toProductID: yearly, upgradeType: .storekitToWeb)],
                 targeting: CampaignTargeting(rolloutPercent: 100, checkoutPresentation: .sheet)))),
+            // The same campaign with the texts an SDK shows (issue 11: the preview was blank).
+            // A second event rather than a changed first one: a cluster seeded before
+            // keeps its first under the same key, and gets this one added.
+            ("upgrade-texts", UpgradeOfferConfigured(appID: app, campaign: UpgradeOfferConfig(
+                campaignID: "go-yearly", upgradePaths: [.init(fromProductID: monthly, toProductID: yearly, upgradeType: .storekitToWeb)],
+                targeting: CampaignTargeting(rolloutPercent: 100, display: upgradeDisplay, checkoutPresentation: .sheet)))),
         ]
         return (key, events)
     }
