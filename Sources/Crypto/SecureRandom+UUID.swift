@@ -6,10 +6,7 @@ extension SecureRandom {
     /// Foundation's `UUID()` on Linux opens and reads `/dev/urandom` for every UUID: three
     /// system calls, which on the append path cost more than hashing the event.
     public static func uuid() -> UUID {
-        var b = bytes(16)
-        b[6] = (b[6] & 0x0f) | 0x40
-        b[8] = (b[8] & 0x3f) | 0x80
-        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        uuid(version: 4, bytes(16))
     }
 
     /// A time-ordered (version 7, RFC 9562 §5.7) UUID: the Unix time in milliseconds in
@@ -19,7 +16,13 @@ extension SecureRandom {
     public static func timeOrderedUUID(unixMilliseconds: UInt64 = currentUnixMilliseconds()) -> UUID {
         var b = bytes(16)
         for i in 0..<6 { b[i] = UInt8(truncatingIfNeeded: unixMilliseconds >> (40 - 8 * UInt64(i))) }
-        b[6] = (b[6] & 0x0f) | 0x70
+        return uuid(version: 7, b)
+    }
+
+    /// The 16 bytes as a UUID of `version`, with RFC 9562's variant bits.
+    private static func uuid(version: UInt8, _ bytes: [UInt8]) -> UUID {
+        var b = bytes
+        b[6] = (b[6] & 0x0f) | (version << 4)
         b[8] = (b[8] & 0x3f) | 0x80
         return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
     }

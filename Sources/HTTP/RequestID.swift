@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 /// Request ids: the client's own when it is safe to echo and log, otherwise a new UUID.
 public enum RequestID {
@@ -23,18 +24,6 @@ public enum RequestID {
     /// Foundation's `UUID()` opens and reads `/dev/urandom` each time, three system calls
     /// on the network thread for every request.
     public static func generate() -> String {
-        var b = SecureRandom.bytes(16)
-        b[6] = (b[6] & 0x0f) | 0x40
-        b[8] = (b[8] & 0x3f) | 0x80
-        let hex = Array(Hex.encode(b).utf8)
-        return String(unsafeUninitializedCapacity: 36) { out in
-            var o = 0
-            for (i, digit) in hex.enumerated() {
-                if i == 8 || i == 12 || i == 16 || i == 20 { out[o] = UInt8(ascii: "-"); o += 1 }
-                out[o] = digit
-                o += 1
-            }
-            return o
-        }
+        SecureRandom.uuid().uuidString.lowercased()
     }
 }

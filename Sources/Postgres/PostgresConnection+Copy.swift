@@ -1,15 +1,6 @@
 import CLibPQ
 
 extension PostgresConnection {
-    /// Runs `COPY … FROM STDIN WITH (FORMAT binary)` with the given rows; returns the rows
-    /// copied. `sql` names the table and columns and is fixed by the code; the rows are data.
-    @discardableResult
-    public func copyIn(_ sql: String, rows: PostgresBinaryCopyRows) throws -> Int {
-        var rows = rows
-        rows.finish()
-        return try copyIn(sql, data: rows.bytes)
-    }
-
     /// Runs `COPY … FROM STDIN` (text format) with the given rows; returns the rows copied.
     @discardableResult
     public func copyIn(_ sql: String, rows: PostgresTextCopyRows) throws -> Int {

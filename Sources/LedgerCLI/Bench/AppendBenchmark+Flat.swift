@@ -23,11 +23,9 @@ extension AppendBenchmark {
         let done = Atomic<Int>(0)
         let failure = Mutex<String?>(nil)
         let start = DispatchTime.now().uptimeNanoseconds
-        // Four threads keep the appender's queue full while each prepares its next append.
         let reporter = DispatchSemaphore(value: 0)
-        let finished = Atomic<Bool>(false)
         let progress = Thread {
-            while reporter.wait(timeout: .now() + 10) == .timedOut, !finished.load(ordering: .relaxed) {
+            while reporter.wait(timeout: .now() + 10) == .timedOut {
                 let now = DispatchTime.now().uptimeNanoseconds
                 let written = done.load(ordering: .relaxed)
                 print(String(format: "preload: %d of %d events (%.0f events/s)", written, count,
@@ -35,6 +33,7 @@ extension AppendBenchmark {
             }
         }
         progress.start()
+        // Four threads keep the appender's queue full while each prepares its next append.
         ThreadGroup.run(4, name: "bench-preload") { _ in
             while failure.withLock({ $0 == nil }) {
                 let a = next.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -52,7 +51,6 @@ extension AppendBenchmark {
                 }
             }
         }
-        finished.store(true, ordering: .relaxed)
         reporter.signal()
         if let message = failure.withLock({ $0 }) { throw BenchmarkError(message: "preload failed: \(message)") }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9

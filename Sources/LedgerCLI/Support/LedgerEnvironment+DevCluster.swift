@@ -10,7 +10,7 @@ import Synchronization
 extension LedgerEnvironment {
     /// The database URLs `ledger dev` wrote to LEDGER_DATA_DIR/demo.json: the service's and
     /// the owner's (for migrations). Nil when DATABASE_URL is set or there is no such file.
-    public func devCluster() -> (databaseURL: String, adminURL: String, demoFile: String)? {
+    func devCluster() -> (databaseURL: String, adminURL: String, demoFile: String)? {
         guard string(.databaseURL) == nil, let directory = string(.dataDirectory) else { return nil }
         let path = URL(fileURLWithPath: directory).appendingPathComponent("demo.json").standardizedFileURL.path
         guard let data = FileManager.default.contents(atPath: path),

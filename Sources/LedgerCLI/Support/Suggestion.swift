@@ -5,10 +5,17 @@ enum Suggestion {
     /// most a quarter of the longer word (and at least 1): `serv` → `serve`, `verfy` →
     /// `verify`, `payer craete` → `payer create`, but nothing for `deploy`.
     static func nearest(to typed: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { (candidate: $0, distance: distance(typed, $0)) }
+        nearest(candidates.map { (typed, $0) })
+    }
+
+    /// The same over pairs of what was typed and what it may stand for, when candidates
+    /// are compared with different parts of the input (admin commands of two or three
+    /// words).
+    static func nearest(_ pairs: [(typed: String, candidate: String)]) -> String? {
+        let scored = pairs.map { (pair: $0, distance: distance($0.typed, $0.candidate)) }
         guard let best = scored.min(by: { $0.distance < $1.distance }) else { return nil }
-        let allowed = max(1, max(typed.count, best.candidate.count) / 4)
-        return best.distance <= allowed ? best.candidate : nil
+        let allowed = max(1, max(best.pair.typed.count, best.pair.candidate.count) / 4)
+        return best.distance <= allowed ? best.pair.candidate : nil
     }
 
     /// Edits between two words, over characters: insertions, deletions, substitutions and

@@ -34,11 +34,9 @@ enum AdminDispatcher {
                 return AdminOutcome(status: 2, output: "", errors: "\(program): a command is required\n\n\(usage(program: program, actions: actions))\n")
             }
             // A typo gets one line that points at the command meant, not the whole list.
-            let names = actions.map { $0.words.joined(separator: " ") }
-            let typed = actions.map { arguments.prefix($0.words.count).joined(separator: " ") }
-            let nearest = zip(names, typed)
-                .compactMap { name, typed in Suggestion.nearest(to: typed, among: [name]).map { ($0, Suggestion.distance(typed, $0)) } }
-                .min { $0.1 < $1.1 }?.0
+            let nearest = Suggestion.nearest(actions.map {
+                (arguments.prefix($0.words.count).joined(separator: " "), $0.words.joined(separator: " "))
+            })
             let hint = nearest.map { "; did you mean `\(program) \($0)`?" } ?? ""
             return AdminOutcome(status: 2, output: "",
                                 errors: "\(program): unknown command \(given.debugDescription)\(hint)\nusage: \(program) COMMAND [OPTIONS] (`\(program) --help` lists every command)\n")
