@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Observability", "LedgerJSON", "TestSupport"]),
         .testTarget(name: "APITests", dependencies: ["API", "HTTP", "TestSupport", "LedgerCLI", "Postgres", "Projections"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "TestSupport", "LedgerJSON", "LedgerDomain", "Crypto"]),
-        .testTarget(name: "AdminTests", dependencies: ["LedgerCLI", "API", "EventStore", "Projections", "LedgerDomain", "LedgerJSON", "TestSupport", "Postgres"]),
+        .testTarget(name: "AdminTests", dependencies: ["LedgerCLI", "API", "EventStore", "Projections", "LedgerDomain", "LedgerJSON", "TestSupport", "Postgres", "Crypto"]),
     ],
     swiftLanguageModes: [.v6]
 )

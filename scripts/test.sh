@@ -8,7 +8,9 @@
 #      tests that hold pools open side by side,
 #   4. runs `swift test` with LEDGER_TEST_DATABASE_URL set to the cluster's superuser URL,
 #      passing on this script's arguments (e.g. `--filter EventStoreTests`),
-#   5. always stops the cluster and deletes its folder, and exits with the tests' status.
+#   5. unfiltered, runs every shell block of the docs against a fresh `ledger dev`
+#      (scripts/check-docs.sh) and the backup-and-restore procedure (scripts/check-backup.sh),
+#   6. always stops the cluster and deletes its folder, and exits with the tests' status.
 # Works from any directory; prints how long each phase took.
 set -euo pipefail
 
@@ -116,5 +118,15 @@ set +e
 swift test "$@"
 status=$?
 set -e
+
+# The docs and the backup procedure are checked by running them (a fresh `ledger dev` for
+# every shell block of the docs; a dump and a restore into a second cluster), so that
+# neither can drift from the code. Skipped when the tests are filtered (`--filter X`).
+if [ "$status" -eq 0 ] && [ "$#" -eq 0 ]; then
+    begin "docs check"
+    LEDGER_BIN="$ledger" bash scripts/check-docs.sh || status=$?
+    begin "backup check"
+    LEDGER_BIN="$ledger" bash scripts/check-backup.sh || status=$?
+fi
 end_phase
 exit "$status"

@@ -35,6 +35,9 @@ public struct ServiceContext: Sendable {
     /// N8: notifications per client address.
     let notificationLimiter: RateLimiter
     let appendCounter: Counter
+    /// App Store JWS verifications by kind (`transaction`, `notification`) and outcome
+    /// (`verified`, or the refusal's `AppStoreError` code).
+    let appStoreVerifications: Counter
 
     public init(store: EventStore, pool: PostgresPool, logger: Logger, metrics: MetricsRegistry,
                 migrations: [Migration], projections: [any Projection] = AllProjections.all, readyMaxLag: Int64 = 10_000,
@@ -60,6 +63,8 @@ public struct ServiceContext: Sendable {
         }
         self.appendCounter = metrics.counter("ledger_appends_total", help: "Appends to the event log by result.",
                                              labelNames: ["result"])
+        self.appStoreVerifications = metrics.counter("ledger_appstore_verifications_total",
+            help: "App Store JWS verifications by kind and outcome.", labelNames: ["kind", "outcome"])
         Self.registerLogMetrics(metrics, monitor: monitor)
         progress.start()
         monitor.start()

@@ -24,11 +24,27 @@ public struct ChainVerifier: Sendable {
         public var isValid: Bool { failure == nil }
     }
 
+    /// A position and the hash recorded for it outside the database (a head written down
+    /// after a backup, or a checkpoint an auditor keeps): the chain must pass through it.
+    public struct Expectation: Sendable, Equatable {
+        public var position: Int64
+        public var hash: [UInt8]
+        public init(position: Int64, hash: [UInt8]) {
+            self.position = position
+            self.hash = hash
+        }
+    }
+
     public var chunkSize: Int
 
     public init(chunkSize: Int = 10_000) { self.chunkSize = chunkSize }
 
-    public func verify(on connection: PostgresConnection, progress: (Int64) -> Void = { _ in }) throws -> Report {
+    /// Walks the whole chain; each of `expectations` must name an event of the log with
+    /// exactly that hash. A rewritten history that was re-hashed from the change onwards
+    /// verifies on its own, but not against a hash recorded before the rewrite.
+    public func verify(on connection: PostgresConnection, expecting expectations: [Expectation] = [],
+                       progress: (Int64) -> Void = { _ in }) throws -> Report {
+        let expected = Dictionary(expectations.map { ($0.position, $0.hash) }, uniquingKeysWith: { first, _ in first })
         var report = Report(verified: 0, headPosition: 0, headHash: HashChain.genesis, failure: nil, warnings: try warnings(connection))
         var expectedPosition: Int64 = 1
         var previousHash = HashChain.genesis
@@ -52,6 +68,11 @@ public struct ChainVerifier: Sendable {
                         reason: "hash \(Hex.encode(event.hash)) does not match the row's content (recomputed \(Hex.encode(recomputed))): the row was altered")
                     return report
                 }
+                if let recorded = expected[event.position], recorded != event.hash {
+                    report.failure = Failure(position: event.position,
+                        reason: "hash \(Hex.encode(event.hash)) is not the hash recorded for this position (\(Hex.encode(recorded))): the history up to here is not the one that was recorded")
+                    return report
+                }
                 previousHash = event.hash
                 expectedPosition += 1
                 report.verified += 1
@@ -59,6 +80,10 @@ public struct ChainVerifier: Sendable {
                 report.headHash = event.hash
             }
             progress(report.verified)
+        }
+        if let beyond = expectations.filter({ $0.position > report.headPosition }).map(\.position).min() {
+            report.failure = Failure(position: beyond,
+                reason: "the log ends at position \(report.headPosition), before the recorded position \(beyond): events that were recorded are missing")
         }
         return report
     }

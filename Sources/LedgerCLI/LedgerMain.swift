@@ -12,6 +12,8 @@ public enum LedgerMain {
         ReplayCommand.self,
         ProjectionsCommand.self,
         VerifyCommand.self,
+        LogCommand.self,
+        ExportCommand.self,
         BenchCommand.self,
         PostgresCommand.self,
         AdminCommand.self,

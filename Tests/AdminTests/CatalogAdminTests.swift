@@ -467,7 +467,7 @@ struct CatalogAdminTests {
     }
 }
 
-fileprivate extension AdminFixture {
+extension AdminFixture {
     /// Runs a command that must be refused with `status`, saying `message`, and append nothing.
     @discardableResult
     func refuses(_ arguments: [String], status: Int32, saying message: String,

@@ -49,9 +49,9 @@ struct CorrectionTests {
 
     /// A hold of 900 captured, then corrected twice by two operators; the entry's id and
     /// the corrections' ids.
-    static func correctedCapture(_ f: AdminFixture, project: String) throws -> (entry: String, corrections: [String]) {
-        _ = try f.adminJSON(["hold", "place", "--id", "h1", "--project", project, "--amount", "900", "--description", "job"])
-        let capture = try f.adminJSON(["hold", "capture", "--id", "h1"])
+    static func correctedCapture(_ f: AdminFixture, project: String, hold: String = "h1") throws -> (entry: String, corrections: [String]) {
+        _ = try f.adminJSON(["hold", "place", "--id", hold, "--project", project, "--amount", "900", "--description", "job"])
+        let capture = try f.adminJSON(["hold", "capture", "--id", hold])
         let entry = "je_\(try #require(capture.appended.first?["position"]?.int64Value))_0"
         let first = try f.adminJSON(["correct", "--entry", entry, "--amount", "300", "--operator", "bob"], reason: "job failed at 2/3")
         let second = try f.adminJSON(["correct", "--entry", entry, "--amount", "-100", "--operator", "carol"], reason: "bob over-refunded")
@@ -84,13 +84,13 @@ struct CorrectionTests {
         let text = f.audit(["corrections", "--project", "solo"])
         #expect(text.status == 0)
         #expect(text.output.contains("corrections of project:solo: 2"))
-        #expect(text.output.contains("\(ids[0]) corrects \(entry) by 300: operator:bob at \(recorded[0])"))
+        #expect(text.output.contains("\(ids[0]) corrects \(entry) by 300 on project:solo: operator:bob at \(recorded[0])"))
         #expect(text.output.contains("  why: bob over-refunded"))
 
         let unknown = f.audit(["corrections", "--project", "ghost"])
         #expect(unknown.status == 1)
         #expect(unknown.errors.contains("project ghost does not exist"))
-        #expect(f.audit(["corrections"]).status == 2)
+        #expect(f.audit(["corrections", "--project", "solo", "--payer", "acme"]).status == 2)
         #expect(f.audit(["adjustments", "--project", "solo"]).status == 2)
     }
 
@@ -114,5 +114,42 @@ struct CorrectionTests {
         try f.project("solo")
         let json = try JSONValue.parse(f.audit(["corrections", "--project", "solo", "--json"]).output)
         #expect(json["corrections"] == [])
+    }
+
+    @Test("J3: audit corrections across every account, by operator and by time, and as CSV")
+    func auditAcrossAccounts() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        try f.project("solo")
+        try f.payer("acme")
+        try f.project("web", payer: "acme")
+        let (_, solo) = try Self.correctedCapture(f, project: "solo")
+        let (_, web) = try Self.correctedCapture(f, project: "web", hold: "h2")
+
+        func rows(_ arguments: [String]) throws -> [JSONValue] {
+            let outcome = f.audit(["corrections", "--json"] + arguments)
+            try #require(outcome.status == 0, "\(outcome.errors)")
+            return try #require(try JSONValue.parse(outcome.output)["corrections"]?.arrayValue)
+        }
+        // Every account, oldest first; web's corrections are listed for web and for acme.
+        let all = try rows([])
+        #expect(all.map { $0["correction_id"] } == (solo + web.flatMap { [$0, $0] }).map { .string($0) })
+        #expect(all.map { $0["account"] } == ["project:solo", "project:solo", "payer:acme", "project:web", "payer:acme", "project:web"])
+        #expect(try rows(["--actor", "carol"]).map { $0["correction_id"] } == [solo[1], web[1], web[1]].map { .string($0) })
+        #expect(try rows(["--actor", "operator:bob", "--payer", "acme"]).map { $0["correction_id"] } == [.string(web[0])])
+
+        let times = all.compactMap { $0["at"]?.stringValue }
+        #expect(try rows(["--since", times[2]]).count == 4)
+        #expect(try rows(["--until", times[2]]).count == 2)
+        #expect(try rows(["--since", "2000-01-01", "--until", "2000-01-02"]).isEmpty)
+        #expect(f.audit(["corrections", "--since", "2026-12-02", "--until", "2026-12-01"]).status == 2)
+        #expect(f.audit(["corrections", "--since", "yesterday"]).status == 2)
+
+        let csv = f.audit(["corrections", "--csv", "--project", "solo"])
+        #expect(csv.status == 0)
+        let lines = csv.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "position,account,correction_id,corrects,amount,actor,at,reason")
+        #expect(lines.count == 3)
+        #expect(lines.last?.hasSuffix(",operator:carol,\(times[1]),bob over-refunded") == true)
     }
 }

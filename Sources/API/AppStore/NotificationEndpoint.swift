@@ -29,7 +29,7 @@ enum NotificationEndpoint {
         let body = try request.decodeJSON(Body.self)
         let verified: AppStoreNotification
         do {
-            verified = try settings.verifier.verifyNotification(body.signedPayload)             // N2
+            verified = try context.verifyingAppStore("notification") { () throws(AppStoreError) in try settings.verifier.verifyNotification(body.signedPayload) }             // N2
         } catch {
             throw Problem(status: 422, code: "app_store_transaction_invalid", detail: "\(error.code.rawValue): \(error.message)")
         }

@@ -32,7 +32,7 @@ enum TransactionEndpoint {
         let body = try request.decodeJSON(Body.self)
         let facts: AppStoreTransactionFacts
         do {
-            facts = AppStoreTransactionFacts(try settings.verifier.verifyTransaction(body.signedTransaction))
+            facts = AppStoreTransactionFacts(try context.verifyingAppStore("transaction") { () throws(AppStoreError) in try settings.verifier.verifyTransaction(body.signedTransaction) })
         } catch {
             throw invalid("\(error.code.rawValue): \(error.message)")
         }

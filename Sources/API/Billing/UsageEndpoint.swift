@@ -83,15 +83,19 @@ enum UsageEndpoint {
             month = UTCMonth(containing: now)
         }
         try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
-        let response = try BillingReadModel(pool: context.pool).snapshot(now: now) { reader -> Response? in
-            guard try reader.exists(account) else { return nil }
-            switch account {
-            case .payer(let id): return try payerUsage(reader, id: id, month: month)
-            case .project(let id): return try projectUsage(reader, id: id, month: month)
-            }
-        }
+        let response = try BillingReadModel(pool: context.pool).snapshot(now: now) { try Self.response(account, month: month, reader: $0) }
         guard let response else { throw BillingProblems.notFound(account) }
         return .json(response, headers: ["Cache-Control": "no-store"])
+    }
+
+    /// The usage of `account` in `month` as the endpoint answers it; nil when there is no
+    /// such account. `ledger export usage` writes the same.
+    static func response(_ account: BillingAccount, month: UTCMonth, reader: BillingSnapshot) throws -> Response? {
+        guard try reader.exists(account) else { return nil }
+        switch account {
+        case .payer(let id): return try payerUsage(reader, id: id, month: month)
+        case .project(let id): return try projectUsage(reader, id: id, month: month)
+        }
     }
 
     /// U5, U6: a project reads its own part of each pool it was billed to in the month

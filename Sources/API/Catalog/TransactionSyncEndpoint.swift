@@ -27,7 +27,7 @@ enum TransactionSyncEndpoint {
             let verifier = AppStoreVerifier(policy: context.appStore.verifier.policy, bundleID: key.app.bundleID)
             let transaction: AppStoreTransaction
             do {
-                transaction = try verifier.verifyTransaction(jws)
+                transaction = try context.verifyingAppStore("transaction") { () throws(AppStoreError) in try verifier.verifyTransaction(jws) }
             } catch {
                 throw CatalogError(status: 422, error: "The transaction does not verify: \(error.message)", code: "invalid_transaction")
             }

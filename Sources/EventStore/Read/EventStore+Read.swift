@@ -31,6 +31,20 @@ extension EventStore {
         return try rows.rows.map(RecordedEvent.init(row:))
     }
 
+    /// The events of `streams` after `position`, in position order, at most `limit`: a
+    /// subject's timeline. Each stream is read through its (stream, version) index, whose
+    /// order is its events' position order, so the cost follows the page, not the log.
+    public static func read(streams: [String], after position: Int64, limit: Int,
+                            on connection: PostgresConnection) throws -> [RecordedEvent] {
+        guard !streams.isEmpty else { return [] }
+        let rows = try connection.query("""
+            SELECT \(eventColumns) FROM unnest($1::text[]) AS s(name) CROSS JOIN LATERAL (
+                SELECT * FROM events e WHERE e.stream = s.name AND e.position > $2 ORDER BY e.stream_version LIMIT $3
+            ) events ORDER BY position LIMIT $3
+            """, [PostgresTextArray(Array(Set(streams))), position, limit], format: .binary)
+        return try rows.rows.map(RecordedEvent.init(row:))
+    }
+
     /// The event at a position, if the log has it.
     public static func event(at position: Int64, on connection: PostgresConnection) throws -> RecordedEvent? {
         let rows = try connection.query("SELECT \(eventColumns) FROM events WHERE position = $1", [position], format: .binary)

@@ -8,7 +8,7 @@ public enum VerifyCommand: LedgerCommand {
     public static let name = "verify"
     public static let summary = "Recompute the event log's hash chain; non-zero exit naming the first bad position."
     public static let usage = """
-        usage: ledger verify [--json]
+        usage: ledger verify [--expect POSITION:HASH ...] [--json]
 
         Reads the log in position order and checks, for every event, that positions follow
         each other without a hole, that prev_hash is the previous event's hash, and that
@@ -17,15 +17,21 @@ public enum VerifyCommand: LedgerCommand {
         bad position when it does not. Also reports immutability triggers that are
         disabled or missing.
 
-          --json   print the report as JSON
+          --expect POSITION:HASH   the chain must pass through this event with this
+                                   hash (64 hex digits), e.g. a head written down
+                                   outside the database after a backup; repeatable.
+                                   A history rewritten and re-hashed after it fails.
+          --json                   print the report as JSON
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        let args = try Arguments(arguments, valued: [], boolean: ["json"])
+        let args = try Arguments(arguments, valued: ["expect"], boolean: ["json"])
+        guard args.positionals.isEmpty else { throw UsageError("unexpected argument \(args.positionals[0])") }
+        let expectations = try args.values("expect").map(parseExpectation)
         let connection = try PostgresConnection(conninfo: environment.databaseURL())
         let total = try EventStore.headPosition(on: connection)
         let bar = ProgressBar(label: "verify")
-        let report = try ChainVerifier().verify(on: connection) { bar.update(done: $0, total: total) }
+        let report = try ChainVerifier().verify(on: connection, expecting: expectations) { bar.update(done: $0, total: total) }
         bar.finish()
         if args.flag("json") {
             var object: [String: Any] = [
@@ -42,8 +48,24 @@ public enum VerifyCommand: LedgerCommand {
                 print("\(report.verified) events verified before it")
             } else {
                 print("valid: \(report.verified) events, head \(report.headPosition), hash \(Hex.encode(report.headHash))")
+                for expectation in expectations {
+                    print("passes through \(expectation.position):\(Hex.encode(expectation.hash))")
+                }
             }
         }
         return report.isValid ? 0 : 1
+    }
+
+    /// `POSITION:HASH`, as `ledger verify` prints a head (`head P, hash H`) and its JSON
+    /// gives it (`head_position`, `head_hash`).
+    static func parseExpectation(_ text: String) throws -> ChainVerifier.Expectation {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let position = Int64(parts[0]), position > 0 else {
+            throw UsageError("--expect takes POSITION:HASH with a positive position, got \(text)")
+        }
+        guard parts[1].count == 64, let hash = Hex.decode(parts[1].lowercased()) else {
+            throw UsageError("--expect \(text): the hash must be 64 hex digits (a SHA-256)")
+        }
+        return ChainVerifier.Expectation(position: position, hash: hash)
     }
 }

@@ -8,24 +8,27 @@ public enum AdminCommand: LedgerCommand {
 
     /// Every `ledger admin` command, in the order the usage lists them.
     static let actions: [any AdminAction.Type] = [
-        PayerCreateAction.self, ProjectCreateAction.self, ProjectFundAction.self, PlanSetAction.self,
-        KeyIssueAction.self, KeyRevokeAction.self, CreditAction.self,
+        PayerCreateAction.self, PayerListAction.self, PayerShowAction.self,
+        ProjectCreateAction.self, ProjectFundAction.self, ProjectListAction.self, ProjectShowAction.self, PlanSetAction.self,
+        KeyIssueAction.self, KeyRevokeAction.self, KeyListAction.self, CreditAction.self,
         HoldPlaceAction.self, HoldCaptureAction.self, HoldReleaseAction.self,
         PriceSetAction.self, MonthCloseAction.self, CorrectAction.self,
         OrgCreateAction.self, OrgAdminAddAction.self, OrgAdminRemoveAction.self, OrgDelegateAction.self,
-        OrgPlanAction.self, OrgEducationAction.self,
+        OrgPlanAction.self, OrgEducationAction.self, OrgListAction.self, OrgShowAction.self,
         AppCreateAction.self, AppKeyIssueAction.self, AppKeyRevokeAction.self, AppDisableAction.self, AppEnableAction.self,
-        ProductSetAction.self, ProductStoreKitPriceAction.self, ProductRemoveAction.self, CheckoutSetAction.self,
-        CampaignMigrationAction.self, CampaignUpgradeAction.self, CampaignEndAction.self, CampaignStatsAction.self,
+        AppListAction.self, AppShowAction.self,
+        ProductSetAction.self, ProductStoreKitPriceAction.self, ProductRemoveAction.self, ProductListAction.self, CheckoutSetAction.self,
+        CampaignMigrationAction.self, CampaignUpgradeAction.self, CampaignEndAction.self, CampaignStatsAction.self, CampaignListAction.self,
         PurchaseRecordAction.self, EventSetAsideAction.self,
     ]
 
     public static var usage: String {
         """
         \(AdminDispatcher.usage(program: "ledger admin", actions: actions))
-        Every command appends events to the log (docs/events.md) with the operator and the
-        reason in their metadata, and prints what it appended: type, stream, position, event
-        id and data; with --json, one JSON object instead. --operator defaults to
+        Every command but list, show and stats appends events to the log (docs/events.md)
+        with the operator and the reason in their metadata, and prints what it appended:
+        type, stream, position, event id and data; with --json, one JSON object instead.
+        list and show read the projections once they have reached the log's head. --operator defaults to
         LEDGER_OPERATOR, then USER. Amounts are millicredits written canonically (1500, -25);
         catalog prices are decimals of the currency (4.99), kept as integer micros.
         Commands that check what exists first wait (up to 30 s) for the billing projection

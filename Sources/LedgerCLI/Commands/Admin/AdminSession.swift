@@ -83,18 +83,28 @@ struct AdminSession {
     /// Waits until the billing projection has applied `target`; a projection that stopped
     /// on a poison event is reported at once rather than after the timeout.
     func waitForBilling(position target: Int64) throws {
-        let projection = BillingProjection()
+        try waitFor(BillingProjection(), position: target)
+    }
+
+    /// Waits until `projection` has applied everything in the log now: what a read-only
+    /// command prints then includes every event recorded before it started.
+    func catchUp(_ projection: any Projection) throws {
+        try waitFor(projection, position: try services.store.headPosition())
+    }
+
+    private func waitFor(_ projection: any Projection, position target: Int64) throws {
+        let name = projection.name
         do {
             if try ProjectionWait.until(projection, reaches: target, pool: pool, timeout: services.projectionTimeout) { return }
         } catch let stopped as ProjectionWait.Stopped {
             throw AdminError(.projectionUnavailable,
-                "the billing projection stopped at position \(stopped.position) (\(stopped.error)); set the event aside or fix the code before operating on the ledger (docs/operations.md)")
+                "the \(name) projection stopped at position \(stopped.position) (\(stopped.error)); set the event aside or fix the code before operating on the ledger (docs/operations.md)")
         }
-        guard let checkpoint = try billing.checkpoint() else {
-            throw AdminError(.projectionUnavailable, "the billing projection does not exist yet: start the projector (`ledger project`) and retry")
+        guard let checkpoint = try pool.read({ try ProjectionSchema.checkpoint(projection.schema, on: $0) }) else {
+            throw AdminError(.projectionUnavailable, "the \(name) projection does not exist yet: start the projector (`ledger project`) and retry")
         }
         throw AdminError(.projectionBehind,
-            "the projector has not caught up with the log: is `ledger project` running? (the billing projection is at position \(checkpoint.position), the log at \(target), after waiting \(Int(services.projectionTimeout.rounded())) s)")
+            "the projector has not caught up with the log: is `ledger project` running? (the \(name) projection is at position \(checkpoint.position), the log at \(target), after waiting \(Int(services.projectionTimeout.rounded())) s)")
     }
 
     /// The billing projection's reads.

@@ -2,43 +2,67 @@ import Projections
 import LedgerDomain
 import LedgerJSON
 
-/// `ledger audit corrections`: every correction posted to a project's or payer's
-/// account (J3), oldest first, with who posted it, when and why.
+/// `ledger audit corrections`: the corrections posted (J3), across every account or one
+/// project's or payer's, oldest first, with who posted each, when and why.
 struct AuditCorrectionsAction: AdminAction {
     static let words = ["corrections"]
-    static let synopsis = "(--project ID | --payer ID)"
-    static let summary = "List the corrections posted to an account: correction id, corrected entry, amount, who, when, why."
-    static let valued: Set<String> = ["project", "payer"]
+    static let synopsis = "[--project ID | --payer ID] [--actor NAME] [--since TIME] [--until TIME] [--csv]"
+    static let summary = "List corrections, all or one account's, by operator and time: correction id, corrected entry, amount, who, when, why."
+    static let valued: Set<String> = ["project", "payer", "actor", "since", "until"]
+    static let boolean: Set<String> = ["csv"]
     static let isOperatorAct = false
 
-    let account: Pool
+    let account: Pool?
+    let filter: CorrectionFilter
+    let csv: Bool
 
     init(_ options: AdminOptions) throws {
-        switch try options.exactlyOne(of: ["project", "payer"]) {
+        let given = ["project", "payer"].filter(options.has)
+        guard given.count <= 1 else { throw UsageError("give only one of --project, --payer") }
+        switch given.first {
         case "project": account = .project(try options.identifier("project", "project"))
-        default: account = .payer(try options.identifier("payer", "payer"))
+        case "payer": account = .payer(try options.identifier("payer", "payer"))
+        default: account = nil
         }
+        let since = try Self.instant(options, "since")
+        let until = try Self.instant(options, "until")
+        if let since, let until, since >= until { throw UsageError("--since must be before --until") }
+        filter = CorrectionFilter(account: account?.description, actor: try options.optionalText("actor", maximumLength: 200),
+                                  since: since, until: until)
+        csv = options.flag("csv")
+    }
+
+    /// An RFC 3339 instant, or a day `YYYY-MM-DD` meaning its first instant in UTC.
+    static func instant(_ options: AdminOptions, _ name: String) throws -> Timestamp? {
+        guard let text = options.arguments.value(name) else { return nil }
+        if text.count == 10, let day = Timestamp(iso8601: text + "T00:00:00Z") { return day }
+        return try options.timestamp(name)
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let state: AccountsDecider.State
-        switch account {
-        case .payer(let id): state = try session.accountsState(payers: [id])
-        case .project(let id): state = try session.accountsState(projects: [id])
+        if let account {
+            let state = try session.accountsState(account)
+            switch account {
+            case .payer(let id) where !state.payers.contains(id): throw AdminError(.notFound, "payer \(id) does not exist")
+            case .project(let id) where !state.projects.contains(id): throw AdminError(.notFound, "project \(id) does not exist")
+            default: break
+            }
+        } else {
+            try session.catchUp()
         }
-        switch account {
-        case .payer(let id) where !state.payers.contains(id): throw AdminError(.notFound, "payer \(id) does not exist")
-        case .project(let id) where !state.projects.contains(id): throw AdminError(.notFound, "project \(id) does not exist")
-        default: break
-        }
-        // Accounts are named as pools are: `project:<id>`, `payer:<id>`.
-        let rows = try session.billing.corrections(account: account.description)
+        let rows = try session.billing.corrections(filter)
         var receipt = AdminReceipt()
-        receipt.fields["account"] = .string(account.description)
+        receipt.fields["account"] = account.map { .string($0.description) } ?? .null
         receipt.fields["corrections"] = try JSONValueEncoder().encode(rows)
-        receipt.lines.append("corrections of \(account): \(rows.count)")
+        if csv {
+            receipt.lines = CSV.lines(header: ["position", "account", "correction_id", "corrects", "amount", "actor", "at", "reason"],
+                                      rows.map { [String($0.position), $0.account, $0.correctionID, $0.corrects, $0.amount.description,
+                                                  $0.actor, $0.at, $0.reason] })
+            return receipt
+        }
+        receipt.lines.append("corrections\(account.map { " of \($0)" } ?? ""): \(rows.count)")
         for row in rows {
-            receipt.lines.append("\(row.correctionID) corrects \(row.corrects) by \(row.amount): \(row.actor) at \(row.at) (position \(row.position))")
+            receipt.lines.append("\(row.correctionID) corrects \(row.corrects) by \(row.amount) on \(row.account): \(row.actor) at \(row.at) (position \(row.position))")
             receipt.lines.append("  why: \(row.reason)")
         }
         return receipt

@@ -5,6 +5,9 @@
 /// its id (`usage:<id>`): a measurement sent again with the same content is counted
 /// once, with other content it is a conflict the append reports.
 public enum UsageDecider {
+    /// A project's usage stream, `usage-<project_id>`.
+    public static func stream(_ project: String) -> String { "usage-" + project }
+
     /// One measurement as the request gave it, its JSON already decoded.
     public struct Measurement: Sendable, Hashable {
         public var id: String
@@ -61,7 +64,7 @@ public enum UsageDecider {
             }
             seen[m.id] = m
             let recorded = UsageRecorded(usageID: m.id, projectID: m.projectID, meter: Meter(rawValue: m.meter)!, quantity: m.quantity)
-            events.append(PendingEvent(recorded, on: "usage-" + m.projectID, occurredAt: m.occurredAt, idempotencyKey: "usage:" + m.id))
+            events.append(PendingEvent(recorded, on: stream(m.projectID), occurredAt: m.occurredAt, idempotencyKey: "usage:" + m.id))
         }
         guard errors.isEmpty else { throw invalid(errors) }
         return Decision(events)

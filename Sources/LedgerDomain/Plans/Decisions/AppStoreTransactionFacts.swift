@@ -29,7 +29,10 @@ public struct AppStoreTransactionFacts: Sendable, Hashable {
     }
 
     /// The subscription's stream: `appstore-sub-` and the original transaction id.
-    public var stream: String { "appstore-sub-" + ExternalID.key(originalTransactionID) }
+    public var stream: String { Self.stream(originalTransactionID: originalTransactionID) }
+
+    /// The stream of the subscription `id` started (an organization's timeline reads it).
+    public static func stream(originalTransactionID id: String) -> String { "appstore-sub-" + ExternalID.key(id) }
     /// Recorded once per transaction id.
     public var idempotencyKey: String { "appstore-tx:" + ExternalID.key(transactionID) }
 }

@@ -128,19 +128,24 @@ public struct BillingReadModel: Sendable {
         }
     }
 
-    /// Every correction posted to an account, oldest first (`ledger audit corrections`).
-    public func corrections(account: String) throws -> [CorrectionRecord] {
+    /// The corrections `filter` selects across every account, oldest first, each once per
+    /// account it was posted to (`ledger audit corrections`).
+    public func corrections(_ filter: CorrectionFilter = CorrectionFilter()) throws -> [CorrectionRecord] {
         try pool.read { conn in
             try conn.query("""
-                SELECT correction_id, entry_id, amount::text, reason, actor,
+                SELECT account, correction_id, entry_id, amount::text, reason, actor,
                        to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), position
-                FROM proj_billing.corrections WHERE account = $1 ORDER BY position
-                """, [account]).rows.map { r in
-                CorrectionRecord(correctionID: try r.requireString(0), corrects: try r.requireString(1),
-                                 amount: Millicredits(try r.requireInt128(2)), reason: try r.requireString(3),
-                                 actor: try r.requireString(4), at: try r.requireString(5), position: try r.requireInt64(6))
+                FROM proj_billing.corrections
+                WHERE ($1::text IS NULL OR account = $1)
+                  AND ($2::text IS NULL OR actor = $2 OR actor = 'operator:' || $2)
+                  AND ($3::bigint IS NULL OR occurred_at >= to_timestamp($3::numeric / 1000000))
+                  AND ($4::bigint IS NULL OR occurred_at < to_timestamp($4::numeric / 1000000))
+                ORDER BY position, account
+                """, [filter.account, filter.actor, filter.since?.microseconds, filter.until?.microseconds]).rows.map { r in
+                CorrectionRecord(account: try r.requireString(0), correctionID: try r.requireString(1), corrects: try r.requireString(2),
+                                 amount: Millicredits(try r.requireInt128(3)), reason: try r.requireString(4),
+                                 actor: try r.requireString(5), at: try r.requireString(6), position: try r.requireInt64(7))
             }
         }
     }
 }
-

@@ -56,14 +56,8 @@ struct CampaignStatsAction: AdminAction {
 
     /// Aligned columns: campaign, variant (`-` outside an experiment), impressions, share.
     static func table(_ rows: [Row]) -> [String] {
-        let cells = [["campaign", "variant", "impressions", "share"]]
-            + rows.map { [$0.campaignID, $0.variantID.map(String.init) ?? "-", String($0.count), $0.share + "%"] }
-        let widths = (0..<4).map { column in cells.map { $0[column].count }.max() ?? 0 }
-        return cells.map { cell in
-            (0..<4).map { column in
-                let pad = String(repeating: " ", count: widths[column] - cell[column].count)
-                return column < 2 ? cell[column] + pad : pad + cell[column] // numbers align right
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-        }
+        TextTable.lines(["campaign", "variant", "impressions", "share"],
+                        rows.map { [$0.campaignID, $0.variantID.map(String.init) ?? "-", String($0.count), $0.share + "%"] },
+                        rightAligned: [2, 3])
     }
 }

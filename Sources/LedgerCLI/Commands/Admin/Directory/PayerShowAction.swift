@@ -1,0 +1,40 @@
+import API
+import LedgerDomain
+import LedgerJSON
+import Projections
+
+/// `ledger admin payer show`: one payer, its balance (as `GET /v1/payers/{id}/balance`
+/// answers it), the projects it funds and its keys.
+struct PayerShowAction: AdminAction {
+    static let words = ["payer", "show"]
+    static let synopsis = "--id ID"
+    static let summary = "Show a payer: plan, allowance, balance, the projects it funds now, its keys (prefixes only)."
+    static let valued: Set<String> = ["id"]
+    static let isOperatorAct = false
+
+    let id: String
+
+    init(_ options: AdminOptions) throws {
+        id = try options.identifier("id", "payer")
+    }
+
+    func perform(_ session: AdminSession) throws -> AdminReceipt {
+        try session.catchUp(BillingProjection())
+        guard let payer = try session.billing.payers(id: id, now: session.now).first else {
+            throw AdminError(.notFound, "payer \(id) does not exist")
+        }
+        let keys = try session.billing.keys(of: KeyPrincipal(kind: .payer, id: id))
+        let balance = try BillingReport.balance(of: .payer(id), pool: session.pool, now: session.now)
+        var receipt = AdminReceipt()
+        receipt.fields["payer"] = try JSONValueEncoder().encode(payer)
+        receipt.fields["keys"] = try JSONValueEncoder().encode(keys)
+        receipt.fields["balance"] = balance ?? .null
+        receipt.lines = [
+            "payer \(payer.id): \(payer.name) (created at position \(payer.position))",
+            "plan \(payer.plan), storage allowance \(payer.allowanceStorageBytes) bytes",
+        ] + BillingReport.balanceLines(balance) + [
+            "projects funded now: " + (payer.projects.isEmpty ? "none" : payer.projects.joined(separator: ", ")),
+        ] + KeyListAction.lines(keys)
+        return receipt
+    }
+}

@@ -1,0 +1,40 @@
+import LedgerDomain
+import LedgerJSON
+import Projections
+
+/// `ledger admin product list`: an app's products, as `GET /v1/iap/products` lists them.
+struct ProductListAction: AdminAction {
+    static let words = ["product", "list"]
+    static let synopsis = "--app ID"
+    static let summary = "List an app's products: id, type, name, web price, StoreKit price, period, trial."
+    static let valued: Set<String> = ["app"]
+    static let isOperatorAct = false
+
+    let app: String
+
+    init(_ options: AdminOptions) throws {
+        app = try options.identifier("app", "app")
+    }
+
+    func perform(_ session: AdminSession) throws -> AdminReceipt {
+        try session.catchUp(IAPProjection())
+        guard let catalog = try CatalogSnapshot.load(pool: session.pool).apps[app] else {
+            throw AdminError(.notFound, "app \(app) does not exist")
+        }
+        var receipt = AdminReceipt()
+        receipt.fields["app_id"] = .string(app)
+        receipt.fields["products"] = try JSONValueEncoder().encode(catalog.products)
+        receipt.lines = Self.lines(catalog)
+        return receipt
+    }
+
+    static func lines(_ catalog: AppCatalog) -> [String] {
+        func price(_ p: Price?) -> String { p.map { "\(DecimalMicros.format($0.amountMicros)) \($0.currencyCode)" } ?? "-" }
+        return catalog.products.isEmpty ? ["no products"] : TextTable.lines(
+            ["product", "type", "name", "web_price", "storekit_price", "period", "trial"],
+            catalog.products.map { p in
+                [p.id, p.type.rawValue, p.displayName, price(p.webPrice), price(catalog.storeKitPrices[p.id]),
+                 p.subscriptionPeriod ?? "-", p.freeTrialDuration ?? "-"]
+            })
+    }
+}

@@ -1,0 +1,34 @@
+import LedgerDomain
+import LedgerJSON
+import Projections
+
+/// `ledger admin project list`: every project and the pool funding it now.
+struct ProjectListAction: AdminAction {
+    static let words = ["project", "list"]
+    static let synopsis = "[--payer ID | --self-paying]"
+    static let summary = "List the projects and the pool funding each now; only a payer's, or only the self-paying ones."
+    static let valued: Set<String> = ["payer"]
+    static let boolean: Set<String> = ["self-paying"]
+    static let isOperatorAct = false
+
+    let payer: String?
+    let selfPaying: Bool
+
+    init(_ options: AdminOptions) throws {
+        payer = try options.optionalIdentifier("payer", "payer")
+        selfPaying = options.flag("self-paying")
+        if payer != nil && selfPaying { throw UsageError("give only one of --payer, --self-paying") }
+    }
+
+    func perform(_ session: AdminSession) throws -> AdminReceipt {
+        try session.catchUp(BillingProjection())
+        var projects = try session.billing.projects(fundedBy: payer.map(Pool.payer), now: session.now)
+        if selfPaying { projects = projects.filter { $0.pool == Pool.project($0.id).description } }
+        var receipt = AdminReceipt()
+        receipt.fields["projects"] = try JSONValueEncoder().encode(projects)
+        receipt.lines = projects.isEmpty ? ["no projects"] : TextTable.lines(
+            ["project", "name", "pool", "created"], projects.map { [$0.id, $0.name, $0.pool, String($0.position)] },
+            rightAligned: [3])
+        return receipt
+    }
+}

@@ -1,0 +1,56 @@
+import Crypto
+import EventStore
+import LedgerJSON
+import Postgres
+
+extension ExportCommand {
+    static let eventColumns = ["position", "event_id", "stream", "stream_version", "type", "occurred_at", "recorded_at",
+                               "corrects_position", "idempotency_key", "data", "metadata", "prev_hash", "hash"]
+
+    /// A segment of the log with what re-verifying its chain needs: `data` and `metadata`
+    /// exactly as the hash covers them (the text PostgreSQL prints for the `jsonb`, as a
+    /// string), and both hashes in hex.
+    static func events(_ args: Arguments, format: Format, pool: PostgresPool, to output: ExportOutput) throws -> String {
+        func position(_ name: String) throws -> Int64? {
+            guard let text = args.value(name) else { return nil }
+            guard let n = Int64(text), n >= 0 else { throw UsageError("--\(name) takes a position (0 or more), got \(text)") }
+            return n
+        }
+        let after = try position("after") ?? 0
+        return try pool.read { conn in
+            let through = try position("through") ?? EventStore.headPosition(on: conn)
+            guard through >= after else { throw UsageError("--through must not be before --after") }
+            if format == .csv { try output.line(CSV.line(eventColumns)) }
+            let bar = ProgressBar(label: "events")
+            var cursor = after
+            var first: RecordedEvent?
+            var last: RecordedEvent?
+            while cursor < through {
+                let page = try EventStore.read(after: cursor, limit: Int(min(10_000, through - cursor)), on: conn)
+                guard let end = page.last else { break }
+                for event in page {
+                    let cells: [String?] = [String(event.position), event.eventID.uuidString.lowercased(), event.stream,
+                                            String(event.streamVersion), event.type, event.occurredAt.iso8601, event.recordedAt.iso8601,
+                                            event.correctsPosition.map(String.init), event.idempotencyKey, event.dataText,
+                                            event.metadataText, Hex.encode(event.prevHash), Hex.encode(event.hash)]
+                    if format == .csv {
+                        try output.line(CSV.line(cells.map { $0 ?? "" }))
+                    } else {
+                        var object = Dictionary(uniqueKeysWithValues: zip(eventColumns, cells.map { $0.map(JSONValue.string) ?? .null }))
+                        object["position"] = .integer(event.position)
+                        object["stream_version"] = .integer(event.streamVersion)
+                        object["corrects_position"] = event.correctsPosition.map(JSONValue.integer) ?? .null
+                        try output.line(JSONValue.object(object).compactText())
+                    }
+                }
+                first = first ?? page.first
+                last = end
+                cursor = end.position
+                bar.update(done: cursor - after, total: through - after)
+            }
+            bar.finish()
+            guard let first, let last else { return "exported no events: the log has none after position \(after)" }
+            return "exported events \(first.position) to \(last.position): prev_hash \(Hex.encode(first.prevHash)) (the hash of position \(after)), head hash \(Hex.encode(last.hash))"
+        }
+    }
+}

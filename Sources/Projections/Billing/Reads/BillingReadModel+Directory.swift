@@ -1,0 +1,84 @@
+import LedgerDomain
+import Postgres
+
+/// The billing projection's payers, projects and keys, for the operator's `list` and
+/// `show` commands. Each read runs in one snapshot so that a payer's projects and a
+/// project's pool agree with each other.
+extension BillingReadModel {
+    /// Every payer by id, or only `id`.
+    public func payers(id: String? = nil, now: Timestamp) throws -> [BillingDirectory.Payer] {
+        try snapshot(now: now) { reader in
+            let rows = try reader.conn.query("""
+                SELECT p.payer_id, p.name, coalesce(o.plan, 'none'), coalesce(o.allowance_storage_bytes, 0), p.position
+                FROM proj_billing.payers p LEFT JOIN proj_billing.pools o ON o.pool = 'payer:' || p.payer_id
+                WHERE $1::text IS NULL OR p.payer_id = $1 ORDER BY p.payer_id
+                """, [id])
+            let funded = try fundedProjects(reader)
+            return try rows.rows.map { r in
+                let payer = try r.requireString(0)
+                return BillingDirectory.Payer(id: payer, name: try r.requireString(1), plan: try r.requireString(2),
+                                              allowanceStorageBytes: try r.requireInt64(3), position: try r.requireInt64(4),
+                                              projects: funded[Pool.payer(payer).description, default: []])
+            }
+        }
+    }
+
+    /// Every project by id, or only `id`, or only those `pool` funds now.
+    public func projects(id: String? = nil, fundedBy pool: Pool? = nil, now: Timestamp) throws -> [BillingDirectory.Project] {
+        try snapshot(now: now) { reader in
+            let rows = try reader.conn.query("""
+                SELECT project_id, name, position FROM proj_billing.projects
+                WHERE $1::text IS NULL OR project_id = $1 ORDER BY project_id
+                """, [id])
+            var projects: [BillingDirectory.Project] = []
+            for r in rows.rows {
+                let project = try r.requireString(0)
+                guard let current = try reader.currentPool(ofProject: project) else { continue }
+                if let pool, pool != current { continue }
+                let history = try reader.conn.query("""
+                    SELECT pool, effective_us, position FROM proj_billing.funding WHERE project_id = $1
+                    ORDER BY effective_us, position
+                    """, [project]).rows.map { f in
+                    BillingDirectory.Project.Funding(pool: try f.requireString(0),
+                        effectiveAt: (Timestamp(microseconds: try f.requireInt64(1)) ?? .minimum).iso8601,
+                        position: try f.requireInt64(2))
+                }
+                projects.append(BillingDirectory.Project(id: project, name: try r.requireString(1), pool: current.description,
+                                                         position: try r.requireInt64(2), funding: history))
+            }
+            return projects
+        }
+    }
+
+    /// Every secret key, or only those of `principal`, in the order they were issued.
+    public func keys(of principal: KeyPrincipal? = nil) throws -> [BillingDirectory.Key] {
+        try pool.read { conn in
+            try conn.query("""
+                SELECT key_id, principal_kind, principal_id, prefix, revoked, position FROM proj_billing.keys
+                WHERE $1::text IS NULL OR (principal_kind = $1 AND principal_id = $2) ORDER BY position
+                """, [principal?.kind.rawValue, principal?.id]).rows.map { r in
+                BillingDirectory.Key(keyID: try r.requireString(0), principal: "\(try r.requireString(1)):\(try r.requireString(2))",
+                                     prefix: try r.requireString(3), revoked: r.bool(4) ?? false, position: try r.requireInt64(5))
+            }
+        }
+    }
+
+    /// The ids of a project's holds, for its timeline.
+    public func holdIDs(project: String) throws -> [String] {
+        try pool.read { conn in
+            try conn.query("SELECT hold_id FROM proj_billing.holds WHERE project_id = $1 ORDER BY position", [project])
+                .rows.map { try $0.requireString(0) }
+        }
+    }
+
+    /// Projects by the pool funding them now, each resolved by the one rule
+    /// (`BillingSnapshot.currentPool`).
+    private func fundedProjects(_ reader: BillingSnapshot) throws -> [String: [String]] {
+        var funded: [String: [String]] = [:]
+        for r in try reader.conn.query("SELECT project_id FROM proj_billing.projects ORDER BY project_id").rows {
+            let project = try r.requireString(0)
+            if let pool = try reader.currentPool(ofProject: project) { funded[pool.description, default: []].append(project) }
+        }
+        return funded
+    }
+}

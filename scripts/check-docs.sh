@@ -1,0 +1,311 @@
+#!/usr/bin/env bash
+# Runs every fenced shell block of README.md and docs/*.md against a fresh `ledger dev`, so
+# that the docs cannot drift from the code (issue: "the docs' every command block is run by
+# a test or a script in CI").
+#
+#   LEDGER_BIN=path/to/ledger bash scripts/check-docs.sh [--verbose] [--keep]
+#
+# LEDGER_BIN is the binary under test (default .build/debug/ledger; this script builds
+# nothing). --verbose prints every block's output, not only a failed one's; --keep keeps the
+# work directory (everything in it stopped) and prints where it is. Exit status 0 when every
+# block passed or was skipped, 1 when one failed, 2 when the check itself could not run.
+#
+# How, and why so:
+#
+# - The docs are read in a newcomer's order, README first: README.md, docs/api.md (the
+#   tour of the reads README starts, on the demo as `ledger dev` seeded it), docs/catalog.md
+#   (configures an app of its own), docs/appstore.md (buys a plan for the demo
+#   organization), every other docs/*.md in name order, and docs/operations.md last (its
+#   `ledger replay` rebuilds the projections over everything the pages before appended and
+#   must find them equal). Shell blocks are ``` or ~~~ fences whose info string starts
+#   with `sh`, `bash` or `shell` (scripts/docs_blocks.py extracts them).
+# - The docs name `.ledger/demo.json`, `.ledger/appstore-test-ca/…` and
+#   `$PWD/.build/release` relative to the clone. So the blocks run in a throwaway work
+#   directory (under /tmp, mode 0755 so that PostgreSQL's account can enter it when we are
+#   root) laid out as a clone is for them: `.ledger/` there is `ledger dev`'s data
+#   directory (LEDGER_DATA_DIR is left unset: its default, `.ledger` in the working
+#   directory, is what a newcomer gets), and `.build/release/ledger` there is a symlink to
+#   LEDGER_BIN, on the PATH, so README's `export PATH="$PWD/.build/release:$PATH"` is true
+#   as written. Migrations come from this repository's sql/ (LEDGER_SQL_DIR), since a
+#   LEDGER_BIN outside the clone would not find them. The repository itself is not touched.
+# - DATABASE_URL, LEDGER_MIGRATION_DATABASE_URL, every other LEDGER_* and PG* variable are
+#   unset, so that commands find the dev cluster through `.ledger/demo.json` exactly as a
+#   newcomer's would. LEDGER_OPERATOR is `docs-check` (what README's export provides).
+# - The docs say 127.0.0.1:8080. When 8080 is free it is used; otherwise a free port is
+#   chosen, given to `ledger dev` as LEDGER_PORT, and `127.0.0.1:8080` is rewritten in the
+#   blocks. LEDGER_DEV_POSTGRES_PORT is always a free port (15000-29999).
+# - `make run` is what the harness stands in for: it starts `ledger dev` itself, waits for
+#   its banner ("ledger is running at …", printed after demo.json is written) and for
+#   /readyz to answer 200, as a newcomer does before typing the next command.
+# - Each block runs alone, in a fresh `bash -euo pipefail`, in the work directory, with
+#   stdin from /dev/null (no command may wait for a terminal) and a time limit
+#   (DOCS_CHECK_BLOCK_TIMEOUT, 60 s). Nothing carries over from one block to the next but
+#   the environment above and what the commands leave in the database and the work
+#   directory: every block must be runnable on its own, as a reader jumping to a section
+#   would run it, and a failure does not cascade into the blocks after it.
+# - `curl` on the blocks' PATH is a wrapper around the real one that adds --fail-with-body
+#   and --show-error (an HTTP status >= 400 fails the block, exit 22, and the answer's body
+#   is still shown) and notes each answer's status and URL on stderr.
+# - A block is skipped only when the line right before its opening fence is
+#   `<!-- docs-check: skip: REASON -->`; the reason is printed. A malformed or misplaced
+#   marker is an error.
+# - Whatever happens (failure, Ctrl-C, SIGTERM), `ledger dev` gets SIGINT and up to 30 s
+#   to stop its API, projector and cluster (then SIGTERM/SIGKILL, and `ledger pg stop` on
+#   its cluster as a safety net), and the work directory is removed.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+log() { echo "docs-check: $*" >&2; }
+
+verbose=0
+keep=0
+for arg in "$@"; do
+    case "$arg" in
+        -v|--verbose) verbose=1 ;;
+        --keep) keep=1 ;;
+        -h|--help) sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) log "unknown argument $arg (--verbose, --keep)"; exit 2 ;;
+    esac
+done
+
+# Read before the environment is cleaned (LEDGER_BIN is a LEDGER_* variable too).
+ledger_bin=${LEDGER_BIN:-$repo/.build/debug/ledger}
+block_timeout=${DOCS_CHECK_BLOCK_TIMEOUT:-60}
+if [ ! -x "$ledger_bin" ] || [ -d "$ledger_bin" ]; then
+    log "no executable ledger at $ledger_bin: build it first, or set LEDGER_BIN"
+    exit 2
+fi
+ledger_bin=$(readlink -f "$ledger_bin")
+real_curl=$(command -v curl) || { log "curl is needed"; exit 2; }
+command -v python3 >/dev/null || { log "python3 is needed"; exit 2; }
+blocks_py=(python3 -B "$repo/scripts/docs_blocks.py")
+
+started=${EPOCHREALTIME/,/.}
+elapsed() { awk -v a="$started" -v b="${EPOCHREALTIME/,/.}" 'BEGIN { printf "%.1f", b - a }'; }
+
+# The docs, in order (see above).
+cd "$repo"
+first=(README.md docs/api.md docs/catalog.md docs/appstore.md)
+last=(docs/operations.md)
+files=("${first[@]}")
+for doc in docs/*.md; do
+    case " ${first[*]} ${last[*]} " in *" $doc "*) ;; *) files+=("$doc") ;; esac
+done
+files+=("${last[@]}")
+for doc in "${first[@]}" "${last[@]}"; do
+    [ -f "$doc" ] || { log "$doc is in this script's order but does not exist: update the order"; exit 2; }
+done
+
+# --- The work directory, cleaned up whatever happens -----------------------------------
+
+work=$(mktemp -d /tmp/ledger-docs-check.XXXXXX)
+chmod 755 "$work"
+dev_pid=""
+block_pid=""
+
+process_alive() {
+    local state
+    [ -n "$1" ] && [ -r "/proc/$1/stat" ] || return 1
+    state=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1) || return 1
+    [ -n "$state" ] && [ "$state" != Z ]
+}
+
+# Stops `ledger dev` with SIGINT (what Ctrl-C sends), waiting up to 30 s; prints its exit
+# status on stdout. Harder measures only when it does not stop.
+dev_status=""
+stop_dev() {
+    [ -n "$dev_pid" ] || return 0
+    local pid=$dev_pid children i
+    dev_pid=""
+    if process_alive "$pid"; then
+        kill -INT "$pid" 2>/dev/null || true
+        for ((i = 0; i < 300; i++)); do
+            process_alive "$pid" || break
+            sleep 0.1
+        done
+        if process_alive "$pid"; then
+            log "ledger dev did not stop within 30 s of SIGINT; sending SIGTERM, then SIGKILL"
+            children=$(pgrep -P "$pid" || true)
+            kill -TERM "$pid" $children 2>/dev/null || true
+            sleep 3
+            kill -KILL "$pid" $children 2>/dev/null || true
+        fi
+    fi
+    dev_status=0
+    wait "$pid" 2>/dev/null || dev_status=$?
+}
+
+cleanup() {
+    local status=$?
+    set +e
+    trap - EXIT INT TERM HUP
+    if [ -n "$block_pid" ] && process_alive "$block_pid"; then
+        kill -TERM -- "-$block_pid" 2>/dev/null || kill -TERM "$block_pid" 2>/dev/null
+        wait "$block_pid" 2>/dev/null
+    fi
+    stop_dev
+    # A safety net: a no-op when `ledger dev` stopped its cluster, as it does on SIGINT.
+    if [ -d "$work/.ledger/postgres" ]; then
+        "$ledger_bin" pg stop --dir "$work/.ledger/postgres" >/dev/null 2>&1 ||
+            log "warning: could not stop the cluster in $work/.ledger/postgres"
+    fi
+    if [ "$keep" = 1 ]; then
+        log "kept $work"
+    else
+        rm -rf "$work"
+    fi
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+# --- The environment of a newcomer's terminal ------------------------------------------
+
+while read -r name; do
+    unset "$name"
+done < <(compgen -e | grep -E '^(LEDGER_|PG)|^DATABASE_URL$' || true)
+
+mkdir -p "$work/.build/release" "$work/bin" "$work/blocks"
+ln -s "$ledger_bin" "$work/.build/release/ledger"
+cat >"$work/bin/curl" <<EOF
+#!/usr/bin/env bash
+# scripts/check-docs.sh: curl as the docs call it, but an HTTP error fails (exit 22) and
+# still shows the answer's body; each answer's status and URL are noted on stderr.
+exec "$real_curl" --fail-with-body --show-error \\
+    --write-out '%{stderr}\\n<- HTTP %{response_code} %{method} %{url_effective}\\n' "\$@"
+EOF
+chmod 755 "$work/bin/curl"
+
+http_port=$("${blocks_py[@]}" free-port --prefer 8080 --avoid 18181 --avoid 54481)
+pg_port=$("${blocks_py[@]}" free-port --avoid 18181 --avoid 54481 --avoid "$http_port")
+export PATH="$work/bin:$work/.build/release:$PATH"
+export LEDGER_OPERATOR=docs-check
+export LEDGER_SQL_DIR="$repo/sql"
+export LEDGER_PORT="$http_port"
+export LEDGER_DEV_POSTGRES_PORT="$pg_port"
+
+"${blocks_py[@]}" extract --out "$work/blocks" --port "$http_port" "${files[@]}" >"$work/manifest" || exit 2
+log "$(wc -l <"$work/manifest") shell blocks in ${files[*]}"
+if [ "$http_port" != 8080 ]; then
+    log "127.0.0.1:8080 is taken: ledger dev serves on $http_port, and the blocks say so"
+fi
+
+# --- ledger dev (what `make run` runs) --------------------------------------------------
+
+cd "$work"
+# SIGINT and SIGQUIT back to their defaults: bash starts background commands with them
+# ignored, and SIGINT is how this script (like Ctrl-C) stops `ledger dev`.
+env --default-signal=INT,QUIT ledger dev >"$work/dev.log" 2>&1 </dev/null &
+dev_pid=$!
+log "ledger dev (pid $dev_pid): API on 127.0.0.1:$http_port, PostgreSQL on 127.0.0.1:$pg_port, in $work"
+
+deadline=$((SECONDS + ${DOCS_CHECK_START_TIMEOUT:-90}))
+until grep -q 'ledger is running at' "$work/dev.log" 2>/dev/null; do
+    if ! process_alive "$dev_pid"; then
+        log "ledger dev exited before it was ready; its output:"
+        sed 's/^/    | /' "$work/dev.log" >&2
+        exit 2
+    fi
+    if [ "$SECONDS" -ge "$deadline" ]; then
+        log "ledger dev was not ready within ${DOCS_CHECK_START_TIMEOUT:-90} s; its output:"
+        sed 's/^/    | /' "$work/dev.log" >&2
+        exit 2
+    fi
+    sleep 0.2
+done
+deadline=$((SECONDS + 30))
+until "$real_curl" -sf -o /dev/null "http://127.0.0.1:$http_port/readyz"; do
+    if [ "$SECONDS" -ge "$deadline" ]; then
+        log "/readyz did not answer 200 within 30 s of the banner; running the blocks anyway"
+        break
+    fi
+    sleep 0.2
+done
+log "ledger dev ready after $(elapsed) s"
+
+# --- The blocks --------------------------------------------------------------------------
+
+passed=0
+failed=0
+skipped=0
+failures=()
+while IFS=$'\t' read -r name file line action reason; do
+    where="$file:$line"
+    if [ "$action" = skip ]; then
+        echo "SKIP $where: $reason"
+        skipped=$((skipped + 1))
+        continue
+    fi
+    out="$work/blocks/$name.out"
+    block_started=${EPOCHREALTIME/,/.}
+    # In the background and waited for, so that a signal to this script is handled at once;
+    # timeout(1) puts the block in a process group of its own, which cleanup can end.
+    (exec timeout -k 5 "$block_timeout" bash -euo pipefail "$work/blocks/$name") >"$out" 2>&1 </dev/null &
+    block_pid=$!
+    status=0
+    wait "$block_pid" || status=$?
+    block_pid=""
+    took=$(awk -v a="$block_started" -v b="${EPOCHREALTIME/,/.}" 'BEGIN { printf "%.1f", b - a }')
+    if [ "$status" -eq 0 ]; then
+        echo "PASS $where (${took} s)"
+        passed=$((passed + 1))
+        [ "$verbose" = 0 ] || sed 's/^/    | /' "$out"
+    else
+        if [ "$status" -eq 124 ]; then
+            echo "FAIL $where (timed out after $block_timeout s)"
+        else
+            echo "FAIL $where (exit status $status, ${took} s); the block, then its output:"
+        fi
+        sed 's/^/    > /' "$work/blocks/$name"
+        sed 's/^/    | /' "$out"
+        failed=$((failed + 1))
+        failures+=("$where")
+    fi
+done <"$work/manifest"
+
+# --- The dashboard against what this ledger dev exports ------------------------------------
+
+# The blocks above exercised reads, writes, the catalog and App Store verifications, so the
+# scrape has the series the dashboard (ops/grafana/ledger-dashboard.json) queries.
+if "$real_curl" -sf "http://127.0.0.1:$http_port/metrics" >"$work/metrics.txt" 2>/dev/null \
+    && python3 "$repo/scripts/check-dashboard.py" "$work/metrics.txt" >"$work/dashboard.out" 2>&1; then
+    echo "PASS ops/grafana/ledger-dashboard.json against /metrics"
+    passed=$((passed + 1))
+else
+    echo "FAIL ops/grafana/ledger-dashboard.json against /metrics:"
+    sed 's/^/    | /' "$work/dashboard.out" 2>/dev/null || true
+    failed=$((failed + 1))
+    failures+=("dashboard")
+fi
+
+# --- Stop, and the verdict --------------------------------------------------------------
+
+if ! process_alive "$dev_pid"; then
+    echo "FAIL ledger dev stopped while the blocks ran; its output:"
+    sed 's/^/    | /' "$work/dev.log"
+    failed=$((failed + 1))
+    failures+=("ledger dev")
+fi
+if [ "$failed" -gt 0 ]; then
+    for logfile in "$work/.ledger/logs/api.log" "$work/.ledger/logs/projector.log"; do
+        [ -s "$logfile" ] || continue
+        echo "the last lines of ${logfile#"$work/"}:"
+        tail -n 15 "$logfile" | sed 's/^/    | /'
+    done
+fi
+stop_dev
+if [ "$dev_status" != 0 ]; then
+    echo "FAIL ledger dev exited with status $dev_status after SIGINT; its output:"
+    sed 's/^/    | /' "$work/dev.log"
+    failed=$((failed + 1))
+    failures+=("ledger dev's exit")
+fi
+
+echo "docs-check: $passed passed, $skipped skipped, $failed failed in $(elapsed) s"
+if [ "$failed" -gt 0 ]; then
+    echo "docs-check: failed: ${failures[*]}"
+    exit 1
+fi
