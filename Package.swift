@@ -11,6 +11,7 @@ let package = Package(
         // System libraries: each wrapped by a small safe Swift layer and used nowhere else.
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .target(name: "COpenSSL", path: "Sources/COpenSSL", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "CSocket", path: "Sources/CSocket"),
 
@@ -23,9 +24,15 @@ let package = Package(
         .target(name: "AppStore", dependencies: ["COpenSSL", "Crypto", "LedgerJSON", "LedgerDomain"]),
         .target(name: "EventStore", dependencies: ["Postgres", "Crypto", "LedgerJSON", "LedgerDomain", "Observability"]),
         .target(name: "Projections", dependencies: ["EventStore", "Postgres", "LedgerJSON", "LedgerDomain", "Observability"]),
+        .target(name: "Outbound", dependencies: ["CCurl"]),
+        .target(name: "Webhooks", dependencies: ["Crypto"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CSocket", "Crypto", "LedgerJSON", "Observability"]),
+        // A minimal HTTP/1.1 client of our own, for benchmarks and tests only: it re-sends a
+        // request whose idle connection failed, which is unsafe for a product's POSTs.
+        // Outbound requests of the product go through libcurl (Outbound).
+        .target(name: "BenchHTTP", dependencies: ["HTTP"]),
         .target(name: "API", dependencies: ["HTTP", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "AppStore"]),
-        .target(name: "LedgerCLI", dependencies: ["API", "HTTP", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore"]),
+        .target(name: "LedgerCLI", dependencies: ["API", "HTTP", "BenchHTTP", "Outbound", "Webhooks", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore"]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
 
         .target(name: "TestSupport", dependencies: ["Postgres", "EventStore", "Projections", "Crypto", "Threads", "COpenSSL", "LedgerJSON", "LedgerDomain", "AppStore"], path: "Tests/TestSupport"),
@@ -34,9 +41,10 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Crypto", "TestSupport", "Threads"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventStore", "TestSupport"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Observability", "LedgerJSON", "TestSupport"]),
-        .testTarget(name: "APITests", dependencies: ["API", "HTTP", "TestSupport", "LedgerCLI", "Postgres", "Projections"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "BenchHTTP", "Observability", "LedgerJSON", "TestSupport"]),
+        .testTarget(name: "APITests", dependencies: ["API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "Projections"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "TestSupport", "LedgerJSON", "LedgerDomain", "Crypto"]),
+        .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "Outbound", "HTTP", "Observability", "TestSupport", "Crypto", "LedgerCLI"]),
         .testTarget(name: "AdminTests", dependencies: ["LedgerCLI", "API", "EventStore", "Projections", "LedgerDomain", "LedgerJSON", "TestSupport", "Postgres", "Crypto"]),
     ],
     swiftLanguageModes: [.v6]

@@ -9,7 +9,7 @@
 # developers bring their own toolchain (see scripts/test.sh for where it is looked for).
 set -euo pipefail
 
-packages=(postgresql libpq-dev libssl-dev libmicrohttpd-dev)
+packages=(postgresql libpq-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "install-deps: not a Debian-like system; install PostgreSQL (server and libpq), OpenSSL and libmicrohttpd yourself" >&2

@@ -19,6 +19,7 @@ public enum LedgerMain {
         AdminCommand.self,
         AuditCommand.self,
         AppStoreCommand.self,
+        WebhookCommand.self,
     ]
 
     public static func run(_ argv: [String] = CommandLine.arguments) -> Int32 {

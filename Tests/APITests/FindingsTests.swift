@@ -1,6 +1,7 @@
 import API
 import EventStore
 import Foundation
+@testable import BenchHTTP
 import HTTP
 import LedgerDomain
 import LedgerJSON

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TestSupport
 @testable import HTTP
+@testable import BenchHTTP
 
 /// Issue 8, findings 2 and 11: no request holds a thread while it waits, no client can
 /// slow another down, and health answers at once whatever the clients do.

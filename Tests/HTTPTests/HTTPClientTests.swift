@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TestSupport
 @testable import HTTP
+@testable import BenchHTTP
 
 #if canImport(Glibc)
 import Glibc

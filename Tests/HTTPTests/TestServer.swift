@@ -3,6 +3,7 @@ import Observability
 import Synchronization
 import TestSupport
 @testable import HTTP
+@testable import BenchHTTP
 
 /// A real server on an ephemeral loopback port with an in-memory log, for end-to-end tests.
 final class TestServer: Sendable {

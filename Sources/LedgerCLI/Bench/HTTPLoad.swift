@@ -1,4 +1,5 @@
 import Dispatch
+import BenchHTTP
 import HTTP
 import Synchronization
 import Threads

@@ -1,6 +1,7 @@
 import Dispatch
 import EventStore
 import Foundation
+import BenchHTTP
 import HTTP
 import LedgerDomain
 import LedgerJSON

@@ -2,6 +2,7 @@ import AppStore
 import Crypto
 import EventStore
 import Foundation
+import Outbound
 import Glibc
 import HTTP
 import LedgerJSON
@@ -178,11 +179,13 @@ public enum DevCommand: LedgerCommand {
     }
 
     private static func waitForHealth(host: String, port: Int, children: ChildProcesses) -> Bool {
+        let client = OutboundClient(policy: .development)
+        defer { client.close() }
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline && !SignalWatcher.shared.shouldStop {
             if children.firstExited() != nil { return false }
-            if let client = try? HTTPClient(host: host, port: port, timeout: 2),
-               let response = try? client.send(method: "GET", path: "/healthz"), response.status == 200 {
+            if let response = try? client.send(OutboundRequest(method: "GET", url: "http://\(host):\(port)/healthz", timeout: 2)),
+               response.status == 200 {
                 return true
             }
             Thread.sleep(forTimeInterval: 0.1)

@@ -1,5 +1,6 @@
 import API
 import Foundation
+@testable import BenchHTTP
 import HTTP
 import LedgerDomain
 import LedgerJSON

@@ -1,3 +1,4 @@
+import HTTP
 #if canImport(Glibc)
 import Glibc
 #endif
