@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "APITests", dependencies: ["API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "Projections"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "TestSupport", "LedgerJSON", "LedgerDomain", "Crypto"]),
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "Outbound", "HTTP", "Observability", "TestSupport", "Crypto", "LedgerCLI"]),
-        .testTarget(name: "AdminTests", dependencies: ["LedgerCLI", "API", "EventStore", "Projections", "LedgerDomain", "LedgerJSON", "TestSupport", "Postgres", "Crypto"]),
+        .testTarget(name: "AdminTests", dependencies: ["LedgerCLI", "API", "EventStore", "Projections", "LedgerDomain", "LedgerJSON", "TestSupport", "Postgres", "Crypto", "Webhooks", "Outbound"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,6 +7,7 @@ import Postgres
 import Projections
 import Synchronization
 import Testing
+import Webhooks
 import TestSupport
 
 /// A fresh database, a projector on a thread of the test process, and the operator
@@ -47,10 +48,12 @@ final class AdminFixture: Sendable {
     }
 
     var services: AdminServices {
-        AdminServices(store: store, pool: pool, now: clock.read, projectionTimeout: projectionTimeout)
+        AdminServices(store: store, pool: pool, now: clock.read, projectionTimeout: projectionTimeout,
+                      webhookSecrets: Self.webhookSecrets, outboundPolicy: .development)
     }
 
     static let operatorEnvironment = ["LEDGER_OPERATOR": "alice"]
+    static let webhookSecrets = WebhookSecrets(key: Array("a webhook key of the tests, 32+ bytes".utf8))
 
     /// `ledger admin ARGUMENTS --reason REASON`, in-process.
     @discardableResult

@@ -80,6 +80,7 @@ public enum DevCommand: LedgerCommand {
         // beside the cluster, unless the environment gives them.
         let cursorSecret = try environment.string(.cursorSecret) ?? persistedSecret(dataDirectory + "/cursor-secret")
         let sessionSecret = try environment.string(.sessionSecret) ?? persistedSecret(dataDirectory + "/session-secret")
+        let webhookKey = try environment.string(.webhookKey) ?? persistedSecret(dataDirectory + "/webhook-key")
 
         let store = EventStore(conninfo: adminURL)
         let demo = try DemoData.seed(store: store, sessionSecret: Array(sessionSecret.utf8))
@@ -91,6 +92,7 @@ public enum DevCommand: LedgerCommand {
         childEnvironment["LEDGER_HOST"] = host
         childEnvironment["LEDGER_CURSOR_SECRET"] = cursorSecret
         childEnvironment["LEDGER_SESSION_SECRET"] = sessionSecret
+        childEnvironment["LEDGER_WEBHOOK_KEY"] = webhookKey
         // A development certificate authority the local service trusts, so that
         // `ledger appstore sign` makes transactions it accepts (never in production).
         let authorityDirectory = dataDirectory + "/appstore-test-ca"

@@ -4,6 +4,8 @@ import API
 import EventStore
 import LedgerDomain
 import Foundation
+import Webhooks
+import Outbound
 import Observability
 
 extension LedgerEnvironment {
@@ -62,6 +64,24 @@ extension LedgerEnvironment {
         logger.warning("LEDGER_CURSOR_SECRET is not set: journal cursors will not survive a restart")
         return SecureRandom.bytes(32)
     }
+}
+
+extension LedgerEnvironment {
+    /// The key webhook secrets are derived from: LEDGER_WEBHOOK_KEY, else (outside
+    /// production) the one `ledger dev` keeps in LEDGER_DATA_DIR; nil when there is none.
+    public func webhookSecrets() throws -> WebhookSecrets? {
+        if let key = string(.webhookKey) {
+            guard key.utf8.count >= 32 else { throw ConfigurationError(setting: .webhookKey, problem: "must be at least 32 characters") }
+            return WebhookSecrets(key: Array(key.utf8))
+        }
+        guard !isProduction, let directory = string(.dataDirectory),
+              let text = try? String(contentsOfFile: directory + "/webhook-key", encoding: .utf8) else { return nil }
+        let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return key.utf8.count >= 32 ? WebhookSecrets(key: Array(key.utf8)) : nil
+    }
+
+    /// Where outbound requests (webhooks) may go: public https only in production.
+    public var outboundPolicy: OutboundPolicy { isProduction ? .production : .development }
 }
 
 extension LedgerEnvironment {

@@ -105,6 +105,8 @@ extension LedgerEnvironment.Setting {
         help: "Folder of the numbered migrations (default: the `sql` folder found beside or above the executable, or ./sql).")
     public static let cursorSecret = Self(name: "LEDGER_CURSOR_SECRET", defaultValue: nil,
         help: "Secret (at least 32 characters) that signs journal cursors; required in production. Elsewhere a random one is made per process (cursors then do not survive a restart); `ledger dev` keeps one in LEDGER_DATA_DIR.")
+    public static let webhookKey = Self(name: "LEDGER_WEBHOOK_KEY", defaultValue: nil,
+        help: "Key (at least 32 characters) every webhook subscription's signing secret is derived from; required to add or rotate one. `ledger dev` keeps one in LEDGER_DATA_DIR, which commands find when this is unset.")
     public static let operatorName = Self(name: "LEDGER_OPERATOR", defaultValue: nil,
         help: "Who runs `ledger admin …` (recorded on every event it appends); defaults to USER.")
     public static let sessionSecret = Self(name: "LEDGER_SESSION_SECRET", defaultValue: nil,
@@ -130,7 +132,7 @@ extension LedgerEnvironment.Setting {
         .databaseURL, .migrationDatabaseURL, .host, .port, .httpThreads, .networkThreads, .maxQueuedRequests,
         .maxRequestsPerClient, .requestHeadTimeout, .requestBodyTimeout, .maxBodyBytes, .maxHeaderBytes,
         .connectionTimeout, .maxConnections, .poolSize, .logLevel, .readyMaxLag, .pollInterval,
-        .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .sessionSecret, .publicOrigin, .appStoreBundleID, .appStoreProducts, .schoolDomains,
+        .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .sessionSecret, .webhookKey, .publicOrigin, .appStoreBundleID, .appStoreProducts, .schoolDomains,
         .notificationRate, .operatorName, .environment, .appStoreExtraRoots,
     ]
 }

@@ -20,6 +20,7 @@ public enum AdminCommand: LedgerCommand {
         ProductSetAction.self, ProductStoreKitPriceAction.self, ProductRemoveAction.self, ProductListAction.self, CheckoutSetAction.self,
         CampaignMigrationAction.self, CampaignUpgradeAction.self, CampaignEndAction.self, CampaignStatsAction.self, CampaignListAction.self,
         PurchaseRecordAction.self, EventSetAsideAction.self,
+        WebhookAddAction.self, WebhookListAction.self, WebhookShowAction.self, WebhookDisableAction.self, WebhookRotateSecretAction.self,
     ]
 
     public static var usage: String {

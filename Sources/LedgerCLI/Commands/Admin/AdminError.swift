@@ -38,6 +38,10 @@ public struct AdminError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The database failed during the commit: the append may or may not be in the log.
         /// Re-running with the same `--idempotency-key` records it at most once.
         public static let outcomeUnknown = Code(rawValue: "append_outcome_unknown")
+        /// A setting the command needs is missing (LEDGER_WEBHOOK_KEY for webhook secrets).
+        public static let configuration = Code(rawValue: "configuration_missing")
+        /// A URL the outbound policy refuses (not https, credentials in it).
+        public static let refusedURL = Code(rawValue: "refused_url")
     }
 
     /// Why, for scripts.

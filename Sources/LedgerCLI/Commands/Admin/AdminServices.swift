@@ -1,7 +1,9 @@
 import API
 import EventStore
 import LedgerDomain
+import Outbound
 import Postgres
+import Webhooks
 
 /// What the operator commands work with, injected so that tests run them in-process
 /// against their own database and clock.
@@ -14,16 +16,22 @@ public struct AdminServices: Sendable {
     public var now: @Sendable () -> Timestamp
     /// Seconds to wait for the billing projection to reach the log's head.
     public var projectionTimeout: Double
+    /// Derives webhook secrets; nil when no key is configured (LEDGER_WEBHOOK_KEY).
+    public var webhookSecrets: WebhookSecrets?
+    /// Which webhook URLs are accepted.
+    public var outboundPolicy: OutboundPolicy
 
     /// - Parameters:
     ///   - now: the clock (the machine's by default).
     ///   - projectionTimeout: seconds to wait for the billing projection (30 by default).
     public init(store: EventStore, pool: PostgresPool, now: @escaping @Sendable () -> Timestamp = ServiceContext.systemClock,
-                projectionTimeout: Double = 30) {
+                projectionTimeout: Double = 30, webhookSecrets: WebhookSecrets? = nil, outboundPolicy: OutboundPolicy = .production) {
         self.store = store
         self.pool = pool
         self.now = now
         self.projectionTimeout = projectionTimeout
+        self.webhookSecrets = webhookSecrets
+        self.outboundPolicy = outboundPolicy
     }
 
     /// Services on DATABASE_URL with the machine's clock. Close `store` when done, so that
@@ -31,6 +39,7 @@ public struct AdminServices: Sendable {
     public static func connect(_ environment: LedgerEnvironment) throws -> AdminServices {
         let url = try environment.databaseURL()
         let pool = PostgresPool(conninfo: url, maximumConnections: 2)
-        return AdminServices(store: EventStore(conninfo: url, pool: pool), pool: pool)
+        return AdminServices(store: EventStore(conninfo: url, pool: pool), pool: pool,
+                             webhookSecrets: try environment.webhookSecrets(), outboundPolicy: environment.outboundPolicy)
     }
 }
