@@ -3,15 +3,17 @@ import LedgerDomain
 import LedgerJSON
 import Postgres
 
-/// Webhook subscriptions (`proj_webhooks`): what each covers, where it sends, and which
-/// secret generation signs its messages. Subscription events are rare, so each is
-/// written as it is folded.
+/// Webhook subscriptions and their messages (`proj_webhooks`): what each subscription
+/// covers, where it sends, which secret generation signs; every message the log's events
+/// make, numbered per subject (the pull feed) and, for each subscription covering it, per
+/// subscription (the deliveries, in order). Subscription events are rare, so each is
+/// written as it is folded; messages are gathered per batch (`WebhooksBatch`).
 public struct WebhooksProjection: Projection {
     public init() {}
 
     public var name: String { "webhooks" }
-    public var version: Int { 1 }
-    public var tables: [String] { ["subscriptions"] }
+    public var version: Int { 2 }
+    public var tables: [String] { ["subscriptions", "messages", "deliveries", "appstore_plans"] }
 
     public var tablesSQL: [String] {
         [
@@ -21,15 +23,35 @@ public struct WebhooksProjection: Projection {
                 active boolean NOT NULL, generation bigint NOT NULL, previous_valid_until_us bigint,
                 position bigint NOT NULL, updated_position bigint NOT NULL)
             """,
+            // The fold reads a subject's last number through the unique constraint, so it
+            // is not deferred.
+            """
+            CREATE TABLE messages (message_id text PRIMARY KEY, position bigint NOT NULL, type text NOT NULL,
+                subject text NOT NULL, subject_sequence bigint NOT NULL, UNIQUE (subject, subject_sequence))
+            """,
+            """
+            CREATE TABLE deliveries (webhook_id text NOT NULL, sequence bigint NOT NULL, message_id text NOT NULL,
+                position bigint NOT NULL, status text NOT NULL DEFAULT 'pending', attempts integer NOT NULL DEFAULT 0,
+                next_attempt_us bigint NOT NULL, last_attempt_position bigint, PRIMARY KEY (webhook_id, sequence))
+            """,
+            "CREATE TABLE appstore_plans (original_transaction_id text PRIMARY KEY, plan text NOT NULL)",
         ]
     }
 
     static let folded: Set<String> = [WebhookSubscriptionAdded.type, WebhookSubscriptionDisabled.type, WebhookSecretRotated.type]
 
     public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
-        for event in events where Self.folded.contains(event.type) {
-            try folding(event) { try fold(event, context) }
+        let relevant = events.filter { Self.folded.contains($0.type) || WebhookMessages.sources.contains($0.type) }
+        guard !relevant.isEmpty else { return }
+        let batch = WebhooksBatch(context: context)
+        try batch.load(relevant[...])
+        for event in relevant {
+            try folding(event) {
+                if Self.folded.contains(event.type) { try fold(event, context) }
+                try batch.fold(event)
+            }
         }
+        try batch.write()
     }
 
     private func fold(_ event: RecordedEvent, _ context: ProjectionContext) throws {

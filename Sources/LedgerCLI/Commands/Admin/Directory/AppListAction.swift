@@ -1,3 +1,4 @@
+import LedgerDomain
 import LedgerJSON
 import Projections
 
@@ -23,6 +24,16 @@ struct AppListAction: AdminAction {
                         String($0.keys.filter { !$0.revoked }.count)] },
             rightAligned: [4, 5])
         return receipt
+    }
+
+    /// One app's catalog as the SDKs are served it, once the IAP projection has reached the
+    /// log's head; a refusal when there is no such app.
+    static func catalog(_ app: String, session: AdminSession) throws -> AppCatalog {
+        try session.catchUp(IAPProjection())
+        guard let catalog = try CatalogSnapshot.load(pool: session.pool).apps[app] else {
+            throw AdminError(.notFound, "app \(app) does not exist")
+        }
+        return catalog
     }
 
     /// The apps (or one), or a refusal while the IAP projection does not exist.

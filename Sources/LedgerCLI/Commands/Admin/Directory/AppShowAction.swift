@@ -18,11 +18,8 @@ struct AppShowAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp(IAPProjection())
-        guard let app = try AppListAction.apps(id, session: session).first,
-              let catalog = try CatalogSnapshot.load(pool: session.pool).apps[id] else {
-            throw AdminError(.notFound, "app \(id) does not exist")
-        }
+        let catalog = try AppListAction.catalog(id, session: session)
+        guard let app = try AppListAction.apps(id, session: session).first else { throw AdminError(.notFound, "app \(id) does not exist") }
         var receipt = AdminReceipt()
         receipt.fields["app"] = try JSONValueEncoder().encode(app)
         receipt.fields["products"] = try JSONValueEncoder().encode(catalog.products)

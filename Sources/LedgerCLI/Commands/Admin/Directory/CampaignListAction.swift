@@ -18,10 +18,7 @@ struct CampaignListAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp(IAPProjection())
-        guard let catalog = try CatalogSnapshot.load(pool: session.pool).apps[app] else {
-            throw AdminError(.notFound, "app \(app) does not exist")
-        }
+        let catalog = try AppListAction.catalog(app, session: session)
         var receipt = AdminReceipt()
         receipt.fields["app_id"] = .string(app)
         receipt.fields["campaigns"] = try Self.json(catalog)

@@ -17,10 +17,7 @@ struct ProductListAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp(IAPProjection())
-        guard let catalog = try CatalogSnapshot.load(pool: session.pool).apps[app] else {
-            throw AdminError(.notFound, "app \(app) does not exist")
-        }
+        let catalog = try AppListAction.catalog(app, session: session)
         var receipt = AdminReceipt()
         receipt.fields["app_id"] = .string(app)
         receipt.fields["products"] = try JSONValueEncoder().encode(catalog.products)
