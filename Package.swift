@@ -26,13 +26,14 @@ let package = Package(
         .target(name: "Projections", dependencies: ["EventStore", "Postgres", "LedgerJSON", "LedgerDomain", "Observability"]),
         .target(name: "Outbound", dependencies: ["CCurl"]),
         .target(name: "Webhooks", dependencies: ["Crypto"]),
+        .target(name: "WebhookDispatch", dependencies: ["Webhooks", "Outbound", "EventStore", "Projections", "Postgres", "LedgerDomain"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CSocket", "Crypto", "LedgerJSON", "Observability"]),
         // A minimal HTTP/1.1 client of our own, for benchmarks and tests only: it re-sends a
         // request whose idle connection failed, which is unsafe for a product's POSTs.
         // Outbound requests of the product go through libcurl (Outbound).
         .target(name: "BenchHTTP", dependencies: ["HTTP"]),
         .target(name: "API", dependencies: ["HTTP", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "AppStore"]),
-        .target(name: "LedgerCLI", dependencies: ["API", "HTTP", "BenchHTTP", "Outbound", "Webhooks", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore"]),
+        .target(name: "LedgerCLI", dependencies: ["API", "HTTP", "BenchHTTP", "Outbound", "Webhooks", "WebhookDispatch", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore"]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
 
         .target(name: "TestSupport", dependencies: ["Postgres", "EventStore", "Projections", "Crypto", "Threads", "COpenSSL", "LedgerJSON", "LedgerDomain", "AppStore"], path: "Tests/TestSupport"),
@@ -45,7 +46,7 @@ let package = Package(
         .testTarget(name: "APITests", dependencies: ["API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "Projections"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "TestSupport", "LedgerJSON", "LedgerDomain", "Crypto"]),
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "Outbound", "HTTP", "Observability", "TestSupport", "Crypto", "LedgerCLI"]),
-        .testTarget(name: "AdminTests", dependencies: ["LedgerCLI", "API", "EventStore", "Projections", "LedgerDomain", "LedgerJSON", "TestSupport", "Postgres", "Crypto", "Webhooks", "Outbound"]),
+        .testTarget(name: "AdminTests", dependencies: ["LedgerCLI", "API", "EventStore", "Projections", "LedgerDomain", "LedgerJSON", "TestSupport", "Postgres", "Crypto", "Webhooks", "Outbound", "HTTP", "WebhookDispatch", "Observability"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import Foundation
 import LedgerDomain
 import Synchronization
 
@@ -12,4 +13,14 @@ public final class ManualClock: Sendable {
     public var read: @Sendable () -> Timestamp { { [self] in now } }
 
     public func set(_ iso: String) { micros.store(Timestamp(iso8601: iso)!.microseconds, ordering: .relaxed) }
+
+    /// Moves the clock on by `seconds`.
+    public func advance(seconds: Double) { micros.add(Int64(seconds * 1_000_000), ordering: .relaxed) }
+
+    /// A clock at the machine's time now, for tests whose events the database stamps.
+    public static func atMachineTime() -> ManualClock {
+        let clock = ManualClock()
+        clock.micros.store(Int64(Date().timeIntervalSince1970 * 1_000_000), ordering: .relaxed)
+        return clock
+    }
 }

@@ -60,6 +60,11 @@ extension EventStore {
         try pool.read { try Self.read(after: position, limit: limit, on: $0) }
     }
 
+    /// The event at a position, if the log has it.
+    public func event(at position: Int64) throws -> RecordedEvent? {
+        try pool.read { try Self.event(at: position, on: $0) }
+    }
+
     public func readStream(_ stream: String, from version: Int64 = 1) throws -> [RecordedEvent] {
         try pool.read { try Self.readStream(stream, from: version, on: $0) }
     }

@@ -1,6 +1,9 @@
 import EventStore
 import Foundation
+import Postgres
 import Projections
+import API
+import WebhookDispatch
 
 /// `ledger project`: the projector process.
 public enum ProjectCommand: LedgerCommand {
@@ -28,12 +31,23 @@ public enum ProjectCommand: LedgerCommand {
         SignalWatcher.shared.install()
         let logger = try environment.logger(component: "projector")
         let crash = environment.values["LEDGER_FAULT_CRASH_AFTER_POSITION"].flatMap { Int64($0) }
+        let url = try environment.databaseURL()
         let projector = Projector(
-            configuration: .init(conninfo: try environment.databaseURL(), projections: AllProjections.all,
+            configuration: .init(conninfo: url, projections: AllProjections.all,
                                  batchSize: try args.int("batch", default: 5_000),
                                  pollInterval: try environment.double(.pollInterval), crashAfterApplying: crash),
             log: logger.projectorLog)
+        // The webhook sender runs beside the projector and sends only while this process
+        // is the active projector (docs/architecture.md).
+        let dispatcher: WebhookDispatcher? = try environment.webhookSecrets().map { secrets in
+            let pool = PostgresPool(conninfo: url, maximumConnections: 2)
+            return WebhookDispatcher(configuration: .init(secrets: secrets, policy: environment.outboundPolicy, now: ServiceContext.systemClock),
+                                     store: EventStore(conninfo: url, pool: pool), pool: pool,
+                                     isActive: { projector.status.withLock { $0.active } }, log: logger.projectorLog)
+        }
+        if dispatcher == nil { logger.info("no LEDGER_WEBHOOK_KEY: webhook messages are not sent", [:]) }
         projector.run { SignalWatcher.shared.shouldStop }
+        dispatcher?.stop()
         logger.info("projector stopped")
         return 0
     }

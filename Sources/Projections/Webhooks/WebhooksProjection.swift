@@ -12,8 +12,8 @@ public struct WebhooksProjection: Projection {
     public init() {}
 
     public var name: String { "webhooks" }
-    public var version: Int { 2 }
-    public var tables: [String] { ["subscriptions", "messages", "deliveries", "appstore_plans"] }
+    public var version: Int { 3 }
+    public var tables: [String] { ["subscriptions", "messages", "deliveries", "attempts", "appstore_plans"] }
 
     public var tablesSQL: [String] {
         [
@@ -34,11 +34,18 @@ public struct WebhooksProjection: Projection {
                 position bigint NOT NULL, status text NOT NULL DEFAULT 'pending', attempts integer NOT NULL DEFAULT 0,
                 next_attempt_us bigint NOT NULL, last_attempt_position bigint, PRIMARY KEY (webhook_id, sequence))
             """,
+            """
+            CREATE TABLE attempts (webhook_id text NOT NULL, sequence bigint NOT NULL, attempt bigint NOT NULL,
+                position bigint NOT NULL, outcome text NOT NULL, status bigint, error text, latency_ms bigint NOT NULL,
+                excerpt text NOT NULL, next_attempt_us bigint, attempted_at timestamptz NOT NULL,
+                PRIMARY KEY (webhook_id, sequence, attempt))
+            """,
             "CREATE TABLE appstore_plans (original_transaction_id text PRIMARY KEY, plan text NOT NULL)",
         ]
     }
 
-    static let folded: Set<String> = [WebhookSubscriptionAdded.type, WebhookSubscriptionDisabled.type, WebhookSecretRotated.type]
+    static let folded: Set<String> = [WebhookSubscriptionAdded.type, WebhookSubscriptionDisabled.type, WebhookSecretRotated.type,
+                                      WebhookDeliveryAttempted.type, WebhookDeliveryRetried.type]
 
     public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
         let relevant = events.filter { Self.folded.contains($0.type) || WebhookMessages.sources.contains($0.type) }
@@ -68,6 +75,25 @@ public struct WebhooksProjection: Projection {
         case WebhookSubscriptionDisabled.type:
             let e = try event.decode(WebhookSubscriptionDisabled.self)
             context.enqueue("UPDATE subscriptions SET active = false, updated_position = $2 WHERE webhook_id = $1", [e.webhookID, p])
+        case WebhookDeliveryAttempted.type:
+            let e = try event.decode(WebhookDeliveryAttempted.self)
+            // `retrying` leaves the message pending until its next attempt.
+            let status = e.outcome == .retrying ? "pending" : e.outcome.rawValue
+            context.enqueue("""
+                UPDATE deliveries SET status = $3, attempts = $4, next_attempt_us = coalesce($5, next_attempt_us),
+                    last_attempt_position = $6 WHERE webhook_id = $1 AND sequence = $2
+                """, [e.webhookID, e.sequence, status, e.attempt, e.nextAttemptAt?.microseconds, p])
+            context.enqueue("""
+                INSERT INTO attempts (webhook_id, sequence, attempt, position, outcome, status, error, latency_ms, excerpt,
+                    next_attempt_us, attempted_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, to_timestamp($11::numeric / 1000000))
+                """, [e.webhookID, e.sequence, e.attempt, p, e.outcome.rawValue, e.status, e.error, e.latencyMilliseconds,
+                      e.excerpt, e.nextAttemptAt?.microseconds, event.recordedAt.microseconds])
+        case WebhookDeliveryRetried.type:
+            let e = try event.decode(WebhookDeliveryRetried.self)
+            context.enqueue("""
+                UPDATE deliveries SET status = 'pending', next_attempt_us = $3 WHERE webhook_id = $1 AND sequence = $2
+                """, [e.webhookID, e.sequence, event.recordedAt.microseconds])
         default:
             let e = try event.decode(WebhookSecretRotated.self)
             context.enqueue("""

@@ -45,3 +45,89 @@ public struct WebhooksReadModel: Sendable {
         }
     }
 }
+
+extension WebhooksReadModel {
+    /// The next message to send to a subscription: the lowest-numbered one not yet
+    /// delivered (nor dead), once its attempt is due.
+    public struct Due: Sendable, Equatable {
+        public var webhookID: String
+        public var projectID: String
+        public var url: String
+        public var generation: Int64
+        public var previousValidUntil: Int64?
+        public var sequence: Int64
+        public var messageID: String
+        public var position: Int64
+        public var type: String
+        public var subject: String
+        public var attempts: Int64
+    }
+
+    /// At most `limit` subscriptions' next messages due at `now` (Unix microseconds),
+    /// oldest due first, and the position the projection has applied.
+    public func due(now: Int64, limit: Int) throws -> (deliveries: [Due], position: Int64) {
+        try pool.read { conn in
+            try conn.transaction(isolation: "REPEATABLE READ READ ONLY") { tx in
+                let position = try tx.query("SELECT position FROM proj_webhooks._checkpoint")[0].requireInt64(0)
+                let due = try tx.query("""
+                    SELECT s.webhook_id, s.project_id, s.url, s.generation, s.previous_valid_until_us, d.sequence, d.message_id,
+                           d.position, m.type, m.subject, d.attempts
+                    FROM proj_webhooks.subscriptions s
+                    JOIN LATERAL (SELECT * FROM proj_webhooks.deliveries x WHERE x.webhook_id = s.webhook_id AND x.status = 'pending'
+                                  ORDER BY x.sequence LIMIT 1) d ON true
+                    JOIN proj_webhooks.messages m ON m.message_id = d.message_id
+                    WHERE s.active AND d.next_attempt_us <= $1
+                    ORDER BY d.next_attempt_us, s.webhook_id LIMIT $2
+                    """, [now, limit]).rows.map { r in
+                    Due(webhookID: try r.requireString(0), projectID: try r.requireString(1), url: try r.requireString(2),
+                        generation: try r.requireInt64(3), previousValidUntil: r.int64(4), sequence: try r.requireInt64(5),
+                        messageID: try r.requireString(6), position: try r.requireInt64(7), type: try r.requireString(8),
+                        subject: try r.requireString(9), attempts: try r.requireInt64(10))
+                }
+                return (due, position)
+            }
+        }
+    }
+
+    /// One attempt, as `ledger admin webhook deliveries` lists it.
+    public struct Attempt: Sendable, Encodable, Equatable {
+        public var sequence: Int64
+        public var attempt: Int64
+        public var outcome: String
+        public var status: Int64?
+        public var error: String?
+        public var latencyMilliseconds: Int64
+        public var excerpt: String
+        public var attemptedAt: String
+        public var position: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case sequence, attempt, outcome, status, error, excerpt, position
+            case latencyMilliseconds = "latency_ms", attemptedAt = "attempted_at"
+        }
+    }
+
+    /// A subscription's last `limit` attempts, newest first.
+    public func attempts(webhook: String, limit: Int) throws -> [Attempt] {
+        try pool.read { conn in
+            try conn.query("""
+                SELECT sequence, attempt, outcome, status, error, latency_ms, excerpt,
+                       to_char(attempted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), position
+                FROM proj_webhooks.attempts WHERE webhook_id = $1 ORDER BY position DESC LIMIT $2
+                """, [webhook, limit]).rows.map { r in
+                Attempt(sequence: try r.requireInt64(0), attempt: try r.requireInt64(1), outcome: try r.requireString(2),
+                        status: r.int64(3), error: r.string(4), latencyMilliseconds: try r.requireInt64(5),
+                        excerpt: try r.requireString(6), attemptedAt: try r.requireString(7), position: try r.requireInt64(8))
+            }
+        }
+    }
+
+    /// The delivery state of a subscription's message (`pending`, `delivered`, `dead`), nil
+    /// when it has no such message.
+    public func deliveryStatus(webhook: String, sequence: Int64) throws -> String? {
+        try pool.read { conn in
+            try conn.query("SELECT status FROM proj_webhooks.deliveries WHERE webhook_id = $1 AND sequence = $2", [webhook, sequence])
+                .rows.first?.string(0)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+/// Decides what a delivery attempt records: its outcome, when the next attempt is (an
+/// exponential backoff with jitter, for up to three days from the message), and the U4
+/// usage it bills to the subscription's project.
+public enum WebhookDeliveryDecider {
+    public static func stream(_ webhook: String) -> String { "webhook-\(webhook)-deliveries" }
+
+    /// The first retry waits this long; each one after waits twice the one before...
+    public static let initialDelay: Int64 = 10 * 1_000_000
+    /// ... but never more than an hour ...
+    public static let maximumDelay: Int64 = 3_600 * 1_000_000
+    /// ... and a message not delivered three days after it was made is dead.
+    public static let giveUpAfter: Int64 = 3 * 24 * 3_600 * 1_000_000
+
+    /// One attempt's result, as the dispatcher saw it.
+    public struct Attempt: Sendable, Hashable {
+        public var webhookID: String
+        public var projectID: String
+        public var sequence: Int64
+        public var messageID: String
+        /// 1 for the first attempt.
+        public var number: Int64
+        /// When the message was made (its event's recording time).
+        public var madeAt: Timestamp
+        public var status: Int64?
+        public var error: String?
+        public var latencyMilliseconds: Int64
+        public var excerpt: String
+
+        public init(webhookID: String, projectID: String, sequence: Int64, messageID: String, number: Int64, madeAt: Timestamp,
+                    status: Int64?, error: String?, latencyMilliseconds: Int64, excerpt: String) {
+            self.webhookID = webhookID
+            self.projectID = projectID
+            self.sequence = sequence
+            self.messageID = messageID
+            self.number = number
+            self.madeAt = madeAt
+            self.status = status
+            self.error = error
+            self.latencyMilliseconds = latencyMilliseconds
+            self.excerpt = excerpt
+        }
+    }
+
+    /// The delay before attempt `number + 1`, `jitter` (0 ..< 1, from the dispatcher's
+    /// random source) spreading it over ±20 % so that retries of many messages do not
+    /// arrive together.
+    public static func delay(after number: Int64, jitter: Double) -> Int64 {
+        let doublings = min(max(number - 1, 0), 20)
+        let base = min(initialDelay << doublings, maximumDelay)
+        return Int64(Double(base) * (0.8 + 0.4 * min(max(jitter, 0), 0.999_999)))
+    }
+
+    /// The attempt event, and the usage of the attempt when the project's month still
+    /// takes usage (a month already closed bills nothing more: the attempt is still
+    /// recorded).
+    public static func record(_ attempt: Attempt, now: Timestamp, jitter: Double, usage: UsageState) -> Decision {
+        let delivered = attempt.status.map { (200...299).contains($0) } ?? false
+        var outcome = WebhookDeliveryAttempted.Outcome.delivered
+        var next: Timestamp?
+        if !delivered {
+            let at = now.microseconds + delay(after: attempt.number, jitter: jitter)
+            if at - attempt.madeAt.microseconds > giveUpAfter {
+                outcome = .dead
+            } else {
+                outcome = .retrying
+                next = Timestamp(microseconds: at)
+            }
+        }
+        // jsonb cannot hold U+0000, and an answer may contain anything.
+        let excerpt = String(attempt.excerpt.unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : Character($0) }.prefix(1_024))
+        let event = WebhookDeliveryAttempted(webhookID: attempt.webhookID, sequence: attempt.sequence, messageID: attempt.messageID,
+                                             attempt: attempt.number, outcome: outcome, status: attempt.status, error: attempt.error,
+                                             latencyMilliseconds: attempt.latencyMilliseconds, excerpt: excerpt, nextAttemptAt: next)
+        let key = "webhook-attempt:\(attempt.webhookID):\(attempt.sequence):\(attempt.number)"
+        var events = [PendingEvent(event, on: stream(attempt.webhookID), idempotencyKey: key)]
+        let measurement = UsageDecider.Measurement(id: "webhook-\(attempt.webhookID)-\(attempt.sequence)-\(attempt.number)",
+                                                   projectID: attempt.projectID, meter: Meter.webhookDeliveries.rawValue,
+                                                   quantity: 1, occurredAt: now)
+        if let billed = try? UsageDecider.decide([measurement], state: usage, now: now) { events += billed.events }
+        return Decision(events)
+    }
+
+    /// A dead message sent again: `sequence` must be dead (checked against the projection).
+    public static func retry(webhook: String, sequence: Int64, status: String?) throws(Refusal) -> Decision {
+        guard let status else { throw Refusal(.notFound, "webhook \(webhook) has no message \(sequence)") }
+        guard status == WebhookDeliveryAttempted.Outcome.dead.rawValue else {
+            throw Refusal(.outOfRange, "message \(sequence) of webhook \(webhook) is \(status), not dead: only a dead message is retried")
+        }
+        return Decision(PendingEvent(WebhookDeliveryRetried(webhookID: webhook, sequence: sequence), on: stream(webhook)))
+    }
+}

@@ -1,0 +1,63 @@
+/// `webhook.delivery_attempted`, on `webhook-<id>-deliveries`: one attempt to send a
+/// subscription's message `sequence`, with what came of it. The dispatcher appends it
+/// after the attempt (so a crash in between sends the message again, with the same id:
+/// at least once), with the U4 usage of the attempt in the same append.
+public struct WebhookDeliveryAttempted: DomainEvent {
+    public static let type = "webhook.delivery_attempted"
+
+    public enum Outcome: String, Sendable, Hashable, Codable {
+        /// Answered 2xx: the next message of the subscription goes next.
+        case delivered
+        /// Not answered 2xx; tried again at `next_attempt_at`.
+        case retrying
+        /// Not answered 2xx for three days: set aside until an operator retries it; the
+        /// subscription's next message goes next.
+        case dead
+    }
+
+    public var webhookID: String
+    public var sequence: Int64
+    public var messageID: String
+    public var attempt: Int64
+    public var outcome: Outcome
+    /// The HTTP status, when there was an answer.
+    public var status: Int64?
+    /// Why there was no answer (`timed_out`, `refused_address`, …).
+    public var error: String?
+    public var latencyMilliseconds: Int64
+    /// The start of the answer (at most 1 KiB), for the operator.
+    public var excerpt: String
+    public var nextAttemptAt: Timestamp?
+
+    enum CodingKeys: String, CodingKey {
+        case webhookID = "webhook_id", sequence, messageID = "message_id", attempt, outcome, status, error
+        case latencyMilliseconds = "latency_ms", excerpt, nextAttemptAt = "next_attempt_at"
+    }
+
+    public init(webhookID: String, sequence: Int64, messageID: String, attempt: Int64, outcome: Outcome, status: Int64?,
+                error: String?, latencyMilliseconds: Int64, excerpt: String, nextAttemptAt: Timestamp?) {
+        self.webhookID = webhookID
+        self.sequence = sequence
+        self.messageID = messageID
+        self.attempt = attempt
+        self.outcome = outcome
+        self.status = status
+        self.error = error
+        self.latencyMilliseconds = latencyMilliseconds
+        self.excerpt = excerpt
+        self.nextAttemptAt = nextAttemptAt
+    }
+}
+
+/// `webhook.delivery_retried`, on `webhook-<id>-deliveries`: an operator sends a dead
+/// message again (`ledger admin webhook retry`).
+public struct WebhookDeliveryRetried: DomainEvent {
+    public static let type = "webhook.delivery_retried"
+    public var webhookID: String
+    public var sequence: Int64
+    enum CodingKeys: String, CodingKey { case webhookID = "webhook_id", sequence }
+    public init(webhookID: String, sequence: Int64) {
+        self.webhookID = webhookID
+        self.sequence = sequence
+    }
+}

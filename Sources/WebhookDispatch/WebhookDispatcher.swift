@@ -1,0 +1,204 @@
+import Dispatch
+import EventStore
+import Foundation
+import LedgerDomain
+import Outbound
+import Postgres
+import Projections
+import Synchronization
+import Webhooks
+
+/// Sends each subscription's messages, in order, at least once (DESIGN: derived from the
+/// log). It runs in the process of the active projector: `isActive` says whether this
+/// process holds the projector's lock, so one database has one sender.
+///
+/// Each loop asks the webhooks projection for every subscription's next due message; a
+/// subscription with an attempt in flight, or whose last attempt the projection has not
+/// folded yet, is left for later, so a message is never sent twice at once and the next
+/// one never overtakes it. An attempt is appended to the log after its answer; a crash
+/// in between sends the message again, with the same id, which is what at-least-once
+/// allows and what the receiver deduplicates on.
+public final class WebhookDispatcher: Sendable {
+    public struct Configuration: Sendable {
+        public var secrets: WebhookSecrets
+        public var policy: OutboundPolicy
+        /// Seconds between looks at what is due, when nothing wakes the dispatcher earlier.
+        public var interval: Double
+        /// Seconds an attempt may take.
+        public var timeout: Double
+        public var now: @Sendable () -> Timestamp
+        /// 0 ..< 1, spreading retries (the recorded next attempt time carries it).
+        public var jitter: @Sendable () -> Double
+
+        public init(secrets: WebhookSecrets, policy: OutboundPolicy, interval: Double = 1, timeout: Double = 10,
+                    now: @escaping @Sendable () -> Timestamp,
+                    jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+            self.secrets = secrets
+            self.policy = policy
+            self.interval = interval
+            self.timeout = timeout
+            self.now = now
+            self.jitter = jitter
+        }
+    }
+
+    private struct Answered: Sendable {
+        var due: WebhooksReadModel.Due
+        var madeAt: Timestamp
+        var result: Result<OutboundResponse, OutboundError>
+    }
+
+    private struct State: Sendable {
+        var stopped = false
+        /// Subscriptions with an attempt on the wire.
+        var inFlight: Set<String> = []
+        /// Subscriptions whose last attempt is at this position, not yet folded.
+        var awaiting: [String: Int64] = [:]
+        var answered: [Answered] = []
+    }
+
+    private let configuration: Configuration
+    private let store: EventStore
+    private let pool: PostgresPool
+    private let isActive: @Sendable () -> Bool
+    private let log: ProjectorLog
+    private let client: OutboundClient
+    private let state = Mutex(State())
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    public init(configuration: Configuration, store: EventStore, pool: PostgresPool, isActive: @escaping @Sendable () -> Bool,
+                log: @escaping ProjectorLog) {
+        self.configuration = configuration
+        self.store = store
+        self.pool = pool
+        self.isActive = isActive
+        self.log = log
+        client = OutboundClient(policy: configuration.policy)
+        let thread = Thread { [self] in run() }
+        thread.name = "ledger-webhooks"
+        thread.start()
+    }
+
+    /// Lets the attempts in flight finish and be recorded, then stops.
+    public func stop() {
+        state.withLock { $0.stopped = true }
+        wake.signal()
+        finished.wait()
+        client.close()
+    }
+
+    /// Looks for due messages now (the projector folded something).
+    public func poke() { wake.signal() }
+
+    private func run() {
+        var stoppedAt: DispatchTime?
+        while true {
+            record()
+            let (stopped, busy) = state.withLock { ($0.stopped, !$0.inFlight.isEmpty) }
+            if stopped {
+                let since = stoppedAt ?? .now()
+                stoppedAt = since
+                // Attempts that cannot be recorded before the deadline are sent again by
+                // the next dispatcher: at least once, still.
+                if !busy || DispatchTime.now() > since + configuration.timeout + 5 {
+                    finished.signal()
+                    return
+                }
+            }
+            if !stopped && isActive() { dispatch() }
+            _ = wake.wait(timeout: .now() + configuration.interval)
+        }
+    }
+
+    /// Sends every subscription's next due message that is free to go.
+    private func dispatch() {
+        let now = configuration.now()
+        let due: [WebhooksReadModel.Due]
+        let folded: Int64
+        do {
+            (due, folded) = try WebhooksReadModel(pool: pool).due(now: now.microseconds, limit: 200)
+        } catch {
+            log(.warning, "webhooks: cannot read what is due", ["error": "\(error)"])
+            return
+        }
+        for d in due {
+            let free = state.withLock { s -> Bool in
+                guard !s.inFlight.contains(d.webhookID) else { return false }
+                if let at = s.awaiting[d.webhookID], at > folded { return false }
+                s.awaiting[d.webhookID] = nil
+                s.inFlight.insert(d.webhookID)
+                return true
+            }
+            guard free else { continue }
+            do {
+                try send(d, now: now)
+            } catch {
+                state.withLock { _ = $0.inFlight.remove(d.webhookID) }
+                log(.warning, "webhooks: cannot build a message", ["webhook": d.webhookID, "sequence": String(d.sequence), "error": "\(error)"])
+            }
+        }
+    }
+
+    private func send(_ d: WebhooksReadModel.Due, now: Timestamp) throws {
+        guard let event = try store.event(at: d.position) else {
+            throw PostgresError(code: .unexpectedResult, message: "the log has no event at \(d.position)")
+        }
+        let body = try WebhookMessageBody.render(id: d.messageID, type: d.type, subject: d.subject, sequence: d.sequence, event: event)
+        let secrets = configuration.secrets.signing(webhook: d.webhookID, generation: d.generation,
+                                                    previousValidUntil: d.previousValidUntil, now: now.microseconds)
+        let signature = WebhookSignature.value(timestamp: now.microseconds / 1_000_000, body: body, secrets: secrets)
+        let request = OutboundRequest(url: d.url, headers: [
+            ("Content-Type", "application/json"), (WebhookSignature.header, signature), ("Ledger-Message-Id", d.messageID),
+            ("Ledger-Sequence", String(d.sequence)), ("Ledger-Event-Type", d.type), ("User-Agent", "ledger-webhooks/1"),
+        ], body: body, timeout: configuration.timeout)
+        let madeAt = event.recordedAt
+        client.submit(request) { [self] result in
+            // On libcurl's thread: hand over, never block it.
+            state.withLock { $0.answered.append(Answered(due: d, madeAt: madeAt, result: result)) }
+            wake.signal()
+        }
+    }
+
+    /// Appends the attempts answered since the last loop. One that cannot be appended (the
+    /// database is down) stays, with its subscription held, until it can.
+    private func record() {
+        let answered = state.withLock { s -> [Answered] in defer { s.answered.removeAll() }; return s.answered }
+        var kept: [Answered] = []
+        for a in answered {
+            do {
+                let position = try append(a)
+                state.withLock { s in
+                    s.inFlight.remove(a.due.webhookID)
+                    s.awaiting[a.due.webhookID] = position
+                }
+            } catch {
+                log(.warning, "webhooks: cannot record an attempt; will retry", ["webhook": a.due.webhookID, "error": "\(error)"])
+                kept.append(a)
+            }
+        }
+        if !kept.isEmpty { state.withLock { $0.answered.insert(contentsOf: kept, at: 0) } }
+    }
+
+    private func append(_ a: Answered) throws -> Int64 {
+        let now = configuration.now()
+        var status: Int64?, error: String?, excerpt = "", latency: Int64 = 0
+        switch a.result {
+        case .success(let response):
+            status = Int64(response.status)
+            excerpt = response.excerpt
+            latency = Int64(response.latency * 1_000)
+        case .failure(let failure):
+            error = "\(failure.code.rawValue): \(failure.message)"
+        }
+        let attempt = WebhookDeliveryDecider.Attempt(
+            webhookID: a.due.webhookID, projectID: a.due.projectID, sequence: a.due.sequence, messageID: a.due.messageID,
+            number: a.due.attempts + 1, madeAt: a.madeAt, status: status, error: error, latencyMilliseconds: latency, excerpt: excerpt)
+        let usage = try BillingReadModel(pool: pool).usageState(projects: [a.due.projectID])
+        let decision = WebhookDeliveryDecider.record(attempt, now: now, jitter: configuration.jitter(), usage: usage)
+        let metadata = EventMetadata(actor: Actor(.system, "webhooks"))
+        let result = try store.append(AppendRequest(events: decision.events.map { EventToAppend($0, metadata: metadata) },
+                                                    expectedVersions: decision.expectedVersions))
+        return result.position
+    }
+}

@@ -1,0 +1,190 @@
+import EventStore
+import Foundation
+import HTTP
+import LedgerDomain
+import LedgerJSON
+import Observability
+import Outbound
+import Synchronization
+import Testing
+import TestSupport
+import WebhookDispatch
+import Webhooks
+
+/// A receiver on loopback that answers with the statuses it is given, in turn (then 200),
+/// and keeps what it received.
+final class ScriptedReceiver: Sendable {
+    struct Received: Sendable {
+        var sequence: Int64
+        var messageID: String
+        var signature: String?
+        var body: [UInt8]
+    }
+
+    let server: HTTPServer
+    private let box = Box()
+    final class Box: Sendable {
+        let statuses = Mutex<[Int]>([])
+        let received = Mutex<[Received]>([])
+    }
+
+    init() throws {
+        var router = Router()
+        let box = self.box
+        router.add("POST", "/hook") { request in
+            box.received.withLock {
+                $0.append(Received(sequence: Int64(request.headers["Ledger-Sequence"] ?? "") ?? -1,
+                                   messageID: request.headers["Ledger-Message-Id"] ?? "", signature: request.headers[WebhookSignature.header],
+                                   body: request.body))
+            }
+            let status = box.statuses.withLock { $0.isEmpty ? 200 : $0.removeFirst() }
+            return .text(status == 200 ? "ok" : "not now", status: status)
+        }
+        server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 4), router: router,
+                            logger: Logger(minimumLevel: .error))
+        try server.start()
+    }
+
+    var url: String { "http://127.0.0.1:\(server.port)/hook" }
+    func answer(_ statuses: [Int]) { box.statuses.withLock { $0 += statuses } }
+    var received: [Received] { box.received.withLock { $0 } }
+    func stop() { server.shutdown(gracePeriod: 1) }
+}
+
+@Suite("The webhook dispatcher")
+struct WebhookDispatchTests {
+    static func dispatcher(_ f: AdminFixture, clock: ManualClock) -> WebhookDispatcher {
+        WebhookDispatcher(configuration: .init(secrets: AdminFixture.webhookSecrets, policy: .development, interval: 0.05, timeout: 2,
+                                               now: clock.read, jitter: { 0.5 }),
+                          store: f.store, pool: f.pool, isActive: { true }, log: { _, _, _ in })
+    }
+
+    static func subscribe(_ f: AdminFixture, _ receiver: ScriptedReceiver) throws {
+        try f.payer("acme")
+        try f.project("web", payer: "acme")
+        _ = try f.adminJSON(["webhook", "add", "--id", "hook", "--project", "web", "--url", receiver.url, "--subject", "payer:acme"])
+    }
+
+    static func plan(_ f: AdminFixture, _ name: String) throws {
+        _ = try f.adminJSON(["plan", "set", "--pool", "payer:acme", "--plan", name, "--allowance-storage-bytes", "1"])
+    }
+
+    @Test("messages arrive signed, in sequence order, once each; every attempt is recorded and billed to the project (U4)")
+    func delivered() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        let receiver = try ScriptedReceiver()
+        defer { receiver.stop() }
+        try Self.subscribe(f, receiver)
+        for name in ["pro", "team", "pro"] { try Self.plan(f, name) }
+        let clock = ManualClock.atMachineTime()
+        let dispatcher = Self.dispatcher(f, clock: clock)
+        #expect(Poll.until(timeout: 20) { receiver.received.count == 3 })
+        dispatcher.stop()
+        let received = receiver.received
+        #expect(received.map(\.sequence) == [1, 2, 3])
+        let secret = AdminFixture.webhookSecrets.secret(webhook: "hook", generation: 1)
+        for message in received {
+            #expect(throws: Never.self) {
+                try WebhookSignature.verify(message.signature, body: message.body, secret: secret, now: Double(clock.now.microseconds) / 1e6)
+            }
+            let json = try JSONValue.parse(String(decoding: message.body, as: UTF8.self))
+            #expect(json["id"]?.stringValue == message.messageID)
+            #expect(json["type"] == "plan.changed")
+            #expect(json["subject"] == "payer:acme")
+            #expect(json["event"]?["type"] == "plan.set")
+        }
+        try f.settle()
+        #expect(try f.rows("SELECT status, attempts::text FROM proj_webhooks.deliveries ORDER BY sequence")
+                == [["delivered", "1"], ["delivered", "1"], ["delivered", "1"]])
+        #expect(try f.rows("SELECT sum(webhook_deliveries)::text FROM proj_billing.project_months WHERE project_id = 'web'") == [["3"]])
+        let deliveries = try f.read(["webhook", "deliveries", "--id", "hook"])["attempts"]?.arrayValue ?? []
+        #expect(deliveries.map { $0["outcome"] } == ["delivered", "delivered", "delivered"])
+        #expect(deliveries.first?["status"] == .integer(200))
+    }
+
+    @Test("a failing receiver holds its subscription's next messages back; retries back off; after three days the message is dead")
+    func retriesAndDeadLetters() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        let receiver = try ScriptedReceiver()
+        defer { receiver.stop() }
+        try Self.subscribe(f, receiver)
+        try Self.plan(f, "pro")
+        try Self.plan(f, "team")
+        receiver.answer([500, 503])
+        let clock = ManualClock.atMachineTime()
+        let dispatcher = Self.dispatcher(f, clock: clock)
+        defer { dispatcher.stop() }
+        #expect(Poll.until(timeout: 20) { receiver.received.count == 1 })
+        // Message 2 waits behind message 1, which waits 10 s (jitter 0.5: no spread).
+        let held = [["pending", "1"], ["pending", "0"]]
+        _ = try Poll.until(timeout: 20) { try f.rows("SELECT status, attempts::text FROM proj_webhooks.deliveries ORDER BY sequence") == held }
+        #expect(try f.rows("SELECT status, attempts::text FROM proj_webhooks.deliveries ORDER BY sequence") == held)
+        #expect(receiver.received.map(\.sequence) == [1])
+        // The clock moves only once the attempt is folded: its next attempt is reckoned
+        // from the time it was recorded.
+        func folded(_ sequence: Int, attempts: Int) throws -> Bool {
+            try Poll.until(timeout: 20) {
+                try f.rows("SELECT attempts::text FROM proj_webhooks.deliveries WHERE sequence = \(sequence)") == [[String(attempts)]]
+            }
+        }
+        clock.advance(seconds: 10)
+        #expect(Poll.until(timeout: 20) { receiver.received.count == 2 })
+        #expect(try folded(1, attempts: 2))
+        clock.advance(seconds: 20)
+        #expect(Poll.until(timeout: 20) { receiver.received.count == 4 })
+        #expect(receiver.received.map(\.sequence) == [1, 1, 1, 2])
+        #expect(Set(receiver.received.prefix(3).map(\.messageID)).count == 1, "a message keeps its id on every attempt")
+
+        // A receiver down for three days: the message is dead and the next one goes.
+        try Self.plan(f, "pro")
+        try Self.plan(f, "free")
+        receiver.answer(Array(repeating: 500, count: 200))
+        #expect(Poll.until(timeout: 20) { receiver.received.count == 5 })
+        var attempts = 1
+        while try f.rows("SELECT status FROM proj_webhooks.deliveries WHERE sequence = 3") != [["dead"]] && attempts < 120 {
+            try #require(try folded(3, attempts: attempts))
+            clock.advance(seconds: 3_600)
+            attempts += 1
+            _ = try Poll.until(timeout: 20) {
+                try f.rows("SELECT attempts::text FROM proj_webhooks.deliveries WHERE sequence = 3") == [[String(attempts)]]
+            }
+        }
+        #expect(try f.rows("SELECT status FROM proj_webhooks.deliveries WHERE sequence = 3") == [["dead"]])
+        receiver.answer([])   // (the rest of the 500s still queued)
+        #expect(attempts > 60, "retried for three days, backing off to once an hour (\(attempts) attempts)")
+        #expect(Poll.until(timeout: 20) { receiver.received.last?.sequence == 4 }, "the next message goes once the dead one is set aside")
+
+        // The operator sends it again once the receiver works.
+        let retry = f.admin(["webhook", "retry", "--id", "hook", "--sequence", "3"])
+        #expect(retry.status == 0, "\(retry.errors)")
+        #expect(f.admin(["webhook", "retry", "--id", "hook", "--sequence", "1"]).errors.contains("not dead"))
+    }
+
+    @Test("an attempt the dispatcher could not record is sent again, with the same message id (at least once)")
+    func resentAfterALostRecord() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        let receiver = try ScriptedReceiver()
+        defer { receiver.stop() }
+        try Self.subscribe(f, receiver)
+        try Self.plan(f, "pro")
+        let clock = ManualClock.atMachineTime()
+        // A dispatcher whose store is closed: it sends, then cannot record (as if killed).
+        let closed = EventStore(conninfo: f.db.serviceURL)
+        closed.close()
+        let lost = WebhookDispatcher(configuration: .init(secrets: AdminFixture.webhookSecrets, policy: .development, interval: 0.05,
+                                                          timeout: 0.5, now: clock.read, jitter: { 0.5 }),
+                                     store: closed, pool: f.pool, isActive: { true }, log: { _, _, _ in })
+        #expect(Poll.until(timeout: 20) { receiver.received.count == 1 })
+        lost.stop()
+        try f.settle()
+        #expect(try f.rows("SELECT attempts::text FROM proj_webhooks.deliveries") == [["0"]])
+        let dispatcher = Self.dispatcher(f, clock: clock)
+        #expect(Poll.until(timeout: 20) { receiver.received.count == 2 })
+        dispatcher.stop()
+        #expect(receiver.received[0].messageID == receiver.received[1].messageID)
+        #expect(receiver.received[0].body == receiver.received[1].body, "the same bytes: the body is a function of the log")
+    }
+}
