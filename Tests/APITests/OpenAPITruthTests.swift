@@ -93,7 +93,7 @@ struct OpenAPITruthTests {
             Call(method: "GET", path: "/healthz", body: big, expected: 413),
         ]
         for (kind, id, key, stranger) in [("projects", "web", projectKey, soloKey), ("payers", "acme", payerKey, projectKey)] {
-            for read in ["balance", "journal", "usage"] {
+            for read in ["balance", "journal", "usage", "events"] {
                 let path = "/v1/\(kind)/\(id)/\(read)"
                 calls += [
                     Call(method: "GET", path: path, headers: [bearer(key)], expected: 200),
@@ -108,6 +108,8 @@ struct OpenAPITruthTests {
                 Call(method: "GET", path: "/v1/\(kind)/\(id)/journal?limit=0", headers: [bearer(key)], expected: 400),
                 Call(method: "GET", path: "/v1/\(kind)/\(id)/journal?cursor=forged", headers: [bearer(key)], expected: 400),
                 Call(method: "GET", path: "/v1/\(kind)/\(id)/usage?month=2026-13", headers: [bearer(key)], expected: 400),
+                Call(method: "GET", path: "/v1/\(kind)/\(id)/events?after=-1", headers: [bearer(key)], expected: 400),
+                Call(method: "GET", path: "/v1/\(kind)/\(id)/events?limit=0", headers: [bearer(key)], expected: 400),
             ]
         }
         calls += [

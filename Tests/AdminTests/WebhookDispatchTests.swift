@@ -101,6 +101,16 @@ struct WebhookDispatchTests {
         let deliveries = try f.read(["webhook", "deliveries", "--id", "hook"])["attempts"]?.arrayValue ?? []
         #expect(deliveries.map { $0["outcome"] } == ["delivered", "delivered", "delivered"])
         #expect(deliveries.first?["status"] == .integer(200))
+
+        // Replayed from 2: messages 2 and 3 again, in order, the same bytes.
+        #expect(f.admin(["webhook", "replay", "--id", "hook", "--from", "4"]).errors.contains("has messages 1 to 3"))
+        _ = try f.adminJSON(["webhook", "replay", "--id", "hook", "--from", "2"])
+        clock.advance(seconds: 60)   // due from the replay's recording time, by the machine's clock
+        let again = Self.dispatcher(f, clock: clock)
+        try #require(Poll.until(timeout: 20) { receiver.received.count == 5 })
+        again.stop()
+        #expect(receiver.received.map(\.sequence) == [1, 2, 3, 2, 3])
+        #expect(receiver.received[3].body == received[1].body && receiver.received[4].body == received[2].body)
     }
 
     @Test("a failing receiver holds its subscription's next messages back; retries back off; after three days the message is dead")

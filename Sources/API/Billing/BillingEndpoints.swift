@@ -38,6 +38,17 @@ enum BillingEndpoints {
                 schema: "Usage", extraResponses: ["400": OpenAPIOperations.problem("Invalid month.")])) { request in
                 try UsageEndpoint.handle(request, account: make(request.pathParameters["id"] ?? ""), context: context)
             }
+            router.add("GET", "/v1/\(kind)/{id}/events", operation: OpenAPIOperations.billing(
+                id: "list\(who.capitalized)Messages", summary: "The \(who)'s webhook messages, in order: the pull feed.",
+                description: "The messages webhook subscriptions covering the \(who) receive (docs/webhooks.md), with the same ids and bodies; `sequence` is the \(who)'s own gapless number, so a backend that was down reads on from the last one it saw.",
+                parameters: [idParameter,
+                             ["name": "limit", "in": "query", "schema": ["type": "integer", "minimum": 1, "maximum": 200, "default": 50]],
+                             ["name": "after", "in": "query", "schema": ["type": "integer", "minimum": 0, "default": 0],
+                              "description": "The `sequence` of the last message seen (`next_after` of the previous page)."],
+                             OpenAPIOperations.minPosition],
+                schema: "MessageFeed", extraResponses: ["400": OpenAPIOperations.problem("Invalid limit or after.")])) { request in
+                try MessageFeedEndpoint.handle(request, account: make(request.pathParameters["id"] ?? ""), context: context)
+            }
         }
         router.add("POST", "/v1/usage/events", operation: [
             "operationId": "ingestUsageEvents", "tags": ["Usage ingestion"],

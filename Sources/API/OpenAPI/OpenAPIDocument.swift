@@ -15,9 +15,10 @@ enum OpenAPIDocument {
                 "license": ["name": "Apache-2.0", "identifier": "Apache-2.0"],
             ],
             "paths": paths,
+            "webhooks": webhooks,
             "components": [
                 "headers": .object(headers),
-                "schemas": .object(schemas.merging(billingSchemas) { a, _ in a }.merging(appStoreSchemas) { a, _ in a }.merging(catalogSchemas) { a, _ in a }),
+                "schemas": .object(schemas.merging(billingSchemas) { a, _ in a }.merging(appStoreSchemas) { a, _ in a }.merging(catalogSchemas) { a, _ in a }.merging(webhookSchemas) { a, _ in a }),
                 "securitySchemes": [
                     "secretKey": ["type": "http", "scheme": "bearer",
                                   "description": "A secret key `sk_…` issued by `ledger admin key issue` to one project, payer or internal service."],

@@ -60,6 +60,15 @@ extension EventStore {
         try pool.read { try Self.read(after: position, limit: limit, on: $0) }
     }
 
+    /// The events at `positions` that the log has, in position order.
+    public func events(at positions: [Int64]) throws -> [RecordedEvent] {
+        guard !positions.isEmpty else { return [] }
+        return try pool.read { conn in
+            try conn.query("SELECT \(Self.eventColumns) FROM events WHERE position = ANY($1::bigint[]) ORDER BY position",
+                           [PostgresTextArray(positions.map(String.init))], format: .binary).rows.map(RecordedEvent.init(row:))
+        }
+    }
+
     /// The event at a position, if the log has it.
     public func event(at position: Int64) throws -> RecordedEvent? {
         try pool.read { try Self.event(at: position, on: $0) }

@@ -88,4 +88,14 @@ public enum WebhookDeliveryDecider {
         }
         return Decision(PendingEvent(WebhookDeliveryRetried(webhookID: webhook, sequence: sequence), on: stream(webhook)))
     }
+
+    /// Every message from `from` on sent again; `last` is the subscription's last number.
+    public static func replay(webhook: String, from: Int64, last: Int64?, active: Bool) throws(Refusal) -> Decision {
+        guard let last else { throw Refusal(.notFound, "webhook \(webhook) does not exist") }
+        guard active else { throw Refusal(.alreadyDisabled, "webhook \(webhook) is disabled") }
+        guard (1...max(last, 1)).contains(from), last > 0 else {
+            throw Refusal(.outOfRange, "webhook \(webhook) has messages 1 to \(last); --from \(from) is not one of them")
+        }
+        return Decision(PendingEvent(WebhookReplayRequested(webhookID: webhook, from: from), on: stream(webhook)))
+    }
 }

@@ -61,3 +61,16 @@ public struct WebhookDeliveryRetried: DomainEvent {
         self.sequence = sequence
     }
 }
+
+/// `webhook.replay_requested`, on `webhook-<id>-deliveries`: every message of the
+/// subscription from `from` on is sent again, in order (`ledger admin webhook replay`).
+public struct WebhookReplayRequested: DomainEvent {
+    public static let type = "webhook.replay_requested"
+    public var webhookID: String
+    public var from: Int64
+    enum CodingKeys: String, CodingKey { case webhookID = "webhook_id", from }
+    public init(webhookID: String, from: Int64) {
+        self.webhookID = webhookID
+        self.from = from
+    }
+}

@@ -6,12 +6,16 @@ import LedgerJSON
 public enum WebhookMessageBody {
     /// `sequence` is the subscription's number for it (a webhook) or the subject's (the feed).
     public static func render(id: String, type: String, subject: String, sequence: Int64, event: RecordedEvent) throws -> [UInt8] {
-        let object: JSONValue = .object([
+        try object(id: id, type: type, subject: subject, sequence: sequence, event: event).compactBytes()
+    }
+
+    /// The message as a JSON value (the pull feed lists them).
+    public static func object(id: String, type: String, subject: String, sequence: Int64, event: RecordedEvent) throws -> JSONValue {
+        .object([
             "id": .string(id), "type": .string(type), "subject": .string(subject), "sequence": .integer(sequence),
             "position": .integer(event.position), "created_at": .string(event.recordedAt.iso8601),
             "occurred_at": .string(event.occurredAt.iso8601),
             "event": .object(["type": .string(event.type), "stream": .string(event.stream), "data": try event.data()]),
         ])
-        return Array(object.compactText().utf8)
     }
 }

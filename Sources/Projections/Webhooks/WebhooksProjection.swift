@@ -45,7 +45,7 @@ public struct WebhooksProjection: Projection {
     }
 
     static let folded: Set<String> = [WebhookSubscriptionAdded.type, WebhookSubscriptionDisabled.type, WebhookSecretRotated.type,
-                                      WebhookDeliveryAttempted.type, WebhookDeliveryRetried.type]
+                                      WebhookDeliveryAttempted.type, WebhookDeliveryRetried.type, WebhookReplayRequested.type]
 
     public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
         let relevant = events.filter { Self.folded.contains($0.type) || WebhookMessages.sources.contains($0.type) }
@@ -94,6 +94,11 @@ public struct WebhooksProjection: Projection {
             context.enqueue("""
                 UPDATE deliveries SET status = 'pending', next_attempt_us = $3 WHERE webhook_id = $1 AND sequence = $2
                 """, [e.webhookID, e.sequence, event.recordedAt.microseconds])
+        case WebhookReplayRequested.type:
+            let e = try event.decode(WebhookReplayRequested.self)
+            context.enqueue("""
+                UPDATE deliveries SET status = 'pending', next_attempt_us = $3 WHERE webhook_id = $1 AND sequence >= $2
+                """, [e.webhookID, e.from, event.recordedAt.microseconds])
         default:
             let e = try event.decode(WebhookSecretRotated.self)
             context.enqueue("""

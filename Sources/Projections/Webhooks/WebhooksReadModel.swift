@@ -122,12 +122,52 @@ extension WebhooksReadModel {
         }
     }
 
+    /// A subscription's last message number (0 before its first), nil when there is no such
+    /// subscription.
+    public func lastSequence(webhook: String) throws -> Int64? {
+        try pool.read { conn in
+            try conn.query("""
+                SELECT (SELECT coalesce(max(sequence), 0) FROM proj_webhooks.deliveries d WHERE d.webhook_id = s.webhook_id)
+                FROM proj_webhooks.subscriptions s WHERE s.webhook_id = $1
+                """, [webhook]).rows.first?.int64(0)
+        }
+    }
+
     /// The delivery state of a subscription's message (`pending`, `delivered`, `dead`), nil
     /// when it has no such message.
     public func deliveryStatus(webhook: String, sequence: Int64) throws -> String? {
         try pool.read { conn in
             try conn.query("SELECT status FROM proj_webhooks.deliveries WHERE webhook_id = $1 AND sequence = $2", [webhook, sequence])
                 .rows.first?.string(0)
+        }
+    }
+}
+
+extension WebhooksReadModel {
+    /// One message of a subject's feed.
+    public struct FeedItem: Sendable, Equatable {
+        public var messageID: String
+        public var type: String
+        public var subject: String
+        public var sequence: Int64
+        public var position: Int64
+    }
+
+    /// A subject's messages numbered after `after`, at most `limit`, whether more follow,
+    /// and the position the projection has applied; in one snapshot.
+    public func feed(subject: String, after: Int64, limit: Int) throws -> (items: [FeedItem], hasMore: Bool, position: Int64) {
+        try pool.read { conn in
+            try conn.transaction(isolation: "REPEATABLE READ READ ONLY") { tx in
+                let position = try tx.query("SELECT position FROM proj_webhooks._checkpoint")[0].requireInt64(0)
+                let rows = try tx.query("""
+                    SELECT message_id, type, subject, subject_sequence, position FROM proj_webhooks.messages
+                    WHERE subject = $1 AND subject_sequence > $2 ORDER BY subject_sequence LIMIT $3
+                    """, [subject, after, limit + 1]).rows.map { r in
+                    FeedItem(messageID: try r.requireString(0), type: try r.requireString(1), subject: try r.requireString(2),
+                             sequence: try r.requireInt64(3), position: try r.requireInt64(4))
+                }
+                return (Array(rows.prefix(limit)), rows.count > limit, position)
+            }
         }
     }
 }

@@ -21,7 +21,7 @@ public enum AdminCommand: LedgerCommand {
         CampaignMigrationAction.self, CampaignUpgradeAction.self, CampaignEndAction.self, CampaignStatsAction.self, CampaignListAction.self,
         PurchaseRecordAction.self, EventSetAsideAction.self,
         WebhookAddAction.self, WebhookListAction.self, WebhookShowAction.self, WebhookDisableAction.self, WebhookRotateSecretAction.self,
-        WebhookDeliveriesAction.self, WebhookRetryAction.self,
+        WebhookDeliveriesAction.self, WebhookRetryAction.self, WebhookReplayAction.self,
     ]
 
     public static var usage: String {

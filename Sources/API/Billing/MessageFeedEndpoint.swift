@@ -1,0 +1,41 @@
+import EventStore
+import HTTP
+import LedgerDomain
+import LedgerJSON
+import Postgres
+import Projections
+
+/// The pull feed: a project's or a payer's webhook messages, the same ones a subscription
+/// receives (same ids, same bodies but for `sequence`, which here is the subject's), in
+/// the subject's order, so that a backend that was down fetches what it missed.
+enum MessageFeedEndpoint {
+    static func handle(_ request: HTTPRequest, account: BillingAccount, context: ServiceContext) throws -> HTTPResponse {
+        let principal = try Authentication.principal(of: request, context: context)
+        try Authentication.authorize(principal, toRead: account)
+        try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
+        let limit = try JournalEndpoint.parseLimit(request.query("limit"))
+        let after = try request.query("after").map { text -> Int64 in
+            guard let n = Int64(text), String(n) == text, n >= 0 else {
+                throw BillingProblems.invalidParameter("after must be a message sequence number, 0 or more, got \(text.debugDescription)")
+            }
+            return n
+        } ?? 0
+        guard try BillingReadModel(pool: context.pool).snapshot(now: context.now(), { try $0.exists(account) }) else {
+            throw BillingProblems.notFound(account)
+        }
+        let subject = account.key
+        let page = try WebhooksReadModel(pool: context.pool).feed(subject: subject, after: after, limit: limit)
+        let events = Dictionary(uniqueKeysWithValues: try context.store.events(at: page.items.map(\.position)).map { ($0.position, $0) })
+        let messages = try page.items.map { item -> JSONValue in
+            guard let event = events[item.position] else {
+                throw PostgresError(code: .unexpectedResult, message: "the log has no event at \(item.position)")
+            }
+            return try WebhookMessageBody.object(id: item.messageID, type: item.type, subject: item.subject, sequence: item.sequence, event: event)
+        }
+        let body: JSONValue = .object([
+            "subject": .string(subject), "messages": .array(messages), "has_more": .bool(page.hasMore),
+            "next_after": page.items.last.map { .integer($0.sequence) } ?? .null, "position": .integer(page.position),
+        ])
+        return HTTPResponse(status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: body.compactBytes())
+    }
+}

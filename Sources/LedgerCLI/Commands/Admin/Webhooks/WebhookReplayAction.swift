@@ -1,0 +1,29 @@
+import LedgerDomain
+import Projections
+
+/// `ledger admin webhook replay`: `webhook.replay_requested`; the subscription's messages
+/// from `--from` on are sent again, in order, with their ids (the receiver deduplicates).
+struct WebhookReplayAction: AdminAction {
+    static let words = ["webhook", "replay"]
+    static let synopsis = "--id ID --from N"
+    static let summary = "Send a webhook's messages again from sequence number N on, in order (a receiver that lost them)."
+    static let valued: Set<String> = ["id", "from"]
+
+    let id: String
+    let from: Int64
+
+    init(_ options: AdminOptions) throws {
+        id = try options.identifier("id", "webhook")
+        guard let n = try options.count("from"), n > 0 else { throw UsageError("--from N is required, 1 or more") }
+        from = n
+    }
+
+    func perform(_ session: AdminSession) throws -> AdminReceipt {
+        try session.catchUp(WebhooksProjection())
+        let model = WebhooksReadModel(pool: session.pool)
+        let active = try model.subscriptions(id: id).first?.active ?? false
+        let last = try model.lastSequence(webhook: id)
+        let decision = try session.decide { try WebhookDeliveryDecider.replay(webhook: id, from: from, last: last, active: active) }
+        return AdminReceipt(events: try session.append(decision))
+    }
+}

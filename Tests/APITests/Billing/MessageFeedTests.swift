@@ -1,0 +1,53 @@
+import LedgerDomain
+import LedgerJSON
+import Projections
+import Testing
+import TestSupport
+
+/// `GET /v1/{payers|projects}/{id}/events`: the pull feed of webhook messages.
+@Suite("The webhook messages' pull feed")
+struct MessageFeedTests {
+    @Test("a payer's messages in its own gapless order, paged with after; a project sees its own; keys read only theirs")
+    func feed() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        try f.payer("acme")
+        try f.project("web", payer: "acme")
+        try f.project("solo")
+        for plan in ["pro", "team", "pro"] {
+            try f.append(PlanSet(pool: .payer("acme"), plan: plan, allowanceStorageBytes: 1), stream: "payer-acme")
+        }
+        try f.usage("web", .apiRequests, 20_000, at: "2026-10-10T00:00:00Z")
+        _ = try f.closeMonth(.payer("acme"), "2026-10")
+        try f.settle()
+        let payerKey = try f.key(for: KeyPrincipal(kind: .payer, id: "acme"))
+        let webKey = try f.key(for: KeyPrincipal(kind: .project, id: "web"))
+        try f.settle()
+
+        let first = try f.get("/v1/payers/acme/events?limit=2", key: payerKey)
+        #expect(first.status == 200)
+        #expect(first.body["subject"] == "payer:acme")
+        #expect(first.body["messages"]?.arrayValue?.map { $0["sequence"] } == [.integer(1), .integer(2)])
+        #expect(first.body["has_more"] == true)
+        #expect(first.body["next_after"] == .integer(2))
+        let rest = try f.get("/v1/payers/acme/events?after=2", key: payerKey)
+        let types = rest.body["messages"]?.arrayValue?.map { $0["type"] }
+        #expect(types == ["plan.changed", "plan.changed", "month.closed"])
+        #expect(rest.body["has_more"] == false)
+        let all = (first.body["messages"]?.arrayValue ?? []) + (rest.body["messages"]?.arrayValue ?? [])
+        for message in all {
+            let position = try #require(message["position"]?.int64Value)
+            let type = try #require(message["type"]?.stringValue.flatMap(WebhookMessageType.init(rawValue:)))
+            #expect(message["id"]?.stringValue == WebhookMessages.messageID(position: position, type: type, subject: WebhookSubject(.payer, "acme")))
+        }
+
+        let web = try f.get("/v1/projects/web/events", key: webKey)
+        #expect(web.body["messages"]?.arrayValue?.map { $0["type"] } == ["month.closed"])
+        #expect(web.body["messages"]?.arrayValue?.first?["sequence"] == .integer(1))
+        #expect(try f.get("/v1/payers/acme/events", key: webKey).status == 404)
+        #expect(try f.get("/v1/payers/acme/events?after=-1", key: payerKey).status == 400)
+        #expect(try f.get("/v1/payers/acme/events?after=x", key: payerKey).status == 400)
+        #expect(try f.get("/v1/payers/acme/events", key: nil).status == 401)
+        #expect(try f.get("/v1/payers/acme/events?after=99", key: payerKey).body["messages"] == [])
+    }
+}
