@@ -14,8 +14,9 @@
 #
 # - The docs are read in a newcomer's order, README first: README.md, docs/api.md (the
 #   tour of the reads README starts, on the demo as `ledger dev` seeded it), docs/catalog.md
-#   (configures an app of its own), docs/appstore.md (buys a plan for the demo
-#   organization), every other docs/*.md in name order, and docs/operations.md last (its
+#   (configures an app of its own), docs/webhooks.md (a subscription's whole story,
+#   purchase to refund, on the demo organization's App Store subscription), docs/appstore.md
+#   (buys that subscription again and upgrades it), every other docs/*.md in name order, and docs/operations.md last (its
 #   `ledger replay` rebuilds the projections over everything the pages before appended and
 #   must find them equal). Shell blocks are ``` or ~~~ fences whose info string starts
 #   with `sh`, `bash` or `shell` (scripts/docs_blocks.py extracts them).
@@ -86,7 +87,7 @@ elapsed() { awk -v a="$started" -v b="${EPOCHREALTIME/,/.}" 'BEGIN { printf "%.1
 
 # The docs, in order (see above).
 cd "$repo"
-first=(README.md docs/api.md docs/catalog.md docs/appstore.md)
+first=(README.md docs/api.md docs/catalog.md docs/webhooks.md docs/appstore.md)
 last=(docs/operations.md)
 files=("${first[@]}")
 for doc in docs/*.md; do

@@ -82,7 +82,11 @@ public final class WebhookDispatcher: Sendable {
 
     /// Lets the attempts in flight finish and be recorded, then stops.
     public func stop() {
-        state.withLock { $0.stopped = true }
+        let first = state.withLock { s -> Bool in
+            defer { s.stopped = true }
+            return !s.stopped
+        }
+        guard first else { return }
         wake.signal()
         finished.wait()
         client.close()

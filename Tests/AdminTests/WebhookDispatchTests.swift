@@ -4,6 +4,7 @@ import HTTP
 import LedgerDomain
 import LedgerJSON
 import Observability
+import Projections
 import Outbound
 import Synchronization
 import Testing
@@ -65,6 +66,21 @@ struct WebhookDispatchTests {
         _ = try f.adminJSON(["webhook", "add", "--id", "hook", "--project", "web", "--url", receiver.url, "--subject", "payer:acme"])
     }
 
+    /// Rebuilt from the log in batches of 2 (an attempt in the batch of its message, or in
+    /// the next), every table of the projection is byte for byte the live one.
+    static func rebuildsTheSame(_ f: AdminFixture, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try f.settle()
+        f.stopProjector()
+        let webhooks = WebhooksProjection()
+        let connection = try f.db.connect()
+        let live = try webhooks.tables.map { try ProjectionSchema.checksum(schema: webhooks.schema, table: $0, on: connection) }
+        for batch in [1, 2, 3, 1_000] {
+            try ProjectionRebuilder(conninfo: f.db.serviceURL, batchSize: batch, log: { _, _, _ in }).rebuild([webhooks])
+            #expect(try webhooks.tables.map { try ProjectionSchema.checksum(schema: webhooks.schema, table: $0, on: connection) } == live,
+                    "batches of \(batch)", sourceLocation: sourceLocation)
+        }
+    }
+
     static func plan(_ f: AdminFixture, _ name: String) throws {
         _ = try f.adminJSON(["plan", "set", "--pool", "payer:acme", "--plan", name, "--allowance-storage-bytes", "1"])
     }
@@ -111,6 +127,7 @@ struct WebhookDispatchTests {
         again.stop()
         #expect(receiver.received.map(\.sequence) == [1, 2, 3, 2, 3])
         #expect(receiver.received[3].body == received[1].body && receiver.received[4].body == received[2].body)
+        try Self.rebuildsTheSame(f)
     }
 
     @Test("a failing receiver holds its subscription's next messages back; retries back off; after three days the message is dead")
@@ -170,6 +187,8 @@ struct WebhookDispatchTests {
         let retry = f.admin(["webhook", "retry", "--id", "hook", "--sequence", "3"])
         #expect(retry.status == 0, "\(retry.errors)")
         #expect(f.admin(["webhook", "retry", "--id", "hook", "--sequence", "1"]).errors.contains("not dead"))
+        dispatcher.stop()
+        try Self.rebuildsTheSame(f)
     }
 
     @Test("an attempt the dispatcher could not record is sent again, with the same message id (at least once)")

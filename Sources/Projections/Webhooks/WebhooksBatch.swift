@@ -22,7 +22,32 @@ final class WebhooksBatch {
     private var plans: [String: Plan] = [:]
     private var changedPlans = OrderedKeys<String>()
     private var messages = RowBuffer(columns: 5)
-    private var deliveries = RowBuffer(columns: 5)
+    private var attempts = RowBuffer(columns: 11)
+
+    /// A delivery made in this batch: kept in memory until the batch is written, so that an
+    /// attempt, retry or replay later in the same batch changes it (an UPDATE would run
+    /// before the row exists). Rows made in earlier batches are updated in the table.
+    private struct Delivery {
+        var webhookID: String
+        var sequence: Int64
+        var messageID: String
+        var position: Int64
+        var status = "pending"
+        var attempts: Int64 = 0
+        var nextAttempt: Int64
+        var lastAttemptPosition: Int64?
+    }
+    private struct DeliveryKey: Hashable { var webhook: String; var sequence: Int64 }
+    private var made: [DeliveryKey: Delivery] = [:]
+    private var madeOrder: [DeliveryKey] = []
+
+    /// Whether the batch folds events of `type` (besides the subscriptions' own).
+    static func folds(_ type: String) -> Bool {
+        WebhookMessages.sources.contains(type) || deliveryEvents.contains(type) || type == WebhookSubscriptionAdded.type
+            || type == WebhookSubscriptionDisabled.type
+    }
+
+    static let deliveryEvents: Set<String> = [WebhookDeliveryAttempted.type, WebhookDeliveryRetried.type, WebhookReplayRequested.type]
     private let context: ProjectionContext
 
     init(context: ProjectionContext) { self.context = context }
@@ -59,6 +84,29 @@ final class WebhooksBatch {
             subscriptions[e.webhookID] = Subscription(subjects: Set(e.subjects), types: e.types, active: true, lastSequence: 0)
         case WebhookSubscriptionDisabled.type:
             subscriptions[try event.decode(WebhookSubscriptionDisabled.self).webhookID]?.active = false
+        case WebhookDeliveryAttempted.type:
+            try attempted(try event.decode(WebhookDeliveryAttempted.self), event)
+            return
+        case WebhookDeliveryRetried.type:
+            let e = try event.decode(WebhookDeliveryRetried.self)
+            let key = DeliveryKey(webhook: e.webhookID, sequence: e.sequence)
+            if made[key] != nil {
+                made[key]?.status = "pending"
+                made[key]?.nextAttempt = event.recordedAt.microseconds
+            } else {
+                context.enqueue("UPDATE deliveries SET status = 'pending', next_attempt_us = $3 WHERE webhook_id = $1 AND sequence = $2",
+                                [e.webhookID, e.sequence, event.recordedAt.microseconds])
+            }
+            return
+        case WebhookReplayRequested.type:
+            let e = try event.decode(WebhookReplayRequested.self)
+            for key in madeOrder where key.webhook == e.webhookID && key.sequence >= e.from {
+                made[key]?.status = "pending"
+                made[key]?.nextAttempt = event.recordedAt.microseconds
+            }
+            context.enqueue("UPDATE deliveries SET status = 'pending', next_attempt_us = $3 WHERE webhook_id = $1 AND sequence >= $2",
+                            [e.webhookID, e.from, event.recordedAt.microseconds])
+            return
         default:
             break
         }
@@ -93,7 +141,10 @@ final class WebhooksBatch {
                   let subject = derived.subjects.first(where: s.subjects.contains), let message = ids[subject] else { continue }
             s.lastSequence += 1
             subscriptions[id] = s
-            deliveries.append([id, s.lastSequence, message, event.position, event.recordedAt.microseconds])
+            let key = DeliveryKey(webhook: id, sequence: s.lastSequence)
+            madeOrder.append(key)
+            made[key] = Delivery(webhookID: id, sequence: s.lastSequence, messageID: message, position: event.position,
+                                 nextAttempt: event.recordedAt.microseconds)
         }
     }
 
@@ -106,9 +157,38 @@ final class WebhooksBatch {
         return last + 1
     }
 
+    /// An attempt: the delivery's state after it, and the attempt's own row.
+    private func attempted(_ e: WebhookDeliveryAttempted, _ event: RecordedEvent) throws {
+        // `retrying` leaves the message pending until its next attempt.
+        let status = e.outcome == .retrying ? "pending" : e.outcome.rawValue
+        let key = DeliveryKey(webhook: e.webhookID, sequence: e.sequence)
+        if var d = made[key] {
+            d.status = status
+            d.attempts = e.attempt
+            d.nextAttempt = e.nextAttemptAt?.microseconds ?? d.nextAttempt
+            d.lastAttemptPosition = event.position
+            made[key] = d
+        } else {
+            context.enqueue("""
+                UPDATE deliveries SET status = $3, attempts = $4, next_attempt_us = coalesce($5, next_attempt_us),
+                    last_attempt_position = $6 WHERE webhook_id = $1 AND sequence = $2
+                """, [e.webhookID, e.sequence, status, e.attempt, e.nextAttemptAt?.microseconds, event.position])
+        }
+        attempts.append([e.webhookID, e.sequence, e.attempt, event.position, e.outcome.rawValue, e.status, e.error,
+                         e.latencyMilliseconds, e.excerpt, e.nextAttemptAt?.microseconds, event.recordedAt.iso8601])
+    }
+
     func write() throws {
         try context.copy(into: "messages", columns: ["message_id", "position", "type", "subject", "subject_sequence"], rows: messages)
-        try context.copy(into: "deliveries", columns: ["webhook_id", "sequence", "message_id", "position", "next_attempt_us"], rows: deliveries)
+        var deliveries = RowBuffer(columns: 8)
+        for key in madeOrder {
+            guard let d = made[key] else { continue }
+            deliveries.append([d.webhookID, d.sequence, d.messageID, d.position, d.status, d.attempts, d.nextAttempt, d.lastAttemptPosition])
+        }
+        try context.copy(into: "deliveries", columns: ["webhook_id", "sequence", "message_id", "position", "status", "attempts",
+                                                      "next_attempt_us", "last_attempt_position"], rows: deliveries)
+        try context.copy(into: "attempts", columns: ["webhook_id", "sequence", "attempt", "position", "outcome", "status", "error",
+                                                    "latency_ms", "excerpt", "next_attempt_us", "attempted_at"], rows: attempts)
         var plansRows = RowBuffer(columns: 2)
         for original in changedPlans.keys { if let plan = plans[original] { plansRows.append([original, plan.rawValue]) } }
         context.enqueue("""

@@ -44,11 +44,11 @@ public struct WebhooksProjection: Projection {
         ]
     }
 
-    static let folded: Set<String> = [WebhookSubscriptionAdded.type, WebhookSubscriptionDisabled.type, WebhookSecretRotated.type,
-                                      WebhookDeliveryAttempted.type, WebhookDeliveryRetried.type, WebhookReplayRequested.type]
+    /// Folded here, one statement each; the batch folds the rest (messages, deliveries).
+    static let folded: Set<String> = [WebhookSubscriptionAdded.type, WebhookSubscriptionDisabled.type, WebhookSecretRotated.type]
 
     public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
-        let relevant = events.filter { Self.folded.contains($0.type) || WebhookMessages.sources.contains($0.type) }
+        let relevant = events.filter { Self.folded.contains($0.type) || WebhooksBatch.folds($0.type) }
         guard !relevant.isEmpty else { return }
         let batch = WebhooksBatch(context: context)
         try batch.load(relevant[...])
@@ -75,30 +75,6 @@ public struct WebhooksProjection: Projection {
         case WebhookSubscriptionDisabled.type:
             let e = try event.decode(WebhookSubscriptionDisabled.self)
             context.enqueue("UPDATE subscriptions SET active = false, updated_position = $2 WHERE webhook_id = $1", [e.webhookID, p])
-        case WebhookDeliveryAttempted.type:
-            let e = try event.decode(WebhookDeliveryAttempted.self)
-            // `retrying` leaves the message pending until its next attempt.
-            let status = e.outcome == .retrying ? "pending" : e.outcome.rawValue
-            context.enqueue("""
-                UPDATE deliveries SET status = $3, attempts = $4, next_attempt_us = coalesce($5, next_attempt_us),
-                    last_attempt_position = $6 WHERE webhook_id = $1 AND sequence = $2
-                """, [e.webhookID, e.sequence, status, e.attempt, e.nextAttemptAt?.microseconds, p])
-            context.enqueue("""
-                INSERT INTO attempts (webhook_id, sequence, attempt, position, outcome, status, error, latency_ms, excerpt,
-                    next_attempt_us, attempted_at)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, to_timestamp($11::numeric / 1000000))
-                """, [e.webhookID, e.sequence, e.attempt, p, e.outcome.rawValue, e.status, e.error, e.latencyMilliseconds,
-                      e.excerpt, e.nextAttemptAt?.microseconds, event.recordedAt.microseconds])
-        case WebhookDeliveryRetried.type:
-            let e = try event.decode(WebhookDeliveryRetried.self)
-            context.enqueue("""
-                UPDATE deliveries SET status = 'pending', next_attempt_us = $3 WHERE webhook_id = $1 AND sequence = $2
-                """, [e.webhookID, e.sequence, event.recordedAt.microseconds])
-        case WebhookReplayRequested.type:
-            let e = try event.decode(WebhookReplayRequested.self)
-            context.enqueue("""
-                UPDATE deliveries SET status = 'pending', next_attempt_us = $3 WHERE webhook_id = $1 AND sequence >= $2
-                """, [e.webhookID, e.from, event.recordedAt.microseconds])
         default:
             let e = try event.decode(WebhookSecretRotated.self)
             context.enqueue("""
