@@ -53,7 +53,8 @@ final class AdminFixture: Sendable {
     }
 
     static let operatorEnvironment = ["LEDGER_OPERATOR": "alice"]
-    static let webhookSecrets = WebhookSecrets(key: Array("a webhook key of the tests, 32+ bytes".utf8))
+    static let webhookKey = "a webhook key of the tests, 32+ bytes"
+    static let webhookSecrets = WebhookSecrets(key: Array(webhookKey.utf8))
 
     /// `ledger admin ARGUMENTS --reason REASON`, in-process.
     @discardableResult

@@ -1,5 +1,7 @@
 import EventStore
+import Dispatch
 import Foundation
+import Glibc
 import HTTP
 import LedgerDomain
 import LedgerJSON
@@ -13,7 +15,7 @@ import WebhookDispatch
 import Webhooks
 
 /// A receiver on loopback that answers with the statuses it is given, in turn (then 200),
-/// and keeps what it received.
+/// and keeps what it received. A status of 0 hangs until `release()` (or 30 s).
 final class ScriptedReceiver: Sendable {
     struct Received: Sendable {
         var sequence: Int64
@@ -27,6 +29,7 @@ final class ScriptedReceiver: Sendable {
     final class Box: Sendable {
         let statuses = Mutex<[Int]>([])
         let received = Mutex<[Received]>([])
+        let held = DispatchSemaphore(value: 0)
     }
 
     init() throws {
@@ -39,6 +42,10 @@ final class ScriptedReceiver: Sendable {
                                    body: request.body))
             }
             let status = box.statuses.withLock { $0.isEmpty ? 200 : $0.removeFirst() }
+            if status == 0 {
+                _ = box.held.wait(timeout: .now() + 30)
+                return .text("late", status: 200)
+            }
             return .text(status == 200 ? "ok" : "not now", status: status)
         }
         server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 4), router: router,
@@ -49,7 +56,11 @@ final class ScriptedReceiver: Sendable {
     var url: String { "http://127.0.0.1:\(server.port)/hook" }
     func answer(_ statuses: [Int]) { box.statuses.withLock { $0 += statuses } }
     var received: [Received] { box.received.withLock { $0 } }
-    func stop() { server.shutdown(gracePeriod: 1) }
+    func release() { box.held.signal() }
+    func stop() {
+        release()
+        server.shutdown(gracePeriod: 1)
+    }
 }
 
 @Suite("The webhook dispatcher")
@@ -215,5 +226,33 @@ struct WebhookDispatchTests {
         dispatcher.stop()
         #expect(receiver.received[0].messageID == receiver.received[1].messageID)
         #expect(receiver.received[0].body == receiver.received[1].body, "the same bytes: the body is a function of the log")
+    }
+
+    @Test("kill -9 of the projector's process mid-delivery: the next projector sends the message again, same id, and nothing is lost")
+    func killedMidDelivery() throws {
+        let f = try AdminFixture(projector: false)
+        defer { f.shutdown() }
+        let receiver = try ScriptedReceiver()
+        defer { receiver.stop() }
+        receiver.answer([0])
+        let environment = ["DATABASE_URL": f.db.serviceURL, "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory,
+                           "LEDGER_PROJECTOR_POLL_INTERVAL": "0.2", "LEDGER_WEBHOOK_KEY": AdminFixture.webhookKey]
+        let first = try LedgerBinary.start(["project"], environment: environment)
+        try Self.subscribe(f, receiver)
+        try Self.plan(f, "pro")
+        try #require(Poll.until(timeout: 30) { receiver.received.count == 1 }, "the first projector did not send: \(first.errors)")
+        first.kill(signal: SIGKILL)
+        _ = first.wait()
+        receiver.release()
+
+        let second = try LedgerBinary.start(["project"], environment: environment)
+        defer { second.kill(signal: SIGTERM); _ = second.wait() }
+        try #require(Poll.until(timeout: 30) { receiver.received.count == 2 }, "the second projector did not send: \(second.errors)")
+        let received = receiver.received
+        #expect(received[0].messageID == received[1].messageID)
+        #expect(received[0].body == received[1].body)
+        #expect(try Poll.until(timeout: 30) {
+            try f.rows("SELECT status, attempts::text FROM proj_webhooks.deliveries") == [["delivered", "1"]]
+        })
     }
 }

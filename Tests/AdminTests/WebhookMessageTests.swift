@@ -28,19 +28,21 @@ struct WebhookMessageTests {
         try f.usage("web", .apiRequests, 20_000, at: "2026-10-10T00:00:00Z")
         _ = try f.adminJSON(["month", "close", "--pool", "payer:acme", "--month", "2026-10"])
 
-        let messages = try f.rows("SELECT type, subject, subject_sequence::text FROM proj_webhooks.messages ORDER BY position, subject")
+        let messages = try f.rows("SELECT type, subject, subject_sequence::text FROM proj_webhooks.messages ORDER BY position, subject, type")
         // Messages exist for every subject, subscribed or not (the pull feed): the payer's
         // creation with a plan came before any subscription.
         #expect(messages == [["plan.changed", "payer:acme", "1"], ["correction.posted", "payer:acme", "2"],
                              ["plan.changed", "payer:acme", "3"], ["plan.changed", "project:solo", "1"],
-                             ["month.closed", "payer:acme", "4"], ["month.closed", "project:web", "1"]])
+                             ["month.closed", "payer:acme", "4"], ["month.closed", "project:web", "1"],
+                             ["usage.month_summary", "project:web", "2"]])
         let deliveries = try f.rows("""
             SELECT d.webhook_id, d.sequence::text, m.type, m.subject FROM proj_webhooks.deliveries d
             JOIN proj_webhooks.messages m USING (message_id) ORDER BY d.webhook_id, d.sequence
             """)
-        // `all` covers both subjects of the month close, and gets it once, about the payer.
+        // `all` covers both subjects of the month close, and gets it once, about the payer;
+        // the project's own summary too.
         #expect(deliveries == [["all", "1", "correction.posted", "payer:acme"], ["all", "2", "plan.changed", "payer:acme"],
-                               ["all", "3", "month.closed", "payer:acme"],
+                               ["all", "3", "month.closed", "payer:acme"], ["all", "4", "usage.month_summary", "project:web"],
                                ["plans", "1", "plan.changed", "payer:acme"], ["plans", "2", "plan.changed", "project:solo"]])
         // The ids are the same function of the log everywhere.
         let ids = try f.rows("SELECT message_id, position::text, type, subject FROM proj_webhooks.messages")
@@ -52,7 +54,7 @@ struct WebhookMessageTests {
         // A disabled subscription gets nothing more; the feed numbers go on.
         _ = try f.adminJSON(["webhook", "disable", "--id", "all"])
         _ = try f.adminJSON(["plan", "set", "--pool", "payer:acme", "--plan", "team", "--allowance-storage-bytes", "10"])
-        #expect(try f.rows("SELECT count(*)::text FROM proj_webhooks.deliveries WHERE webhook_id = 'all'") == [["3"]])
+        #expect(try f.rows("SELECT count(*)::text FROM proj_webhooks.deliveries WHERE webhook_id = 'all'") == [["4"]])
         #expect(try f.rows("SELECT max(subject_sequence)::text FROM proj_webhooks.messages WHERE subject = 'payer:acme'") == [["5"]])
 
         // Rebuilt from the log in batches of 2, every table is byte for byte the same.

@@ -20,6 +20,10 @@ public enum ProjectCommand: LedgerCommand {
         when the projector restarts; the others go on. Stops on SIGINT or SIGTERM after the
         batch in flight.
 
+        With LEDGER_WEBHOOK_KEY set, the active projector also sends the webhook messages
+        (docs/webhooks.md): each subscription's in order, retried for three days, every
+        attempt recorded in the log.
+
           --batch N   events per transaction (default 5000)
 
         LEDGER_FAULT_CRASH_AFTER_POSITION (tests only): exit with status 97 after applying

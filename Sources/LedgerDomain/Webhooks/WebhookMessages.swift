@@ -33,7 +33,9 @@ public enum WebhookMessages {
         case MonthClosed.type:
             let e = try decoder.decode(MonthClosed.self, from: data)
             let projects = e.charges.map { WebhookSubject(.project, $0.projectID) }
-            return [Derived(.monthClosed, [subject(of: e.pool)] + projects.filter { $0 != subject(of: e.pool) })]
+            // Each project charged also gets its own month's figures (in the event's `charges`).
+            return [Derived(.monthClosed, [subject(of: e.pool)] + projects.filter { $0 != subject(of: e.pool) }),
+                    Derived(.usageMonthSummary, projects)]
         case StaffPlanDecided.type:
             return [Derived(.planChanged, [WebhookSubject(.org, try decoder.decode(StaffPlanDecided.self, from: data).orgID)])]
         case BillingPlanChanged.type:

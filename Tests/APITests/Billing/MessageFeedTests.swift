@@ -42,7 +42,7 @@ struct MessageFeedTests {
         }
 
         let web = try f.get("/v1/projects/web/events", key: webKey)
-        #expect(web.body["messages"]?.arrayValue?.map { $0["type"] } == ["month.closed"])
+        #expect(web.body["messages"]?.arrayValue?.map { $0["type"] } == ["month.closed", "usage.month_summary"])
         #expect(web.body["messages"]?.arrayValue?.first?["sequence"] == .integer(1))
         #expect(try f.get("/v1/payers/acme/events", key: webKey).status == 404)
         #expect(try f.get("/v1/payers/acme/events?after=-1", key: payerKey).status == 400)
