@@ -120,13 +120,17 @@ public final class WebhookDispatcher: Sendable {
         let now = configuration.now()
         let due: [WebhooksReadModel.Due]
         let folded: Int64
+        let ready: Int64
         do {
             (due, folded) = try WebhooksReadModel(pool: pool).due(now: now.microseconds, limit: 200)
+            ready = try WebhookMessageState(pool: pool).readyThrough()
         } catch {
             log(.warning, "webhooks: cannot read what is due", ["error": "\(error)"])
             return
         }
-        for d in due {
+        // A message's state is read from the projections that own it: not before they
+        // have folded its event.
+        for d in due where d.position <= ready {
             let free = state.withLock { s -> Bool in
                 guard !s.inFlight.contains(d.webhookID) else { return false }
                 if let at = s.awaiting[d.webhookID], at > folded { return false }
@@ -148,7 +152,8 @@ public final class WebhookDispatcher: Sendable {
         guard let event = try store.event(at: d.position) else {
             throw PostgresError(code: .unexpectedResult, message: "the log has no event at \(d.position)")
         }
-        let body = try WebhookMessageBody.render(id: d.messageID, type: d.type, subject: d.subject, sequence: d.sequence, event: event)
+        let body = try WebhookMessageBody.render(id: d.messageID, type: d.type, subject: d.subject, sequence: d.sequence, event: event,
+                                                 state: WebhookMessageState(pool: pool).state(type: d.type, subject: d.subject, event: event))
         let secrets = configuration.secrets.signing(webhook: d.webhookID, generation: d.generation,
                                                     previousValidUntil: d.previousValidUntil, now: now.microseconds)
         let signature = WebhookSignature.value(timestamp: now.microseconds / 1_000_000, body: body, secrets: secrets)

@@ -120,7 +120,10 @@ struct WebhookDispatchTests {
             #expect(json["type"] == "plan.changed")
             #expect(json["subject"] == "payer:acme")
             #expect(json["event"]?["type"] == "plan.set")
+            #expect(json["state"]?["balance"]?["posted"] == "0")
         }
+        let plans = try received.map { try JSONValue.parse(String(decoding: $0.body, as: UTF8.self))["state"]?["plan"]?["name"] }
+        #expect(plans == ["pro", "team", "pro"], "each message carries the plan right after its event")
         try f.settle()
         #expect(try f.rows("SELECT status, attempts::text FROM proj_webhooks.deliveries ORDER BY sequence")
                 == [["delivered", "1"], ["delivered", "1"], ["delivered", "1"]])
@@ -254,5 +257,38 @@ struct WebhookDispatchTests {
         #expect(try Poll.until(timeout: 30) {
             try f.rows("SELECT status, attempts::text FROM proj_webhooks.deliveries") == [["delivered", "1"]]
         })
+    }
+
+    @Test("an organization's messages carry its plan and the subscription as they were right after the event")
+    func organizationState() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        let receiver = try ScriptedReceiver()
+        defer { receiver.stop() }
+        try f.project("web")
+        _ = try f.append(OrganizationCreated(orgID: "school", name: "A School"), stream: "org-school")
+        _ = try f.adminJSON(["webhook", "add", "--id", "hook", "--project", "web", "--url", receiver.url, "--subject", "org:school"])
+        let now = ManualClock.atMachineTime().now
+        func transaction(_ id: String, _ plan: Plan, _ product: String, after seconds: Int64) -> AppStoreTransactionRecorded {
+            let at = Timestamp(microseconds: now.microseconds + seconds * 1_000_000)!
+            return AppStoreTransactionRecorded(orgID: "school", originalTransactionID: "7001", transactionID: id, productID: product,
+                                               plan: plan, purchaseDate: at, expiresDate: Timestamp(microseconds: at.microseconds + 30 * 86_400_000_000),
+                                               revocationDate: nil, signedDate: at, environment: "Sandbox", personID: "p1", via: "storekit",
+                                               expiredWhenRecorded: false)
+        }
+        _ = try f.append(transaction("8001", .plus, "ai.screenrig.plus.monthly", after: -60), stream: "appstore-sub-7001")
+        _ = try f.append(transaction("8002", .premium, "ai.screenrig.premium.monthly", after: -30), stream: "appstore-sub-7001")
+        let clock = ManualClock.atMachineTime()
+        clock.advance(seconds: 5)
+        let dispatcher = Self.dispatcher(f, clock: clock)
+        defer { dispatcher.stop() }
+        try #require(Poll.until(timeout: 20) { receiver.received.count == 2 })
+        let bodies = try receiver.received.map { try JSONValue.parse(String(decoding: $0.body, as: UTF8.self)) }
+        #expect(bodies.map { $0["type"] } == ["subscription.started", "subscription.upgraded"])
+        #expect(bodies.map { $0["state"]?["plan"]?["current"] } == ["plus", "premium"])
+        #expect(bodies.map { $0["state"]?["plan"]?["source"] } == ["app_store", "app_store"])
+        #expect(bodies.map { $0["state"]?["subscription"]?["product_id"] } == ["ai.screenrig.plus.monthly", "ai.screenrig.premium.monthly"])
+        #expect(bodies.map { $0["state"]?["subscription"]?["status"] } == ["active", "active"])
+        #expect(bodies.first?["state"]?["subscription"]?["environment"] == "Sandbox")
     }
 }

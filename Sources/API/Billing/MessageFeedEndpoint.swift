@@ -24,13 +24,16 @@ enum MessageFeedEndpoint {
             throw BillingProblems.notFound(account)
         }
         let subject = account.key
-        let page = try WebhooksReadModel(pool: context.pool).feed(subject: subject, after: after, limit: limit)
+        let states = WebhookMessageState(pool: context.pool)
+        let page = try WebhooksReadModel(pool: context.pool).feed(subject: subject, after: after, limit: limit,
+                                                                  through: try states.readyThrough())
         let events = Dictionary(uniqueKeysWithValues: try context.store.events(at: page.items.map(\.position)).map { ($0.position, $0) })
         let messages = try page.items.map { item -> JSONValue in
             guard let event = events[item.position] else {
                 throw PostgresError(code: .unexpectedResult, message: "the log has no event at \(item.position)")
             }
-            return try WebhookMessageBody.object(id: item.messageID, type: item.type, subject: item.subject, sequence: item.sequence, event: event)
+            return try WebhookMessageBody.object(id: item.messageID, type: item.type, subject: item.subject, sequence: item.sequence,
+                                                 event: event, state: states.state(type: item.type, subject: item.subject, event: event))
         }
         let body: JSONValue = .object([
             "subject": .string(subject), "messages": .array(messages), "has_more": .bool(page.hasMore),

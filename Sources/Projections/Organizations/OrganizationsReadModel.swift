@@ -26,8 +26,10 @@ public struct OrganizationsReadModel: Sendable {
     }
 
     /// An organization as the App Store rules judge it, read in one snapshot; nil when
-    /// the projection has no such organization.
-    public func snapshot(_ id: String) throws -> OrganizationSnapshot? {
+    /// the projection has no such organization. `through` keeps only the plan changes of
+    /// events up to that position: the organization as it was right after that event
+    /// (webhook messages carry it).
+    public func snapshot(_ id: String, through: Int64? = nil) throws -> OrganizationSnapshot? {
         try pool.read { conn in
             try conn.transaction(isolation: "REPEATABLE READ READ ONLY") { tx in
                 let org = try tx.query("""
@@ -42,8 +44,9 @@ public struct OrganizationsReadModel: Sendable {
                 var staff: [PlanTimeline.Change] = []
                 var billing: [PlanTimeline.Change] = []
                 for r in try tx.query("""
-                    SELECT source, at_us, position, plan FROM proj_organizations.org_plan_changes WHERE org_id = $1
-                    """, [id]).rows {
+                    SELECT source, at_us, position, plan FROM proj_organizations.org_plan_changes
+                    WHERE org_id = $1 AND ($2::bigint IS NULL OR position <= $2)
+                    """, [id, through]).rows {
                     let change = PlanTimeline.Change(at: Timestamp(microseconds: try r.requireInt64(1)) ?? .minimum,
                                                      order: try r.requireInt64(2), plan: r.string(3).flatMap(Plan.init(rawValue:)))
                     if try r.requireString(0) == PlanSource.staff.rawValue { staff.append(change) } else { billing.append(change) }
@@ -57,8 +60,8 @@ public struct OrganizationsReadModel: Sendable {
                            c.plan, c.purchase_us, c.expires_us, c.signed_us, c.counts_for_plan
                     FROM proj_organizations.appstore_subscriptions s
                     JOIN proj_organizations.appstore_changes c USING (original_transaction_id)
-                    WHERE s.org_id = $1
-                    """, [id]).rows {
+                    WHERE s.org_id = $1 AND ($2::bigint IS NULL OR c.position <= $2)
+                    """, [id, through]).rows {
                     let original = try r.requireString(0)
                     var s = subscriptions[original] ?? OrganizationPlans.Subscription(originalTransactionID: original, holder: r.string(1), changes: [], latest: nil)
                     environments[original] = try r.requireString(2)

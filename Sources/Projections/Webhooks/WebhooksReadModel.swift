@@ -153,20 +153,21 @@ extension WebhooksReadModel {
         public var position: Int64
     }
 
-    /// A subject's messages numbered after `after`, at most `limit`, whether more follow,
-    /// and the position the projection has applied; in one snapshot.
-    public func feed(subject: String, after: Int64, limit: Int) throws -> (items: [FeedItem], hasMore: Bool, position: Int64) {
+    /// A subject's messages numbered after `after`, at most `limit`, of events up to
+    /// `through`, whether more follow, and the position the projection has applied; in
+    /// one snapshot.
+    public func feed(subject: String, after: Int64, limit: Int, through: Int64) throws -> (items: [FeedItem], hasMore: Bool, position: Int64) {
         try pool.read { conn in
             try conn.transaction(isolation: "REPEATABLE READ READ ONLY") { tx in
                 let position = try tx.query("SELECT position FROM proj_webhooks._checkpoint")[0].requireInt64(0)
                 let rows = try tx.query("""
                     SELECT message_id, type, subject, subject_sequence, position FROM proj_webhooks.messages
-                    WHERE subject = $1 AND subject_sequence > $2 ORDER BY subject_sequence LIMIT $3
-                    """, [subject, after, limit + 1]).rows.map { r in
+                    WHERE subject = $1 AND subject_sequence > $2 AND position <= $4 ORDER BY subject_sequence LIMIT $3
+                    """, [subject, after, limit + 1, through]).rows.map { r in
                     FeedItem(messageID: try r.requireString(0), type: try r.requireString(1), subject: try r.requireString(2),
                              sequence: try r.requireInt64(3), position: try r.requireInt64(4))
                 }
-                return (Array(rows.prefix(limit)), rows.count > limit, position)
+                return (Array(rows.prefix(limit)), rows.count > limit, min(position, through))
             }
         }
     }

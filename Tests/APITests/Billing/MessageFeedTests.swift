@@ -44,6 +44,12 @@ struct MessageFeedTests {
         let web = try f.get("/v1/projects/web/events", key: webKey)
         #expect(web.body["messages"]?.arrayValue?.map { $0["type"] } == ["month.closed", "usage.month_summary"])
         #expect(web.body["messages"]?.arrayValue?.first?["sequence"] == .integer(1))
+        let summary = web.body["messages"]?.arrayValue?.last?["state"]
+        #expect(summary?["month"] == "2026-10")
+        #expect(summary?["charge"]?["project_id"] == "web")
+        #expect(summary?["charge"]?["units"] == "20000" || summary?["charge"]?["units"] == .integer(20_000))
+        let closed = rest.body["messages"]?.arrayValue?.last
+        #expect(closed?["state"]?["balance"]?["posted"]?.stringValue != nil, "a month close says what is posted after it")
         #expect(try f.get("/v1/payers/acme/events", key: webKey).status == 404)
         #expect(try f.get("/v1/payers/acme/events?after=-1", key: payerKey).status == 400)
         #expect(try f.get("/v1/payers/acme/events?after=x", key: payerKey).status == 400)

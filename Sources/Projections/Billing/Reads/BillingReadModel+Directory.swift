@@ -63,6 +63,16 @@ extension BillingReadModel {
         }
     }
 
+    /// The net of `account`'s journal entries of events up to `position` (J1: posted
+    /// entries never change): what was posted to it right after that event.
+    public func posted(account: String, through position: Int64) throws -> Millicredits {
+        try pool.read { conn in
+            Millicredits(try conn.query("""
+                SELECT coalesce(sum(amount), 0)::text FROM proj_billing.journal WHERE account = $1 AND position <= $2
+                """, [account, position])[0].requireInt128(0))
+        }
+    }
+
     /// The ids of a project's holds, for its timeline.
     public func holdIDs(project: String) throws -> [String] {
         try pool.read { conn in
