@@ -16,7 +16,8 @@ extension OpenAPIDocument {
                 "occurred_at": ["type": "string", "format": "date-time"],
                 "event": object(["type": ["type": "string"], "stream": ["type": "string"], "data": ["type": "object"]],
                                 required: ["type", "stream", "data"]),
-            ], required: ["id", "type", "subject", "sequence", "position", "created_at", "occurred_at", "event"]),
+                "state": ["type": "object", "description": "The subject right after the event, as of its log position: an organization's `plan` (`current`, `source`) and, for subscription.*, its `subscription`; a payer's or project's `balance.posted`, and `plan` or the month's `charge` by type (docs/webhooks.md)."],
+            ], required: ["id", "type", "subject", "sequence", "position", "created_at", "occurred_at", "event", "state"]),
             "MessageFeed": object([
                 "subject": ["type": "string"],
                 "messages": ["type": "array", "items": ["$ref": "#/components/schemas/WebhookMessage"]],

@@ -1,8 +1,13 @@
+import Foundation
 import LedgerDomain
 import LedgerJSON
 import Projections
 import Testing
+import Synchronization
 import TestSupport
+import Threads
+import WebhookDispatch
+import Webhooks
 
 /// `GET /v1/{payers|projects}/{id}/events`: the pull feed of webhook messages.
 @Suite("The webhook messages' pull feed")
@@ -55,5 +60,60 @@ struct MessageFeedTests {
         #expect(try f.get("/v1/payers/acme/events?after=x", key: payerKey).status == 400)
         #expect(try f.get("/v1/payers/acme/events", key: nil).status == 401)
         #expect(try f.get("/v1/payers/acme/events?after=99", key: payerKey).body["messages"] == [])
+    }
+
+    @Test("the feed and the webhook carry the same messages, in order, under 8 concurrent writers")
+    func sameMessagesAsTheWebhook() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let receiver = try ScriptedReceiver()
+        defer { receiver.stop() }
+        try f.payer("acme")
+        try f.append(WebhookSubscriptionAdded(webhookID: "hook", projectID: "acme-web", url: receiver.url,
+                                              subjects: [WebhookSubject(.payer, "acme")], types: [], balanceLowThreshold: nil),
+                     stream: "webhook-hook")
+        let plans = ["pro", "team", "free", "solo"]
+        let failures = Mutex<[String]>([])
+        ThreadGroup.run(8, name: "writer") { w in
+            for i in 0..<10 {
+                do {
+                    try f.append(PlanSet(pool: .payer("acme"), plan: plans[(w + i) % plans.count], allowanceStorageBytes: Int64(w * 100 + i)),
+                                 stream: "payer-acme")
+                } catch { failures.withLock { $0.append("\(error)") } }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        try f.settle()
+        let secrets = WebhookSecrets(key: Array("the feed tests' webhook key, 32 bytes or more".utf8))
+        let clock = ManualClock.atMachineTime()
+        clock.advance(seconds: 5)
+        let dispatcher = WebhookDispatcher(configuration: .init(secrets: secrets, policy: .development, interval: 0.05, now: clock.read),
+                                           store: f.service.store, pool: f.service.context.pool, isActive: { true }, log: { _, _, _ in })
+        defer { dispatcher.stop() }
+        try #require(Poll.until(timeout: 30) { receiver.received.count == 80 })
+        let webhook = try receiver.received.map { try JSONValue.parse(String(decoding: $0.body, as: UTF8.self)) }
+        #expect(webhook.map { $0["sequence"]?.int64Value } == (1...80).map { Int64($0) })
+        let positions = webhook.compactMap { $0["position"]?.int64Value }
+        #expect(positions == positions.sorted(), "in the log's order")
+
+        // The feed lists the payer's creation plan too: its messages after the first are the webhook's.
+        let key = try f.key(for: KeyPrincipal(kind: .payer, id: "acme"))
+        try f.settle()
+        var feed: [JSONValue] = []
+        var after: Int64 = 0
+        while true {
+            let page = try f.get("/v1/payers/acme/events?limit=200&after=\(after)", key: key)
+            try #require(page.status == 200)
+            feed += page.body["messages"]?.arrayValue ?? []
+            guard page.body["has_more"] == true, let next = page.body["next_after"]?.int64Value else { break }
+            after = next
+        }
+        func withoutSequence(_ m: JSONValue) -> JSONValue {
+            guard case .object(var o) = m else { return m }
+            o["sequence"] = nil
+            return .object(o)
+        }
+        #expect(feed.count == 81)
+        #expect(feed.dropFirst().map(withoutSequence) == webhook.map(withoutSequence))
     }
 }

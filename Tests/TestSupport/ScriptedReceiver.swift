@@ -1,0 +1,55 @@
+import Dispatch
+import Foundation
+import HTTP
+import Observability
+import Synchronization
+import Webhooks
+
+/// A receiver on loopback that answers with the statuses it is given, in turn (then 200),
+/// and keeps what it received. A status of 0 hangs until `release()` (or 30 s).
+public final class ScriptedReceiver: Sendable {
+    public struct Received: Sendable {
+        public var sequence: Int64
+        public var messageID: String
+        public var signature: String?
+        public var body: [UInt8]
+    }
+
+    public let server: HTTPServer
+    private let box = Box()
+    final class Box: Sendable {
+        let statuses = Mutex<[Int]>([])
+        let received = Mutex<[Received]>([])
+        let held = DispatchSemaphore(value: 0)
+    }
+
+    public init() throws {
+        var router = Router()
+        let box = self.box
+        router.add("POST", "/hook") { request in
+            box.received.withLock {
+                $0.append(Received(sequence: Int64(request.headers["Ledger-Sequence"] ?? "") ?? -1,
+                                   messageID: request.headers["Ledger-Message-Id"] ?? "", signature: request.headers[WebhookSignature.header],
+                                   body: request.body))
+            }
+            let status = box.statuses.withLock { $0.isEmpty ? 200 : $0.removeFirst() }
+            if status == 0 {
+                _ = box.held.wait(timeout: .now() + 30)
+                return .text("late", status: 200)
+            }
+            return .text(status == 200 ? "ok" : "not now", status: status)
+        }
+        server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 4), router: router,
+                            logger: Logger(minimumLevel: .error))
+        try server.start()
+    }
+
+    public var url: String { "http://127.0.0.1:\(server.port)/hook" }
+    public func answer(_ statuses: [Int]) { box.statuses.withLock { $0 += statuses } }
+    public var received: [Received] { box.received.withLock { $0 } }
+    public func release() { box.held.signal() }
+    public func stop() {
+        release()
+        server.shutdown(gracePeriod: 1)
+    }
+}
