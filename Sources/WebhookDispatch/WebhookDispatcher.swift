@@ -29,16 +29,24 @@ public final class WebhookDispatcher: Sendable {
         public var now: @Sendable () -> Timestamp
         /// 0 ..< 1, spreading retries (the recorded next attempt time carries it).
         public var jitter: @Sendable () -> Double
+        /// A payer's or a project's available balance now (the balance read's `available`),
+        /// nil when it has none of its own; nil: `balance.low` is not watched.
+        public var available: (@Sendable (WebhookSubject) throws -> Millicredits?)?
+        /// Seconds between looks at the balances of subscriptions with a `balance.low` threshold.
+        public var watchInterval: Double
 
         public init(secrets: WebhookSecrets, policy: OutboundPolicy, interval: Double = 1, timeout: Double = 10,
                     now: @escaping @Sendable () -> Timestamp,
-                    jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+                    jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+                    available: (@Sendable (WebhookSubject) throws -> Millicredits?)? = nil, watchInterval: Double = 10) {
             self.secrets = secrets
             self.policy = policy
             self.interval = interval
             self.timeout = timeout
             self.now = now
             self.jitter = jitter
+            self.available = available
+            self.watchInterval = watchInterval
         }
     }
 
@@ -97,6 +105,7 @@ public final class WebhookDispatcher: Sendable {
 
     private func run() {
         var stoppedAt: DispatchTime?
+        var watched = DispatchTime(uptimeNanoseconds: 0)
         while true {
             record()
             let (stopped, busy) = state.withLock { ($0.stopped, !$0.inFlight.isEmpty) }
@@ -110,13 +119,19 @@ public final class WebhookDispatcher: Sendable {
                     return
                 }
             }
-            if !stopped && isActive() { dispatch() }
+            if !stopped && isActive(), let folded = dispatch(),
+               DispatchTime.now().uptimeNanoseconds >= watched.uptimeNanoseconds + UInt64(configuration.watchInterval * 1e9) {
+                watched = .now()
+                watchBalances(folded: folded)
+            }
             _ = wake.wait(timeout: .now() + configuration.interval)
         }
     }
 
-    /// Sends every subscription's next due message that is free to go.
-    private func dispatch() {
+    /// Sends every subscription's next due message that is free to go; returns the position
+    /// the webhooks projection has folded, nil when it could not be read.
+    @discardableResult
+    private func dispatch() -> Int64? {
         let now = configuration.now()
         let due: [WebhooksReadModel.Due]
         let folded: Int64
@@ -126,7 +141,7 @@ public final class WebhookDispatcher: Sendable {
             ready = try WebhookMessageState(pool: pool).readyThrough()
         } catch {
             log(.warning, "webhooks: cannot read what is due", ["error": "\(error)"])
-            return
+            return nil
         }
         // A message's state is read from the projections that own it: not before they
         // have folded its event.
@@ -145,6 +160,32 @@ public final class WebhookDispatcher: Sendable {
                 state.withLock { _ = $0.inFlight.remove(d.webhookID) }
                 log(.warning, "webhooks: cannot build a message", ["webhook": d.webhookID, "sequence": String(d.sequence), "error": "\(error)"])
             }
+        }
+        return folded
+    }
+
+    /// Records each subject of a subscription with a `balance.low` threshold that crossed
+    /// it since it was last recorded, once the projection has folded the last crossing.
+    private func watchBalances(folded: Int64) {
+        guard let available = configuration.available else { return }
+        do {
+            let model = WebhooksReadModel(pool: pool)
+            for s in try model.subscriptions() where s.active {
+                guard let text = s.balanceLowThreshold, let threshold = Millicredits(canonical: text) else { continue }
+                let key = "watch:" + s.id
+                if let at = state.withLock({ $0.awaiting[key] }), at > folded { continue }
+                let sides = try model.balanceWatch(webhook: s.id)
+                for subject in s.subjects.compactMap(WebhookSubject.init) where subject.kind == .payer || subject.kind == .project {
+                    guard let now = try available(subject),
+                          let decision = WebhookDeliveryDecider.watch(webhook: s.id, subject: subject, threshold: threshold,
+                                                                      available: now, wasBelow: sides[subject.description]) else { continue }
+                    let metadata = EventMetadata(actor: Actor(.system, "webhooks"))
+                    let result = try store.append(AppendRequest(events: decision.events.map { EventToAppend($0, metadata: metadata) }))
+                    state.withLock { $0.awaiting[key] = result.position }
+                }
+            }
+        } catch {
+            log(.warning, "webhooks: cannot watch balances", ["error": "\(error)"])
         }
     }
 

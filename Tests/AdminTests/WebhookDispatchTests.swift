@@ -7,6 +7,7 @@ import LedgerDomain
 import LedgerJSON
 import Observability
 import Projections
+import API
 import Outbound
 import Synchronization
 import Testing
@@ -241,5 +242,57 @@ struct WebhookDispatchTests {
         #expect(bodies.map { $0["state"]?["subscription"]?["product_id"] } == ["ai.screenrig.plus.monthly", "ai.screenrig.premium.monthly"])
         #expect(bodies.map { $0["state"]?["subscription"]?["status"] } == ["active", "active"])
         #expect(bodies.first?["state"]?["subscription"]?["environment"] == "Sandbox")
+    }
+
+    @Test("balance.low: sent once when the available balance goes below the threshold, again only after it went back above")
+    func balanceLow() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        let receiver = try ScriptedReceiver()
+        defer { receiver.stop() }
+        try f.payer("acme")
+        try f.project("web", payer: "acme")
+        _ = try f.adminJSON(["credit", "--pool", "payer:acme", "--source", "grant", "--amount", "1000", "--description", "d"])
+        _ = try f.adminJSON(["webhook", "add", "--id", "hook", "--project", "web", "--url", receiver.url, "--subject", "payer:acme",
+                             "--type", "balance.low", "--balance-low-threshold", "500"])
+        // An hour ahead: the messages this test makes are due at once.
+        let clock = ManualClock.atMachineTime()
+        clock.advance(seconds: 3_600)
+        let pool = f.pool
+        let dispatcher = WebhookDispatcher(
+            configuration: .init(secrets: AdminFixture.webhookSecrets, policy: .development, interval: 0.05, timeout: 2, now: clock.read,
+                                 jitter: { 0.5 },
+                                 available: { subject in
+                                     try BillingReport.available(of: .payer(subject.id), pool: pool, now: ServiceContext.systemClock())
+                                 }, watchInterval: 0.05),
+            store: f.store, pool: f.pool, isActive: { true }, log: { _, _, _ in })
+        defer { dispatcher.stop() }
+        func crossings() throws -> [[String?]] {
+            try f.rows("SELECT below::text, available::text FROM proj_webhooks.balance_watch")
+        }
+        // Above the threshold: the first look records nothing.
+        #expect(try Poll.until(timeout: 3) { try !crossings().isEmpty } == false)
+
+        _ = try f.adminJSON(["hold", "place", "--id", "h1", "--project", "web", "--amount", "600", "--description", "job"])
+        try #require(Poll.until(timeout: 20) { receiver.received.count == 1 })
+        let message = try JSONValue.parse(String(decoding: receiver.received[0].body, as: UTF8.self))
+        #expect(message["type"] == "balance.low")
+        #expect(message["subject"] == "payer:acme")
+        #expect(message["event"]?["data"]?["available"] == "400")
+        #expect(message["event"]?["data"]?["threshold"] == "500")
+        #expect(try Poll.until(timeout: 10) { try crossings() == [["true", "400"]] })
+
+        // Still below after more is held: nothing more.
+        _ = try f.adminJSON(["hold", "place", "--id", "h2", "--project", "web", "--amount", "100", "--description", "job"])
+        #expect(try Poll.until(timeout: 3) { try crossings() == [["true", "300"]] } == false)
+        // Back above, then below again: a second message.
+        _ = try f.adminJSON(["hold", "release", "--id", "h1"])
+        _ = try f.adminJSON(["hold", "release", "--id", "h2"])
+        #expect(try Poll.until(timeout: 20) { try crossings() == [["false", "1000"]] })
+        _ = try f.adminJSON(["hold", "place", "--id", "h3", "--project", "web", "--amount", "700", "--description", "job"])
+        try #require(Poll.until(timeout: 20) { receiver.received.count == 2 })
+        #expect(receiver.received.map(\.sequence) == [1, 2])
+        dispatcher.stop()
+        try Self.rebuildsTheSame(f)
     }
 }

@@ -20,4 +20,11 @@ public enum BillingReport {
         }
         return try response.map { try JSONValueEncoder().encode($0) }
     }
+
+    /// The `available` of the balance read (a pool's; nil for a funded project's share,
+    /// which has none of its own, and for an account that does not exist): what
+    /// `balance.low` watches.
+    public static func available(of account: BillingAccount, pool: PostgresPool, now: Timestamp) throws -> Millicredits? {
+        try BillingReadModel(pool: pool).snapshot(now: now) { try BalanceEndpoint.response(account, reader: $0) }?.available
+    }
 }

@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import Postgres
+import LedgerDomain
 import Projections
 import API
 import WebhookDispatch
@@ -45,7 +46,12 @@ public enum ProjectCommand: LedgerCommand {
         // is the active projector (docs/architecture.md).
         let dispatcher: WebhookDispatcher? = try environment.webhookSecrets().map { secrets in
             let pool = PostgresPool(conninfo: url, maximumConnections: 2)
-            return WebhookDispatcher(configuration: .init(secrets: secrets, policy: environment.outboundPolicy, now: ServiceContext.systemClock),
+            let available: @Sendable (WebhookSubject) throws -> Millicredits? = { subject in
+                try BillingReport.available(of: subject.kind == .payer ? .payer(subject.id) : .project(subject.id), pool: pool,
+                                            now: ServiceContext.systemClock())
+            }
+            return WebhookDispatcher(configuration: .init(secrets: secrets, policy: environment.outboundPolicy, now: ServiceContext.systemClock,
+                                                          available: available),
                                      store: EventStore(conninfo: url, pool: pool), pool: pool,
                                      isActive: { projector.status.withLock { $0.active } }, log: logger.projectorLog)
         }

@@ -98,4 +98,16 @@ public enum WebhookDeliveryDecider {
         }
         return Decision(PendingEvent(WebhookReplayRequested(webhookID: webhook, from: from), on: stream(webhook)))
     }
+
+    /// A crossing of a subscription's `balance.low` threshold, when `available` is on the
+    /// other side of it from where the subscription last saw the subject (`wasBelow`, nil
+    /// before the first look, as if above); nil when nothing crossed.
+    public static func watch(webhook: String, subject: WebhookSubject, threshold: Millicredits, available: Millicredits,
+                             wasBelow: Bool?) -> Decision? {
+        let below = available < threshold
+        guard below != (wasBelow ?? false) else { return nil }
+        let event = WebhookBalanceThresholdCrossed(webhookID: webhook, subject: subject, threshold: threshold, available: available,
+                                                   below: below)
+        return Decision(PendingEvent(event, on: stream(webhook)))
+    }
 }

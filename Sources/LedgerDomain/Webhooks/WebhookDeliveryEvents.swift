@@ -74,3 +74,24 @@ public struct WebhookReplayRequested: DomainEvent {
         self.from = from
     }
 }
+
+/// `webhook.balance_threshold_crossed`, on `webhook-<id>-deliveries`: the available balance
+/// of `subject` went below the subscription's `balance.low` threshold (`below`), or back
+/// to it or above. The sender watches balances and records each crossing, once per side;
+/// a crossing below makes the `balance.low` message, for this subscription only.
+public struct WebhookBalanceThresholdCrossed: DomainEvent {
+    public static let type = "webhook.balance_threshold_crossed"
+    public var webhookID: String
+    public var subject: WebhookSubject
+    public var threshold: Millicredits
+    public var available: Millicredits
+    public var below: Bool
+    enum CodingKeys: String, CodingKey { case webhookID = "webhook_id", subject, threshold, available, below }
+    public init(webhookID: String, subject: WebhookSubject, threshold: Millicredits, available: Millicredits, below: Bool) {
+        self.webhookID = webhookID
+        self.subject = subject
+        self.threshold = threshold
+        self.available = available
+        self.below = below
+    }
+}

@@ -17,7 +17,14 @@ public enum WebhookMessages {
 
     /// The event types that can make a message.
     public static let sources: Set<String> = [PlanSet.type, EntryCorrected.type, MonthClosed.type, StaffPlanDecided.type,
-                                              BillingPlanChanged.type, AppStoreTransactionRecorded.type, AppStoreSubscriptionEnded.type]
+                                              BillingPlanChanged.type, AppStoreTransactionRecorded.type, AppStoreSubscriptionEnded.type,
+                                              WebhookBalanceThresholdCrossed.type]
+
+    /// The one subscription a message of this event goes to, when it is not every
+    /// subscription covering the subject (a threshold is a subscription's own).
+    public static func onlySubscription(type: String, data: JSONValue) -> String? {
+        type == WebhookBalanceThresholdCrossed.type ? data["webhook_id"]?.stringValue : nil
+    }
 
     /// `previousPlan`: for `appstore.transaction_recorded`, the plan of the subscription's
     /// last transaction recorded before this one (nil for its first).
@@ -49,6 +56,9 @@ public enum WebhookMessages {
             if e.plan.level > previous.level { return [Derived(.subscriptionUpgraded, org)] }
             if e.plan.level < previous.level { return [Derived(.subscriptionDowngraded, org)] }
             return [Derived(.subscriptionRenewed, org)]
+        case WebhookBalanceThresholdCrossed.type:
+            let e = try decoder.decode(WebhookBalanceThresholdCrossed.self, from: data)
+            return e.below ? [Derived(.balanceLow, [e.subject])] : []
         case AppStoreSubscriptionEnded.type:
             let e = try decoder.decode(AppStoreSubscriptionEnded.self, from: data)
             let refunded = e.reason == "REFUND" || e.reason == "REVOKE"

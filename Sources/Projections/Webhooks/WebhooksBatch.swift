@@ -121,12 +121,21 @@ final class WebhooksBatch {
                 changedPlans.insert(e.originalTransactionID)
             }
         }
+        if event.type == WebhookBalanceThresholdCrossed.type {
+            let e = try event.decode(WebhookBalanceThresholdCrossed.self)
+            context.enqueue("""
+                INSERT INTO balance_watch (webhook_id, subject, below, available, position) VALUES ($1, $2, $3, $4::numeric, $5)
+                ON CONFLICT (webhook_id, subject) DO UPDATE SET below = excluded.below, available = excluded.available,
+                    position = excluded.position
+                """, [e.webhookID, e.subject.description, e.below, e.available.description, event.position])
+        }
+        let only = WebhookMessages.onlySubscription(type: event.type, data: data)
         for derived in try WebhookMessages.derive(type: event.type, stream: event.stream, data: data, previousPlan: previous) {
-            try record(derived, event)
+            try record(derived, event, only: only)
         }
     }
 
-    private func record(_ derived: WebhookMessages.Derived, _ event: RecordedEvent) throws {
+    private func record(_ derived: WebhookMessages.Derived, _ event: RecordedEvent, only: String?) throws {
         var ids: [WebhookSubject: String] = [:]
         for subject in derived.subjects {
             let sequence = try nextSubjectSequence(subject)
@@ -136,7 +145,7 @@ final class WebhooksBatch {
         }
         // A subscription covering several of the subjects gets the message once, about the
         // first of them it covers.
-        for id in subscriptionOrder {
+        for id in subscriptionOrder where only == nil || only == id {
             guard var s = subscriptions[id], s.active, WebhookMessageType.matches(derived.type, filter: s.types),
                   let subject = derived.subjects.first(where: s.subjects.contains), let message = ids[subject] else { continue }
             s.lastSequence += 1

@@ -12,8 +12,8 @@ public struct WebhooksProjection: Projection {
     public init() {}
 
     public var name: String { "webhooks" }
-    public var version: Int { 3 }
-    public var tables: [String] { ["subscriptions", "messages", "deliveries", "attempts", "appstore_plans"] }
+    public var version: Int { 4 }
+    public var tables: [String] { ["subscriptions", "messages", "deliveries", "attempts", "appstore_plans", "balance_watch"] }
 
     public var tablesSQL: [String] {
         [
@@ -41,6 +41,10 @@ public struct WebhooksProjection: Projection {
                 PRIMARY KEY (webhook_id, sequence, attempt))
             """,
             "CREATE TABLE appstore_plans (original_transaction_id text PRIMARY KEY, plan text NOT NULL)",
+            """
+            CREATE TABLE balance_watch (webhook_id text NOT NULL, subject text NOT NULL, below boolean NOT NULL,
+                available numeric NOT NULL, position bigint NOT NULL, PRIMARY KEY (webhook_id, subject))
+            """,
         ]
     }
 
