@@ -12,7 +12,13 @@ public struct WebhooksProjection: Projection {
     public init() {}
 
     public var name: String { "webhooks" }
-    public var version: Int { 4 }
+    public var version: Int { 5 }
+
+    /// The sender's look for each subscription's next pending message; without it the
+    /// look would step over every delivered one. Reads only: the fold never uses it.
+    public var deferredIndexesSQL: [String] {
+        ["CREATE INDEX deliveries_pending_idx ON deliveries (webhook_id, sequence) WHERE status = 'pending'"]
+    }
     public var tables: [String] { ["subscriptions", "messages", "deliveries", "attempts", "appstore_plans", "balance_watch"] }
 
     public var tablesSQL: [String] {
