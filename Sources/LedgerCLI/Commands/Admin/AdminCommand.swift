@@ -4,7 +4,7 @@ import Foundation
 /// appends events that name the operator and the reason.
 public enum AdminCommand: LedgerCommand {
     public static let name = "admin"
-    public static let summary = "Operator acts: payers, projects, plans, keys, credits, holds, prices, month closes, corrections, organizations, apps, the IAP catalog and campaigns, setting a poison event aside."
+    public static let summary = "Operator acts: payers, projects, plans, keys, credits, holds, prices, month closes, corrections, organizations, apps, the IAP catalog and campaigns, webhook subscriptions, setting a poison event aside; and list/show of what exists."
 
     /// Every `ledger admin` command, in the order the usage lists them.
     static let actions: [any AdminAction.Type] = [

@@ -115,7 +115,7 @@ enum AdminDispatcher {
     }
 
     static func usageLine(program: String, _ action: any AdminAction.Type) -> String {
-        var line = "\(program) \(action.words.joined(separator: " ")) \(action.synopsis)"
+        var line = "\(program) \(action.words.joined(separator: " "))" + (action.synopsis.isEmpty ? "" : " " + action.synopsis)
         line += action.isOperatorAct ? " --reason TEXT [--operator NAME] [--idempotency-key KEY] [--json]" : " [--json]"
         return line
     }
