@@ -138,7 +138,7 @@ public final class WebhookDispatcher: Sendable {
         let ready: Int64
         do {
             (due, folded) = try WebhooksReadModel(pool: pool).due(now: now.microseconds, limit: 200)
-            ready = try WebhookMessageState(pool: pool).readyThrough()
+            ready = due.isEmpty ? 0 : try WebhookMessageState(pool: pool).readyThrough()
         } catch {
             log(.warning, "webhooks: cannot read what is due", ["error": "\(error)"])
             return nil
@@ -178,7 +178,7 @@ public final class WebhookDispatcher: Sendable {
                 for subject in s.subjects.compactMap(WebhookSubject.init) where subject.kind == .payer || subject.kind == .project {
                     guard let now = try available(subject),
                           let decision = WebhookDeliveryDecider.watch(webhook: s.id, subject: subject, threshold: threshold,
-                                                                      available: now, wasBelow: sides[subject.description]) else { continue }
+                                                                      available: now, last: sides[subject.description]) else { continue }
                     let metadata = EventMetadata(actor: Actor(.system, "webhooks"))
                     let result = try store.append(AppendRequest(events: decision.events.map { EventToAppend($0, metadata: metadata) }))
                     state.withLock { $0.awaiting[key] = result.position }

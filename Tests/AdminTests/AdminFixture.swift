@@ -131,3 +131,12 @@ final class AdminFixture: Sendable {
                    stream: "usage-" + project, occurredAt: Timestamp(iso8601: instant)!, key: "usage:" + id)
     }
 }
+
+extension AdminFixture {
+    /// A read-only command with `--json` (no reason: it appends nothing), its JSON.
+    func read(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
+        let outcome = admin(arguments + ["--json"], reason: nil)
+        try #require(outcome.status == 0, "\(arguments.joined(separator: " ")): \(outcome.errors)", sourceLocation: sourceLocation)
+        return try JSONValue.parse(outcome.output)
+    }
+}

@@ -113,12 +113,3 @@ struct DirectoryTests {
         #expect(f.admin(["product", "list", "--app", "nope"], reason: nil).errors.contains("app nope does not exist"))
     }
 }
-
-extension AdminFixture {
-    /// A read-only command with `--json` (no reason: it appends nothing), its JSON.
-    func read(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
-        let outcome = admin(arguments + ["--json"], reason: nil)
-        try #require(outcome.status == 0, "\(arguments.joined(separator: " ")): \(outcome.errors)", sourceLocation: sourceLocation)
-        return try JSONValue.parse(outcome.output)
-    }
-}

@@ -74,4 +74,22 @@ struct WebhookAdminTests {
         #expect(outcome.status == 1)
         #expect(outcome.errors.contains("LEDGER_WEBHOOK_KEY"))
     }
+
+    @Test("add and rotate-secret re-run with the same idempotency key append nothing more")
+    func idempotent() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        try f.project("web")
+        let add = ["webhook", "add", "--id", "hook", "--project", "web", "--url", "https://example.com/", "--subject", "project:web",
+                   "--idempotency-key", "ticket-1"]
+        #expect(f.admin(add).status == 0)
+        let head = try f.head()
+        #expect(f.admin(add).status == 0)
+        #expect(try f.head() == head)
+        let rotate = ["webhook", "rotate-secret", "--id", "hook", "--idempotency-key", "ticket-2"]
+        #expect(f.admin(rotate).status == 0)
+        #expect(f.admin(rotate).status == 0)
+        #expect(try f.head() == head + 1, "one rotation")
+        #expect(try f.read(["webhook", "show", "--id", "hook"])["webhook"]?["generation"] == .integer(2))
+    }
 }

@@ -32,10 +32,7 @@ public enum LogCommand: LedgerCommand {
         let args = try Arguments(arguments, valued: Set(TimelineSubject.options + ["type", "after", "limit"]), boolean: ["json"])
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument \(args.positionals[0])") }
         let subject = try TimelineSubject(args)
-        let after = try args.value("after").map { text -> Int64 in
-            guard let n = Int64(text), n >= 0 else { throw UsageError("--after takes a position (0 or more), got \(text)") }
-            return n
-        } ?? 0
+        let after = try args.position("after") ?? 0
         let limit = try args.value("limit").map { text -> Int in
             guard let n = Int(text), (1...10_000).contains(n) else { throw UsageError("--limit takes 1 to 10000, got \(text)") }
             return n

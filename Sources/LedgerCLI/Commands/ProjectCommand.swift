@@ -44,20 +44,23 @@ public enum ProjectCommand: LedgerCommand {
             log: logger.projectorLog)
         // The webhook sender runs beside the projector and sends only while this process
         // is the active projector (docs/architecture.md).
-        let dispatcher: WebhookDispatcher? = try environment.webhookSecrets().map { secrets in
+        let webhooks = try environment.webhookSecrets().map { secrets -> (dispatcher: WebhookDispatcher, store: EventStore) in
             let pool = PostgresPool(conninfo: url, maximumConnections: 2)
+            let store = EventStore(conninfo: url, pool: pool)
             let available: @Sendable (WebhookSubject) throws -> Millicredits? = { subject in
                 try BillingReport.available(of: subject.kind == .payer ? .payer(subject.id) : .project(subject.id), pool: pool,
                                             now: ServiceContext.systemClock())
             }
-            return WebhookDispatcher(configuration: .init(secrets: secrets, policy: environment.outboundPolicy, now: ServiceContext.systemClock,
-                                                          available: available),
-                                     store: EventStore(conninfo: url, pool: pool), pool: pool,
-                                     isActive: { projector.status.withLock { $0.active } }, log: logger.projectorLog)
+            let dispatcher = WebhookDispatcher(configuration: .init(secrets: secrets, policy: environment.outboundPolicy,
+                                                                    now: ServiceContext.systemClock, available: available),
+                                               store: store, pool: pool,
+                                               isActive: { projector.status.withLock { $0.active } }, log: logger.projectorLog)
+            return (dispatcher, store)
         }
-        if dispatcher == nil { logger.info("no LEDGER_WEBHOOK_KEY: webhook messages are not sent", [:]) }
+        if webhooks == nil { logger.info("no LEDGER_WEBHOOK_KEY: webhook messages are not sent", [:]) }
         projector.run { SignalWatcher.shared.shouldStop }
-        dispatcher?.stop()
+        webhooks?.dispatcher.stop()
+        webhooks?.store.close()
         logger.info("projector stopped")
         return 0
     }

@@ -44,6 +44,13 @@ public struct Arguments: Sendable {
         return n
     }
 
+    /// A log position (0 or more), nil when the option is absent.
+    public func position(_ name: String) throws -> Int64? {
+        guard let text = value(name) else { return nil }
+        guard let n = Int64(text), n >= 0 else { throw UsageError("--\(name) takes a position (0 or more), got \(text)") }
+        return n
+    }
+
     public func require(_ name: String) throws -> String {
         guard let v = value(name) else { throw UsageError("--\(name) is required") }
         return v

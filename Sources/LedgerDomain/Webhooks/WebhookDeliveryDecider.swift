@@ -100,14 +100,18 @@ public enum WebhookDeliveryDecider {
     }
 
     /// A crossing of a subscription's `balance.low` threshold, when `available` is on the
-    /// other side of it from where the subscription last saw the subject (`wasBelow`, nil
-    /// before the first look, as if above); nil when nothing crossed.
+    /// other side of it from where the subscription last saw the subject (`last`: its side
+    /// and the position of that crossing; nil before the first look, as if above); nil
+    /// when nothing crossed. Its key names the crossing it follows, so that a look
+    /// repeated before the first one is folded (an unknown outcome, a lagging projection)
+    /// records it once.
     public static func watch(webhook: String, subject: WebhookSubject, threshold: Millicredits, available: Millicredits,
-                             wasBelow: Bool?) -> Decision? {
+                             last: (below: Bool, position: Int64)?) -> Decision? {
         let below = available < threshold
-        guard below != (wasBelow ?? false) else { return nil }
+        guard below != (last?.below ?? false) else { return nil }
         let event = WebhookBalanceThresholdCrossed(webhookID: webhook, subject: subject, threshold: threshold, available: available,
                                                    below: below)
-        return Decision(PendingEvent(event, on: stream(webhook)))
+        let key = "balance-crossing:\(webhook):\(subject):after-\(last?.position ?? 0)"
+        return Decision(PendingEvent(event, on: stream(webhook), idempotencyKey: key))
     }
 }

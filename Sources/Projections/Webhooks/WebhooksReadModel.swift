@@ -175,12 +175,13 @@ extension WebhooksReadModel {
 
 extension WebhooksReadModel {
     /// Which side of its `balance.low` threshold each watched subject of `webhook` was last
-    /// recorded on (true: below).
-    public func balanceWatch(webhook: String) throws -> [String: Bool] {
+    /// recorded on (true: below), and the position of that crossing.
+    public func balanceWatch(webhook: String) throws -> [String: (below: Bool, position: Int64)] {
         try pool.read { conn in
-            var sides: [String: Bool] = [:]
-            for r in try conn.query("SELECT subject, below FROM proj_webhooks.balance_watch WHERE webhook_id = $1", [webhook]).rows {
-                sides[try r.requireString(0)] = r.bool(1) ?? false
+            var sides: [String: (below: Bool, position: Int64)] = [:]
+            for r in try conn.query("SELECT subject, below, position FROM proj_webhooks.balance_watch WHERE webhook_id = $1",
+                                    [webhook]).rows {
+                sides[try r.requireString(0)] = (r.bool(1) ?? false, try r.requireInt64(2))
             }
             return sides
         }

@@ -76,4 +76,22 @@ struct WebhookDeciderTests {
         let others = WebhookMessageType.allCases.filter { !$0.rawValue.hasPrefix(String(family.dropLast())) }.map(\.rawValue)
         #expect(!WebhookMessageType.matches(type, filter: others))
     }
+
+    @Test("a balance crossing is recorded once per side, under a key naming the crossing it follows")
+    func balanceCrossings() throws {
+        let subject = WebhookSubject(.payer, "acme")
+        func watch(_ available: Int64, _ last: (below: Bool, position: Int64)?) -> Decision? {
+            WebhookDeliveryDecider.watch(webhook: "hook", subject: subject, threshold: Millicredits(500), available: Millicredits(available),
+                                         last: last)
+        }
+        #expect(watch(600, nil) == nil, "above, and never below: nothing")
+        let below = try #require(watch(400, nil))
+        #expect(below.events[0].idempotencyKey == "balance-crossing:hook:payer:acme:after-0")
+        #expect(try below.events[0].decode(WebhookBalanceThresholdCrossed.self).below)
+        #expect(watch(400, nil)?.events[0].idempotencyKey == below.events[0].idempotencyKey, "a look repeated before the fold: the same key")
+        #expect(watch(300, (true, 7)) == nil, "still below")
+        let back = try #require(watch(500, (true, 7)))
+        #expect(back.events[0].idempotencyKey == "balance-crossing:hook:payer:acme:after-7")
+        #expect(try !back.events[0].decode(WebhookBalanceThresholdCrossed.self).below, "at the threshold is not below it")
+    }
 }

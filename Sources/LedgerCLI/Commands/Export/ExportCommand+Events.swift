@@ -11,14 +11,9 @@ extension ExportCommand {
     /// exactly as the hash covers them (the text PostgreSQL prints for the `jsonb`, as a
     /// string), and both hashes in hex.
     static func events(_ args: Arguments, format: Format, pool: PostgresPool, to output: ExportOutput) throws -> String {
-        func position(_ name: String) throws -> Int64? {
-            guard let text = args.value(name) else { return nil }
-            guard let n = Int64(text), n >= 0 else { throw UsageError("--\(name) takes a position (0 or more), got \(text)") }
-            return n
-        }
-        let after = try position("after") ?? 0
+        let after = try args.position("after") ?? 0
         return try pool.read { conn in
-            let through = try position("through") ?? EventStore.headPosition(on: conn)
+            let through = try args.position("through") ?? EventStore.headPosition(on: conn)
             guard through >= after else { throw UsageError("--through must not be before --after") }
             if format == .csv { try output.line(CSV.line(eventColumns)) }
             let bar = ProgressBar(label: "events")

@@ -13,7 +13,7 @@ extension BillingReadModel {
                 FROM proj_billing.payers p LEFT JOIN proj_billing.pools o ON o.pool = 'payer:' || p.payer_id
                 WHERE $1::text IS NULL OR p.payer_id = $1 ORDER BY p.payer_id
                 """, [id])
-            let funded = try fundedProjects(reader)
+            let funded = try fundedProjects(reader, pool: id.map { Pool.payer($0).description })
             return try rows.rows.map { r in
                 let payer = try r.requireString(0)
                 return BillingDirectory.Payer(id: payer, name: try r.requireString(1), plan: try r.requireString(2),
@@ -28,8 +28,10 @@ extension BillingReadModel {
         try snapshot(now: now) { reader in
             let rows = try reader.conn.query("""
                 SELECT project_id, name, position FROM proj_billing.projects
-                WHERE $1::text IS NULL OR project_id = $1 ORDER BY project_id
-                """, [id])
+                WHERE ($1::text IS NULL OR project_id = $1)
+                  AND ($2::text IS NULL OR project_id IN (SELECT project_id FROM proj_billing.funding WHERE pool = $2))
+                ORDER BY project_id
+                """, [id, pool?.description])
             var projects: [BillingDirectory.Project] = []
             for r in rows.rows {
                 let project = try r.requireString(0)
@@ -82,12 +84,14 @@ extension BillingReadModel {
     }
 
     /// Projects by the pool funding them now, each resolved by the one rule
-    /// (`BillingSnapshot.currentPool`).
-    private func fundedProjects(_ reader: BillingSnapshot) throws -> [String: [String]] {
+    /// (`BillingSnapshot.currentPool`); only among those `pool` ever funded, when given.
+    private func fundedProjects(_ reader: BillingSnapshot, pool: String?) throws -> [String: [String]] {
         var funded: [String: [String]] = [:]
-        for r in try reader.conn.query("SELECT project_id FROM proj_billing.projects ORDER BY project_id").rows {
+        for r in try reader.conn.query("""
+            SELECT DISTINCT project_id FROM proj_billing.funding WHERE $1::text IS NULL OR pool = $1 ORDER BY project_id
+            """, [pool]).rows {
             let project = try r.requireString(0)
-            if let pool = try reader.currentPool(ofProject: project) { funded[pool.description, default: []].append(project) }
+            if let current = try reader.currentPool(ofProject: project) { funded[current.description, default: []].append(project) }
         }
         return funded
     }
