@@ -29,6 +29,9 @@ enum DependencyProblems {
             if state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57P") || state == "40001" || state == "40P01" {
                 return unavailable("the database refused the work for now (SQLSTATE \(state))")
             }
+            // 42P01: a projection's table is not there yet (a projection new in this
+            // release, before the projector has created it): the read will work soon.
+            if state == "42P01" { return unavailable("a projection this read needs is not created yet: is `ledger project` running?") }
             return nil
         default:
             return nil

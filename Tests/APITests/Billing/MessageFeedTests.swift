@@ -116,4 +116,17 @@ struct MessageFeedTests {
         #expect(feed.count == 81)
         #expect(feed.dropFirst().map(withoutSequence) == webhook.map(withoutSequence))
     }
+
+    @Test("a projection not created yet (new in a release, before the projector made it) is a 503 with Retry-After, not a 500")
+    func projectionNotThereYet() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        try f.payer("acme")
+        let key = try f.key(for: KeyPrincipal(kind: .payer, id: "acme"))
+        try f.settle()
+        try f.service.db.connect().query("DROP SCHEMA proj_webhooks CASCADE")
+        let answer = try f.get("/v1/payers/acme/events", key: key)
+        #expect(answer.status == 503)
+        #expect(answer.headers["retry-after"] == "1")
+    }
 }
