@@ -91,9 +91,12 @@ public struct Router: Sendable {
         shapes.sort { $0.prefix.count > $1.prefix.count }
     }
 
-    /// `problem` as the surface of `path` renders it.
+    /// `problem` as the surface of `path` renders it. A problem answers one request and
+    /// may name what the caller may see (a 404 hides an organization, a 401 a session), so
+    /// no cache keeps it: without this a 404 is heuristically cacheable (RFC 9111 §4.2.2).
     public func problemResponse(_ problem: Problem, path: String) -> HTTPResponse {
         var response = shapes.first { path.hasPrefix($0.prefix) }?.render(problem) ?? .problem(problem)
+        if response.headers["Cache-Control"] == nil { response.headers.replaceOrAdd(name: "Cache-Control", value: "private, no-store") }
         if let seconds = problem.retryAfter { response.headers.replaceOrAdd(name: "Retry-After", value: String(seconds)) }
         return response
     }

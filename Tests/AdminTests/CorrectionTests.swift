@@ -30,6 +30,25 @@ struct CorrectionTests {
                 == [["5000", "-500"]])
     }
 
+    @Test("J3: corrections of an entry together never reverse more than it (correction_exceeds_entry, nothing appended); more credit is a grant")
+    func correctionsBounded() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        try f.payer("acme")
+        let credit = try f.adminJSON(["credit", "--pool", "payer:acme", "--source", "purchase", "--amount", "1000", "--description", "order 18"])
+        let entry = "je_\(try #require(credit.appended.first?["position"]?.int64Value))_0"
+        let head = try f.head()
+        let over = f.admin(["correct", "--entry", entry, "--amount", "-5000"])
+        #expect(over.status == 1 && over.errors.contains("correction_exceeds_entry"), "\(over.errors)")
+        #expect(try f.head() == head, "a refusal appends nothing")
+        #expect(f.admin(["correct", "--entry", entry, "--amount", "-600"]).status == 0)
+        let rest = f.admin(["correct", "--entry", entry, "--amount", "-401"])
+        #expect(rest.status == 1 && rest.errors.contains("its corrections so far -600"), "\(rest.errors)")
+        #expect(f.admin(["correct", "--entry", entry, "--amount", "-400"]).status == 0, "the rest of it, exactly")
+        let more = f.admin(["correct", "--entry", entry, "--amount", "1001"])
+        #expect(more.status == 1 && more.errors.contains("more credit is a grant"))
+    }
+
     @Test("correct refuses an unknown entry (status 1), a malformed id, a zero or non-canonical amount (status 2)")
     func correctRefusals() throws {
         let f = try AdminFixture()

@@ -29,7 +29,7 @@ struct MonthCloseTests {
         let json = try f.adminJSON(["month", "close", "--pool", "payer:acme", "--month", "2026-10"], reason: "October invoice run")
         let events = try f.events(after: start)
         #expect(events.map(\.type) == ["usage.month_closing", "usage.month_closed"])
-        #expect(events.map(\.stream) == ["payer-acme", "payer-acme"])
+        #expect(events.map(\.stream) == ["month-payer:acme-2026-10", "month-payer:acme-2026-10"], "the month's own stream, which usage of the month expects empty")
         #expect(events.map(\.idempotencyKey) == ["month-closing:payer:acme:2026-10", "month-close:payer:acme:2026-10"])
         #expect(events.allSatisfy { (try? $0.metadata())??.correlationID == "month-close:payer:acme:2026-10" })
         #expect(events[0].json == ["pool": "payer:acme", "month": "2026-10"])
@@ -78,6 +78,14 @@ struct MonthCloseTests {
         let closed = try #require(try f.events(after: closing).last)
         #expect(closed.json["charges"]?.arrayValue?.map { $0["amount"] } == ["0", "6000"])
         #expect(try f.rows("SELECT project_id, quantity::text FROM proj_billing.late_usage") == [["web", "9999"]])
+        // Listed for operators and auditors, never billed.
+        let audit = f.audit(["late-usage", "--pool", "payer:acme", "--json"])
+        #expect(audit.status == 0, "\(audit.errors)")
+        let listed = try JSONValue.parse(audit.output)["late_usage"]?.arrayValue ?? []
+        #expect(listed.map { $0["project_id"] } == ["web"] && listed.map { $0["quantity"] } == [9_999] && listed.map { $0["month"] } == ["2026-10"])
+        let admin = f.admin(["month", "late-usage", "--month", "2026-10"], reason: nil)
+        #expect(admin.status == 0 && admin.output.contains("of project web, 9999 api_requests, 2026-10 of payer:acme (never billed)"), "\(admin.output)")
+        #expect(f.audit(["late-usage", "--month", "2026-09"]).output.contains("late usage in 2026-09: 0"))
         #expect(try f.rows("SELECT count(*)::text FROM events WHERE type = 'usage.month_closing'") == [["1"]])
     }
 

@@ -54,19 +54,29 @@ struct PlanTimelineTests {
     }
 
     /// The rule, evaluated directly: walk the changes in time order; a change that is not
-    /// an upgrade waits for the next month start, and is cancelled by any later change
-    /// that takes effect before it does.
+    /// an upgrade of the plan in force when it is made waits for the next month start, and
+    /// is cancelled by any later change that takes effect before it does.
     func slowPlan(_ changes: [PlanTimeline.Change], at instant: Timestamp) -> Plan? {
-        var decided: Plan? = nil
         var pending: [(from: Timestamp, plan: Plan?)] = []
         for c in changes.sorted(by: { ($0.at, $0.order) < ($1.at, $1.order) }) {
-            let up = (c.plan?.level ?? -1) > (decided?.level ?? -1) || ((c.plan?.level ?? -1) == (decided?.level ?? -1) && c.plan != nil)
+            let inForce = pending.last { $0.from <= c.at }?.plan
+            let up = (c.plan?.level ?? -1) > (inForce?.level ?? -1) || ((c.plan?.level ?? -1) == (inForce?.level ?? -1) && c.plan != nil)
             let from = up ? c.at : UTCMonth.nextStart(after: c.at)!
             pending.removeAll { $0.from >= from }
             pending.append((from, c.plan))
-            decided = c.plan
         }
         return pending.last { $0.from <= instant }?.plan
+    }
+
+    @Test("T4: a downgrade decided twice in a month still waits for the month start (compared with the plan in force, not the last decided)")
+    func downgradeTwice() {
+        let timeline = PlanTimeline([
+            .init(at: t("2026-11-10T00:00:00Z"), plan: .premium),
+            .init(at: t("2026-11-20T00:00:00Z"), plan: .plus),
+            .init(at: t("2026-11-25T00:00:00Z"), plan: .plus),
+        ])
+        #expect(timeline.plan(at: t("2026-11-26T00:00:00Z")) == .premium)
+        #expect(timeline.plan(at: t("2026-12-01T00:00:00Z")) == .plus)
     }
 
     @Test("levels: free 0 < plus 1 < education 2 = premium 2")

@@ -129,7 +129,7 @@ extension OfferEndpoint.PlanView {
 extension OfferEndpoint.SubscriptionView {
     init(_ view: AppStoreOffer.SubscriptionView) {
         self.init(originalTransactionID: view.originalTransactionID, productID: view.productID, plan: view.plan.rawValue,
-                  status: view.ended ? "ended" : "active", expiresAt: view.expires?.iso8601, environment: view.environment,
+                  status: view.status.rawValue, expiresAt: view.expires?.iso8601, environment: view.environment,
                   heldByReader: view.heldByReader)
     }
 }

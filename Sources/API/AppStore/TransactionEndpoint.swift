@@ -45,6 +45,12 @@ enum TransactionEndpoint {
         } catch {
             throw Problem(error)
         }
+        guard !decision.events.isEmpty else {
+            // T5: already recorded; nothing is appended and the answer is the subscription as it
+            // is, with every fact the log held when the request came (a REFUND just notified).
+            return try answer(recorded: false, at: max(org.position, try context.store.headPosition()), orgID: orgID,
+                              reader: reader, request: request, context: context, settings: settings)
+        }
         let metadata = EventMetadata(actor: Actor(.person, reader.personID), requestID: request.requestID)
         throw context.append(AppendRequest(decision, metadata: metadata)) { result in
             switch result {

@@ -4,15 +4,32 @@ import Projections
 
 /// B1–B4: the balance snapshot of a project or a payer.
 enum BalanceEndpoint {
-    struct Response: Codable, Sendable {
-        struct Posted: Codable, Sendable { var posted: Millicredits }
-        struct PostedHeld: Codable, Sendable { var posted: Millicredits; var held: Millicredits }
-        struct Sources: Codable, Sendable { var plan, purchase, grant, correction: Posted }
-        struct Consumption: Codable, Sendable { var usage, hold: PostedHeld }
+    struct Posted: Codable, Sendable { var posted: Millicredits }
+    struct PostedHeld: Codable, Sendable { var posted: Millicredits; var held: Millicredits }
+    struct Sources: Codable, Sendable { var plan, purchase, grant, correction: Posted }
+    struct Consumption: Codable, Sendable { var usage, hold: PostedHeld }
 
-        var account: AccountRef
+    /// An account's balance on one pool.
+    struct PoolBalance: Codable, Sendable {
         var payer: AccountRef
         /// `pool`: the whole pool (a payer, a self-paying project); `share`: a funded project's own part.
+        var scope: String
+        var sources: Sources?
+        var consumption: Consumption
+        var posted: Millicredits
+        var held: Millicredits
+        var available: Millicredits?
+        var reserveVisible: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case payer, scope, sources, consumption, posted, held, available
+            case reserveVisible = "reserve_visible"
+        }
+    }
+
+    struct Response: Codable, Sendable {
+        var account: AccountRef
+        var payer: AccountRef
         var scope: String
         var currency = "millicredits"
         var sources: Sources?
@@ -21,6 +38,9 @@ enum BalanceEndpoint {
         var held: Millicredits
         var available: Millicredits?
         var reserveVisible: Bool
+        /// U6: the pools the account was billed to or credited on before its funding
+        /// changed; with the current pool's figures above they add up to its journal.
+        var otherPools: [PoolBalance]
         var railsAvailable = false
         var missingRails = BillingRules.missingRails
         var paymentAuthority = false
@@ -29,21 +49,23 @@ enum BalanceEndpoint {
         enum CodingKeys: String, CodingKey {
             case account, payer, scope, currency, sources, consumption, posted, held, available, position
             case reserveVisible = "reserve_visible", railsAvailable = "rails_available", missingRails = "missing_rails"
-            case paymentAuthority = "payment_authority"
+            case paymentAuthority = "payment_authority", otherPools = "other_pools"
         }
     }
 
     static func handle(_ request: HTTPRequest, account: BillingAccount, context: ServiceContext) throws -> HTTPResponse {
+        // Waiting comes first: a key issued at the position the read waits for is known after it.
+        try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
         let principal = try Authentication.principal(of: request, context: context)
         try Authentication.authorize(principal, toRead: account)
-        try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
         let response = try BillingReadModel(pool: context.pool).snapshot(now: context.now()) { try Self.response(account, reader: $0) }
         guard let response else { throw BillingProblems.notFound(account) }
         return .json(response, headers: ["Cache-Control": "no-store"])
     }
 
     /// The balance of `account` as the endpoint answers it; nil when there is no such
-    /// account. `ledger admin payer|project show` prints the same.
+    /// account. `ledger admin payer|project show` prints the same. The top level is the
+    /// pool that funds the account now; `other_pools` every other pool it has figures on.
     static func response(_ account: BillingAccount, reader: BillingSnapshot) throws -> Response? {
         guard try reader.exists(account) else { return nil }
         let pool: Pool
@@ -53,26 +75,29 @@ enum BalanceEndpoint {
             guard let current = try reader.currentPool(ofProject: id) else { return nil }
             pool = current
         }
+        let now = try part(account, pool: pool, reader: reader)
+        let others = try reader.pools(ofAccount: account).filter { $0 != pool }.map { try part(account, pool: $0, reader: reader) }
+        return Response(account: account.json, payer: now.payer, scope: now.scope, sources: now.sources, consumption: now.consumption,
+                        posted: now.posted, held: now.held, available: now.available, reserveVisible: now.reserveVisible,
+                        otherPools: others, position: try reader.position())
+    }
+
+    /// `account`'s figures on `pool`: the whole pool when the account owns it (B1, U5,
+    /// U7), else its own share (U6): its consumption and the corrections of its entries,
+    /// never the pool's credits or reserve.
+    static func part(_ account: BillingAccount, pool: Pool, reader: BillingSnapshot) throws -> PoolBalance {
         let isPool = account.key == pool.description
         let row = try reader.balance(account.key, pool: pool)
         let accrued = try reader.accruedUsage(account: account, pool: pool)
-        let usageConsumed = try row.usagePosted.negated()
-        let holdConsumed = try row.holdPosted.negated()
         let posted = try Millicredits.sum([row.creditPlan, row.creditPurchase, row.creditGrant, row.correction,
                                            row.usagePosted, row.holdPosted])
         let held = try accrued + row.holdHeld
-        let payer: AccountRef
-        switch pool {
-        case .payer(let id): payer = AccountRef(kind: "payer", id: id)
-        case .project(let id): payer = AccountRef(kind: "self", id: id)
-        }
-        return Response(
-            account: account.json, payer: payer, scope: isPool ? "pool" : "share",
+        return PoolBalance(
+            payer: UsageEndpoint.payerRef(pool), scope: isPool ? "pool" : "share",
             sources: isPool ? .init(plan: .init(posted: row.creditPlan), purchase: .init(posted: row.creditPurchase),
                                     grant: .init(posted: row.creditGrant), correction: .init(posted: row.correction)) : nil,
-            consumption: .init(usage: .init(posted: usageConsumed, held: accrued),
-                               hold: .init(posted: holdConsumed, held: row.holdHeld)),
-            posted: posted, held: held, available: isPool ? try posted - held : nil,
-            reserveVisible: isPool, position: try reader.position())
+            consumption: .init(usage: .init(posted: try row.usagePosted.negated(), held: accrued),
+                               hold: .init(posted: try row.holdPosted.negated(), held: row.holdHeld)),
+            posted: posted, held: held, available: isPool ? try posted - held : nil, reserveVisible: isPool)
     }
 }

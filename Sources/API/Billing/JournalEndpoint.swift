@@ -16,13 +16,14 @@ enum JournalEndpoint {
     }
 
     static func handle(_ request: HTTPRequest, account: BillingAccount, context: ServiceContext) throws -> HTTPResponse {
+        // Waiting comes first: a key issued at the position the read waits for is known after it.
+        try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
         let principal = try Authentication.principal(of: request, context: context)
         try Authentication.authorize(principal, toRead: account)
         let limit = try parseLimit(request.query("limit"))
         let after = try request.query("cursor").map {
             try JournalCursor.decode($0, account: account.key, secret: context.cursorSecret)
         }
-        try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
         guard let page = try BillingReadModel(pool: context.pool).journalPage(account, after: after, limit: limit) else {
             throw BillingProblems.notFound(account)
         }

@@ -10,9 +10,10 @@ import Projections
 /// the subject's order, so that a backend that was down fetches what it missed.
 enum MessageFeedEndpoint {
     static func handle(_ request: HTTPRequest, account: BillingAccount, context: ServiceContext) throws -> HTTPResponse {
+        // Waiting comes first: a key issued at the position the read waits for is known after it.
+        try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
         let principal = try Authentication.principal(of: request, context: context)
         try Authentication.authorize(principal, toRead: account)
-        try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
         let limit = try JournalEndpoint.parseLimit(request.query("limit"))
         let after = try request.query("after").map { text -> Int64 in
             guard let n = Int64(text), String(n) == text, n >= 0 else {

@@ -47,6 +47,24 @@ enum UsageEndpoint {
         }
     }
 
+    /// U6: a project's usage on one pool in the month; a funding change within the month
+    /// splits it in two, each counted against its own pool's free limit and closed with it.
+    struct Part: Codable, Sendable {
+        var payer: AccountRef
+        var status: String
+        var final: Bool
+        var units: Units
+        var storage: Storage
+        var bytesServed: Quantity
+        var bytesReceived: Quantity
+        var amount: Millicredits
+
+        enum CodingKeys: String, CodingKey {
+            case payer, status, final, units, storage, amount
+            case bytesServed = "bytes_served", bytesReceived = "bytes_received"
+        }
+    }
+
     struct Response: Codable, Sendable {
         var account: AccountRef
         var payer: AccountRef
@@ -61,15 +79,20 @@ enum UsageEndpoint {
         var amount = Millicredits.zero
         /// On a payer's read only: each project of the pool.
         var projects: [ProjectLine]?
+        /// On a project's read only: its part on each pool it was billed to in the month,
+        /// the pool that funds it now first; the figures above are their sums.
+        var parts: [Part]?
         var position: Int64
 
         enum CodingKeys: String, CodingKey {
-            case account, payer, month, status, final, units, storage, amount, projects, position
+            case account, payer, month, status, final, units, storage, amount, projects, parts, position
             case bytesServed = "bytes_served", bytesReceived = "bytes_received"
         }
     }
 
     static func handle(_ request: HTTPRequest, account: BillingAccount, context: ServiceContext) throws -> HTTPResponse {
+        // Waiting comes first: a key issued at the position the read waits for is known after it.
+        try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
         let principal = try Authentication.principal(of: request, context: context)
         try Authentication.authorize(principal, toRead: account)
         let now = context.now()
@@ -82,7 +105,6 @@ enum UsageEndpoint {
         } else {
             month = UTCMonth(containing: now)
         }
-        try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
         let response = try BillingReadModel(pool: context.pool).snapshot(now: now) { try Self.response(account, month: month, reader: $0) }
         guard let response else { throw BillingProblems.notFound(account) }
         return .json(response, headers: ["Cache-Control": "no-store"])
@@ -100,20 +122,38 @@ enum UsageEndpoint {
 
     /// U5, U6: a project reads its own part of each pool it was billed to in the month
     /// (one, unless its funding changed during the month); `payer` names its payer now.
+    /// Each part has its pool's free limit, so the top level's `free_limit` is theirs
+    /// added up: a month split between two pools had up to 10,000 free units in each.
     static func projectUsage(_ reader: BillingSnapshot, id: String, month: UTCMonth) throws -> Response? {
         guard let current = try reader.currentPool(ofProject: id) else { return nil }
         let pools = try reader.pools(ofProject: id, month: month)
         var response = Response(account: BillingAccount.project(id).json, payer: payerRef(current), month: month.description,
-                                status: "open", final: false, position: try reader.position())
-        var statuses: [String] = []
-        for pool in Set(pools + [current]).sorted() {
-            guard let pm = try reader.poolMonth(pool, month.description) else { continue }
-            if pool == current || pm.meters[id] != nil { statuses.append(pm.status) }
-            guard let line = try line(pm, project: id) else { continue }
-            try add(line, to: &response)
+                                status: "open", final: false, parts: [], position: try reader.position())
+        response.units.freeLimit = 0
+        for pool in [current] + Set(pools).subtracting([current]).sorted() {
+            let pm = try reader.poolMonth(pool, month.description)
+            let own: ProjectLine? = try pm.flatMap { (view: BillingSnapshot.PoolMonthView) throws -> ProjectLine? in try line(view, project: id) }
+            guard pool == current || own != nil else { continue }
+            let status = pm?.status ?? "open"
+            var part = Part(payer: payerRef(pool), status: status, final: status == "closed", units: Units(), storage: Storage(),
+                            bytesServed: .zero, bytesReceived: .zero, amount: .zero)
+            part.storage.allowanceBytes = pm?.allowanceBytes ?? 0
+            if let line = own {
+                part.units = line.units
+                part.storage = line.storage
+                part.bytesServed = line.bytesServed
+                part.bytesReceived = line.bytesReceived
+                part.amount = line.amount
+                try add(line, to: &response)
+            }
+            response.units.freeLimit += BillingRules.freeUnitsPerMonth
+            response.parts!.append(part)
         }
-        response.status = statuses.isEmpty ? "open" : (statuses.allSatisfy { $0 == "closed" } ? "closed" : (statuses.contains("closing") ? "closing" : "open"))
+        let statuses = response.parts!.map(\.status)
+        response.status = statuses.allSatisfy { $0 == "closed" } ? "closed" : (statuses.contains("closing") ? "closing" : "open")
         response.final = response.status == "closed"
+        // The allowance is the current pool's: the storage part of a split month is per pool (see `parts`).
+        response.storage.allowanceBytes = response.parts!.first!.storage.allowanceBytes
         return response
     }
 

@@ -21,12 +21,19 @@ enum UsageIngestionEndpoint {
             throw Problem(status: 403, code: "forbidden", detail: "usage ingestion needs an internal service key")
         }
         let batch = try decode(request)
-        let state = try BillingReadModel(pool: context.pool).usageState(projects: UsageDecider.projects(of: batch))
+        var loaded = try BillingReadModel(pool: context.pool).usageState(projects: UsageDecider.projects(of: batch))
+        loaded.recorded = try recorded(UsageDecider.idsToLookUp(batch, state: loaded), store: context.store)
+        let state = loaded
         let decision: Decision
         do {
             decision = try UsageDecider.decide(batch, state: state, now: context.now())
         } catch {
             throw Problem(error)
+        }
+        guard !decision.events.isEmpty else {
+            // Every event was recorded before its month closed: a retry, answered as one.
+            let position = state.recorded.values.map(\.position).max() ?? 0
+            return .json(Accepted(accepted: 0, duplicates: batch.count, position: position))
         }
         let metadata = EventMetadata(actor: Actor(.service, principal.id), requestID: request.requestID)
         throw context.append(AppendRequest(decision, metadata: metadata)) { result in
@@ -37,10 +44,24 @@ enum UsageIngestionEndpoint {
             case .failure(let error) where error.code == .idempotencyConflict:
                 throw Problem(status: 409, code: "usage_id_conflict",
                               detail: "a usage id of this batch was recorded before with different content: \(error.message); nothing was recorded")
+            case .failure(let error) where error.code == .wrongExpectedVersion && error.stream.map(decision.expectedVersions.keys.contains) == true:
+                throw Problem(UsageDecider.closedMeanwhile(stream: error.stream!, batch: batch, state: state))
             case .failure(let error):
                 throw error
             }
         }
+    }
+
+    /// The usage events the log holds under the ids given, as they were measured.
+    static func recorded(_ ids: [String], store: EventStore) throws -> [String: UsageState.Recorded] {
+        var out: [String: UsageState.Recorded] = [:]
+        for event in try store.events(withKeys: ids.map { "usage:" + $0 }) where event.type == UsageRecorded.type {
+            let e = try event.decode(UsageRecorded.self)
+            let m = UsageDecider.Measurement(id: e.usageID, projectID: e.projectID, meter: e.meter.rawValue, quantity: e.quantity,
+                                             occurredAt: event.occurredAt)
+            out[e.usageID] = UsageState.Recorded(m, position: event.position)
+        }
+        return out
     }
 
     /// `{"events": [...]}`, each event's members of the right JSON kinds; what their values

@@ -12,12 +12,13 @@ extension OpenAPIDocument {
             "pending": [
                 "oneOf": [["type": "null"], object(["plan": ["type": "string"], "from": ["type": "string", "format": "date-time"]],
                                                    required: ["plan", "from"])],
-                "description": "A downgrade that takes effect when the subscription renews (T4).",
+                "description": "The next change of the plan in force, whatever its source: a downgrade or removal by staff or billing, an App Store downgrade, end or lapse, each at the next start of a UTC month (T4, N4).",
             ],
         ], required: ["current", "level"])
         let subscription = object([
             "original_transaction_id": ["type": "string"], "product_id": ["type": "string"], "plan": ["type": "string"],
-            "status": ["type": "string", "enum": ["active", "ended"]],
+            "status": ["type": "string", "enum": ["active", "expired", "ended"],
+                       "description": "ended: by Apple (EXPIRED, GRACE_PERIOD_EXPIRED, REFUND, REVOKE) or a revoked transaction; expired: its latest transaction's expiry has passed without a renewal."],
             "expires_at": ["type": ["string", "null"], "format": "date-time"],
             "environment": ["type": "string", "enum": ["Production", "Sandbox", "Xcode"]],
             "held_by_reader": ["type": "boolean", "description": "Whether the person asking is the one who bought it."],

@@ -22,31 +22,41 @@ extension OpenAPIDocument {
         let units = object([
             "api_requests": ["type": "integer"], "stream_events": ["type": "integer"], "webhook_deliveries": ["type": "integer"],
             "counted": ["type": "integer", "description": "U4: the three together."],
-            "free_limit": ["type": "integer", "const": 10000], "free_used": ["type": "integer"],
+            "free_limit": ["type": "integer", "minimum": 10000,
+                           "description": "U4: 10,000 per pool and month; a project's read adds up its parts' (20,000 for a month split by a funding change)."],
+            "free_used": ["type": "integer"],
             "billed": ["type": "integer"], "amount": amount,
         ], required: ["counted", "free_limit", "free_used", "billed", "amount"])
         let storage = object([
             "peak_bytes": ["type": "integer"], "allowance_bytes": ["type": "integer", "description": "The payer's plan allowance (U3)."],
             "billed_bytes": ["type": "integer"], "amount": amount,
         ], required: ["peak_bytes", "allowance_bytes", "billed_bytes", "amount"])
+        let sources = object(["plan": posted, "purchase": posted, "grant": posted, "correction": posted],
+                             required: ["plan", "purchase", "grant", "correction"])
+        let consumption = object(["usage": postedHeld, "hold": postedHeld], required: ["usage", "hold"])
+        let scope: JSONValue = ["type": "string", "enum": ["pool", "share"],
+                                "description": "pool: the whole pool (payer, self-paying project); share: a funded project's own part (U6, U7)."]
         return [
             "AccountRef": accountRef,
+            "PoolBalance": object([
+                "payer": ["$ref": "#/components/schemas/AccountRef"], "scope": scope, "sources": sources, "consumption": consumption,
+                "posted": amount, "held": amount, "available": amount, "reserve_visible": ["type": "boolean"],
+            ], required: ["payer", "scope", "consumption", "posted", "held", "reserve_visible"]),
             "Balance": object([
                 "account": ["$ref": "#/components/schemas/AccountRef"],
                 "payer": ["$ref": "#/components/schemas/AccountRef"],
-                "scope": ["type": "string", "enum": ["pool", "share"],
-                          "description": "pool: the whole pool (payer, self-paying project); share: a funded project's own part (U6, U7)."],
+                "scope": scope,
                 "currency": ["type": "string", "const": "millicredits"],
-                "sources": object(["plan": posted, "purchase": posted, "grant": posted, "correction": posted],
-                                  required: ["plan", "purchase", "grant", "correction"]),
-                "consumption": object(["usage": postedHeld, "hold": postedHeld], required: ["usage", "hold"]),
+                "sources": sources, "consumption": consumption,
                 "posted": amount, "held": amount, "available": amount,
                 "reserve_visible": ["type": "boolean"],
+                "other_pools": ["type": "array", "items": ["$ref": "#/components/schemas/PoolBalance"],
+                                "description": "U6: every other pool the account has figures on (a project whose funding changed: its former pool, or its share of a former payer's); with the figures above, their posted amounts add up to the account's journal."],
                 "rails_available": ["type": "boolean", "const": false],
                 "missing_rails": ["type": "array", "items": ["type": "string", "enum": ["card", "tax", "withdrawal"]]],
                 "payment_authority": ["type": "boolean", "const": false, "description": "B3: a snapshot, never an authorisation to spend."],
                 "position": ["type": "integer", "description": "The log position this snapshot reflects."],
-            ], required: ["account", "payer", "scope", "currency", "consumption", "posted", "held", "reserve_visible",
+            ], required: ["account", "payer", "scope", "currency", "consumption", "posted", "held", "reserve_visible", "other_pools",
                           "rails_available", "missing_rails", "payment_authority", "position"]),
             "JournalEntry": object([
                 "id": ["type": "string", "pattern": "^je_[0-9]+_[0-9]+$"],
@@ -69,6 +79,12 @@ extension OpenAPIDocument {
                 "project_id": ["type": "string"], "units": units, "storage": storage,
                 "bytes_served": ["type": "integer"], "bytes_received": ["type": "integer"], "amount": amount,
             ], required: ["project_id", "units", "storage", "bytes_served", "bytes_received", "amount"]),
+            "UsagePart": object([
+                "payer": ["$ref": "#/components/schemas/AccountRef"],
+                "status": ["type": "string", "enum": ["open", "closing", "closed"]], "final": ["type": "boolean"],
+                "units": units, "storage": storage, "bytes_served": ["type": "integer"], "bytes_received": ["type": "integer"],
+                "amount": amount,
+            ], required: ["payer", "status", "final", "units", "storage", "bytes_served", "bytes_received", "amount"]),
             "Usage": object([
                 "account": ["$ref": "#/components/schemas/AccountRef"],
                 "payer": ["$ref": "#/components/schemas/AccountRef"],
@@ -79,6 +95,8 @@ extension OpenAPIDocument {
                 "units": units, "storage": storage, "amount": amount,
                 "projects": ["type": "array", "items": ["$ref": "#/components/schemas/UsageProjectLine"],
                              "description": "Payer reads only."],
+                "parts": ["type": "array", "minItems": 1, "items": ["$ref": "#/components/schemas/UsagePart"],
+                          "description": "Project reads only (U6): its usage on each pool it was billed to in the month, the pool that funds it now first; one unless its funding changed during the month. The figures above are their sums."],
                 "position": ["type": "integer"],
             ], required: ["account", "payer", "month", "status", "final", "bytes_served", "bytes_received", "units",
                           "storage", "amount", "position"]),

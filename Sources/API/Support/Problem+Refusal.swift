@@ -14,7 +14,7 @@ extension Problem {
         case .notFound: return 404
         case .forbidden, .educationNotEligible: return 403
         case .appStoreAccountMismatch, .appStorePlanConflict, .billedByReseller, .alreadyExists, .alreadySettled,
-             .alreadyRevoked, .monthClosed:
+             .alreadyRevoked, .monthClosed, .usageIDConflict:
             return 409
         default: return 422
         }

@@ -103,6 +103,26 @@ extension EventStore {
         }
     }
 
+    /// A stream's version: its last event's `stream_version`, 0 when it has none. Read
+    /// through the (stream, version) index, backwards: one entry.
+    public func streamVersion(_ stream: String) throws -> Int64 {
+        try pool.read { conn in
+            try conn.query("""
+                SELECT coalesce((SELECT stream_version FROM events WHERE stream = $1 ORDER BY stream_version DESC LIMIT 1), 0)
+                """, [stream])[0].requireInt64(0)
+        }
+    }
+
+    /// The events that carry event-level idempotency `keys` (a usage event's `usage:<id>`),
+    /// in position order.
+    public func events(withKeys keys: [String]) throws -> [RecordedEvent] {
+        guard !keys.isEmpty else { return [] }
+        return try pool.read { conn in
+            try conn.query("SELECT \(Self.eventColumns) FROM events WHERE idempotency_key = ANY($1::text[]) ORDER BY position",
+                           [PostgresTextArray(Array(Set(keys)))], format: .binary).rows.map(RecordedEvent.init(row:))
+        }
+    }
+
     public func headPosition() throws -> Int64 {
         try pool.read { try Self.headPosition(on: $0) }
     }

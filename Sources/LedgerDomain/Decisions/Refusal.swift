@@ -26,6 +26,11 @@ public struct Refusal: Error, Sendable, Hashable, CustomStringConvertible {
         public static let monthNotEnded = Code("month_not_ended")
         /// A month that is already closed (or closing) for the pool.
         public static let monthClosed = Code("month_closed")
+        /// A correction that would reverse more of an entry than the entry moved, or add to a
+        /// credit (more credit is a grant).
+        public static let correctionExceedsEntry = Code("correction_exceeds_entry")
+        /// A usage id recorded before with other content.
+        public static let usageIDConflict = Code("usage_id_conflict")
         /// A usage batch with invalid events (listed in `errors`).
         public static let invalidUsageBatch = Code("invalid_usage_batch")
     }

@@ -27,10 +27,12 @@ public struct PlanTimeline: Sendable, Equatable {
     public private(set) var segments: [Segment] = []
 
     public init(_ changes: [Change]) {
-        var current: Plan?
         for change in changes.sorted(by: { ($0.at, $0.order) < ($1.at, $1.order) }) {
+            // Compared with the plan in force at the change, not the last one decided: a
+            // downgrade decided twice waits for the month start both times.
+            let inForce = segments.last { $0.from <= change.at }?.plan
             let newLevel = change.plan?.level ?? -1
-            let oldLevel = current?.level ?? -1
+            let oldLevel = inForce?.level ?? -1
             let effective: Timestamp
             if newLevel > oldLevel || (newLevel == oldLevel && change.plan != nil) {
                 effective = change.at
@@ -40,7 +42,6 @@ public struct PlanTimeline: Sendable, Equatable {
             // A later change that applies sooner replaces what was pending after it.
             segments.removeAll { $0.from >= effective }
             segments.append(Segment(from: effective, plan: change.plan))
-            current = change.plan
         }
     }
 

@@ -24,7 +24,7 @@ final class OrganizationsBatch {
     private var audit = RowBuffer(columns: 6)
     private var subscriptions: [String: [any PostgresBindable]] = [:]
     private var subscriptionOrder = OrderedKeys<String>()
-    private var changes = RowBuffer(columns: 11)
+    private var changes = RowBuffer(columns: 12)
     private var acknowledged: [String: [any PostgresBindable]] = [:]
     private var acknowledgedOrder = OrderedKeys<String>()
 
@@ -92,11 +92,12 @@ final class OrganizationsBatch {
             // A transaction that had expired, or was revoked, when it was recorded changes no plan (T5).
             let countsForPlan = !e.expiredWhenRecorded && e.revocationDate == nil
             changes.append([e.originalTransactionID, p, "transaction", e.transactionID, e.productID, e.plan.rawValue,
-                            e.purchaseDate.microseconds, e.expiresDate?.microseconds, e.signedDate.microseconds, PostgresNull(), countsForPlan])
+                            e.purchaseDate.microseconds, e.expiresDate?.microseconds, e.signedDate.microseconds, PostgresNull(), countsForPlan,
+                            e.revocationDate?.microseconds])
         case AppStoreSubscriptionEnded.type:
             let e = try event.decode(AppStoreSubscriptionEnded.self)
             let none = PostgresNull()
-            changes.append([e.originalTransactionID, p, "end", none, none, none, none, none, e.signedDate.microseconds, e.reason, true])
+            changes.append([e.originalTransactionID, p, "end", none, none, none, none, none, e.signedDate.microseconds, e.reason, true, none])
             auditEntry(event, e.orgID, "App Store subscription \(e.originalTransactionID) ended (\(e.reason))")
         case AppStoreNotificationAcknowledged.type:
             let e = try event.decode(AppStoreNotificationAcknowledged.self)
@@ -156,7 +157,8 @@ final class OrganizationsBatch {
             SET holder_person_id = coalesce(s.holder_person_id, excluded.holder_person_id)
             """, rows: subscriptionRows)
         try db.copy(into: "appstore_changes", columns: ["original_transaction_id", "position", "kind", "transaction_id", "product_id",
-                                                       "plan", "purchase_us", "expires_us", "signed_us", "reason", "counts_for_plan"],
+                                                       "plan", "purchase_us", "expires_us", "signed_us", "reason", "counts_for_plan",
+                                                       "revoked_us"],
                     rows: changes)
         var acknowledgedRows = RowBuffer(columns: 5)
         for id in acknowledgedOrder.keys { acknowledgedRows.append(acknowledged[id]!) }

@@ -10,7 +10,7 @@ import LedgerJSON
 /// time of the request (`PlanTimeline`).
 public struct OrganizationsProjection: Projection {
     public let name = "organizations"
-    public let version = 1
+    public let version = 2
     public let tables = ["orgs", "org_admins", "org_plan_changes", "org_audit", "appstore_subscriptions",
                          "appstore_changes", "appstore_acknowledged"]
 
@@ -39,7 +39,7 @@ public struct OrganizationsProjection: Projection {
             """
             CREATE TABLE appstore_changes (original_transaction_id text NOT NULL, position bigint NOT NULL,
                 kind text NOT NULL, transaction_id text, product_id text, plan text, purchase_us bigint,
-                expires_us bigint, signed_us bigint NOT NULL, reason text, counts_for_plan boolean NOT NULL,
+                expires_us bigint, signed_us bigint NOT NULL, reason text, counts_for_plan boolean NOT NULL, revoked_us bigint,
                 PRIMARY KEY (original_transaction_id, position))
             """,
             """

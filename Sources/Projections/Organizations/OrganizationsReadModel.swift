@@ -51,45 +51,40 @@ public struct OrganizationsReadModel: Sendable {
                                                      order: try r.requireInt64(2), plan: r.string(3).flatMap(Plan.init(rawValue:)))
                     if try r.requireString(0) == PlanSource.staff.rawValue { staff.append(change) } else { billing.append(change) }
                 }
-                var subscriptions: [String: OrganizationPlans.Subscription] = [:]
+                var holders: [String: String?] = [:]
+                var facts: [String: [SubscriptionFact]] = [:]
                 var environments: [String: String] = [:]
-                var latestKey: [String: (Int64, Int64)] = [:]
-                var lastEnd: [String: Int64] = [:]
                 for r in try tx.query("""
                     SELECT s.original_transaction_id, s.holder_person_id, s.environment, c.kind, c.transaction_id, c.product_id,
-                           c.plan, c.purchase_us, c.expires_us, c.signed_us, c.counts_for_plan
+                           c.plan, c.purchase_us, c.expires_us, c.signed_us, c.counts_for_plan, c.revoked_us, c.position
                     FROM proj_organizations.appstore_subscriptions s
                     JOIN proj_organizations.appstore_changes c USING (original_transaction_id)
                     WHERE s.org_id = $1 AND ($2::bigint IS NULL OR c.position <= $2)
                     """, [id, through]).rows {
                     let original = try r.requireString(0)
-                    var s = subscriptions[original] ?? OrganizationPlans.Subscription(originalTransactionID: original, holder: r.string(1), changes: [], latest: nil)
+                    holders[original] = r.string(1)
                     environments[original] = try r.requireString(2)
-                    let signed = try r.requireInt64(9)
+                    func instant(_ column: Int) -> Timestamp? { r.int64(column).flatMap { Timestamp(microseconds: $0) } }
+                    let signed = instant(9) ?? .minimum
+                    let position = try r.requireInt64(12)
                     if try r.requireString(3) == "end" {
-                        s.changes.append(PlanTimeline.Change(at: Timestamp(microseconds: signed) ?? .minimum, order: signed, plan: nil))
-                        lastEnd[original] = max(lastEnd[original] ?? .min, signed)
+                        facts[original, default: []].append(SubscriptionFact(.end, signed: signed, position: position))
                     } else if let plan = r.string(6).flatMap(Plan.init(rawValue:)) {
-                        let purchase = try r.requireInt64(7)
-                        if r.bool(10) == true {
-                            s.changes.append(PlanTimeline.Change(at: Timestamp(microseconds: purchase) ?? .minimum, order: signed, plan: plan))
-                        }
-                        // The latest transaction by Apple's dates, whatever order they arrived in (T4, T5).
-                        if latestKey[original].map({ (purchase, signed) > $0 }) ?? true {
-                            latestKey[original] = (purchase, signed)
-                            s.latest = .init(productID: try r.requireString(5), plan: plan, transactionID: try r.requireString(4),
-                                             expires: r.int64(8).flatMap { Timestamp(microseconds: $0) }, ended: false)
-                        }
+                        let revoked = instant(11)
+                        let t = SubscriptionFact.Transaction(
+                            transactionID: try r.requireString(4), productID: try r.requireString(5), plan: plan,
+                            purchase: instant(7) ?? .minimum, expires: instant(8), revoked: revoked,
+                            expiredWhenRecorded: r.bool(10) == false && revoked == nil)
+                        facts[original, default: []].append(SubscriptionFact(.transaction(t), signed: signed, position: position))
                     }
-                    subscriptions[original] = s
                 }
-                for (original, end) in lastEnd {
-                    if let key = latestKey[original], end >= key.1 { subscriptions[original]?.latest?.ended = true }
+                let subscriptions = holders.keys.sorted().map {
+                    OrganizationPlans.Subscription(originalTransactionID: $0, holder: holders[$0] ?? nil, facts: facts[$0] ?? [])
                 }
                 return OrganizationSnapshot(
                     id: id, accountToken: row.string(0).flatMap(UUID.init(uuidString:)), resellerID: row.string(1),
                     staffEducation: row.bool(2), autoEducationDomain: row.string(3), admins: admins,
-                    plans: OrganizationPlans(staff: staff, billing: billing, subscriptions: subscriptions.keys.sorted().map { subscriptions[$0]! }),
+                    plans: OrganizationPlans(staff: staff, billing: billing, subscriptions: subscriptions),
                     position: row.int64(4) ?? 0, environments: environments)
             }
         }

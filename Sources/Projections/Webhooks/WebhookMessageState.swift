@@ -40,8 +40,8 @@ public struct WebhookMessageState: Sendable {
                     "product_id": s.latest.map { .string($0.productID) } ?? .null,
                     "plan": s.latest.map { .string($0.plan.rawValue) } ?? .null,
                     "expires_at": s.latest?.expires.map { .string($0.iso8601) } ?? .null,
-                    "status": .string(s.latest?.ended == true || type == WebhookMessageType.subscriptionRefunded.rawValue
-                                      || type == WebhookMessageType.subscriptionExpired.rawValue ? "ended" : "active"),
+                    "status": .string(type == WebhookMessageType.subscriptionRefunded.rawValue
+                                      || type == WebhookMessageType.subscriptionExpired.rawValue ? "ended" : s.status(at: event.recordedAt).rawValue),
                 ])
             }
             return .object(state)

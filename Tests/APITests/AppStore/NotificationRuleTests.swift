@@ -148,16 +148,22 @@ struct NotificationRuleTests {
     }
 
     /// The model: walk a subscription's notifications in Apple's order (signedDate), never
-    /// in delivery order, and apply T4/N4 by hand.
+    /// in delivery order, and apply T4/N4 by hand: a change that is not an upgrade of the
+    /// plan in force waits for the next month start. A subscription whose last word is a
+    /// transaction lapses when it expires (the signer's 30 days), as EXPIRED would end it.
     static func referencePlan(_ items: [(plan: Plan?, signed: Timestamp)], at instant: Timestamp) -> Plan? {
-        var plan: Plan?
         var schedule: [(Timestamp, Plan?)] = []
-        for item in items.sorted(by: { $0.signed < $1.signed }) {
-            let up = (item.plan?.level ?? -1) > (plan?.level ?? -1) || (item.plan != nil && item.plan?.level == plan?.level)
-            let from = up ? item.signed : UTCMonth.nextStart(after: item.signed)!
+        func apply(_ plan: Plan?, at: Timestamp) {
+            let inForce = schedule.last { $0.0 <= at }?.1 ?? nil
+            let up = (plan?.level ?? -1) > (inForce?.level ?? -1) || (plan != nil && plan?.level == inForce?.level)
+            let from = up ? at : UTCMonth.nextStart(after: at)!
             schedule.removeAll { $0.0 >= from }
-            schedule.append((from, item.plan))
-            plan = item.plan
+            schedule.append((from, plan))
+        }
+        let sorted = items.sorted(by: { $0.signed < $1.signed })
+        for item in sorted { apply(item.plan, at: item.signed) }
+        if let last = sorted.last, last.plan != nil {
+            apply(nil, at: Timestamp(microseconds: last.signed.microseconds + 30 * 86_400_000_000)!)
         }
         return schedule.last { $0.0 <= instant }?.1 ?? nil
     }

@@ -107,7 +107,7 @@ struct TransactionRuleTests {
                                        signedDate: t("2026-11-01T00:00:00Z"), transactionID: "t1", originalTransactionID: "o1")
         #expect(try f.record(older, org: "acme").status == 200)
         #expect(try f.currentPlan("acme")?["current"] == "premium")
-        f.service.clock.set("2027-01-15T00:00:00Z")
+        f.service.clock.set("2026-12-05T00:00:00Z")   // past the month start a downgrade would wait for, before t2 expires
         #expect(try f.currentPlan("acme")?["current"] == "premium", "an older transaction is not a downgrade")
 
         try f.org("late")

@@ -88,11 +88,11 @@ final class BillingFixture: Sendable {
     /// The two-phase close, as `ledger admin month close` does it.
     func closeMonth(_ pool: Pool, _ month: String) throws -> MonthClosed {
         let m = UTCMonth(month)!
-        try append(MonthClosing(pool: pool, month: m), stream: pool.ownerStream)
+        try append(MonthClosing(pool: pool, month: m), stream: PoolMonth(pool, m).stream)
         try settle()
         let closing = try BillingReadModel(pool: service.context.pool).closingMonth(PoolMonth(pool, m))
         let closed = try MonthCloseDecider.closed(PoolMonth(pool, m), closing: closing).events[0].decode(MonthClosed.self)
-        try append(closed, stream: pool.ownerStream)
+        try append(closed, stream: PoolMonth(pool, m).stream)
         return closed
     }
 

@@ -108,6 +108,37 @@ struct BillingDeciderTests {
         #expect(throws: Refusal.self) { try MoneyDecider.correct(entry, id: entry.id, amount: Millicredits(-1_000_000_000_000_001), reason: "r") }
     }
 
+    @Test("J3: the corrections of an entry together never reverse more than the entry, and never add to it (generated entries and corrections)")
+    func correctionsAreBounded() throws {
+        var random = SeededRandom(seed: 16)
+        for _ in 0..<2_000 {
+            let amount = Int64(random.int(1...5_000)) * (random.chance(0.5) ? 1 : -1)
+            var entry = JournalEntryRef(id: JournalEntryID(position: 42, index: 0), accounts: ["payer:acme"], pool: .payer("acme"),
+                                        projectID: nil, amount: Millicredits(amount), kind: amount > 0 ? "credit" : "usage_charge")
+            var net = amount
+            for _ in 0..<random.int(1...6) {
+                let correction = Int64(random.int(-6_000...6_000))
+                guard correction != 0 else { continue }
+                let allowed = amount > 0 ? (0...amount).contains(net + correction) : (amount...0).contains(net + correction)
+                do {
+                    let d = try MoneyDecider.correct(entry, id: entry.id, amount: Millicredits(correction), reason: "r", streamVersion: 7)
+                    #expect(allowed, "\(amount) with net \(net) corrected by \(correction) was accepted")
+                    #expect(d.expectedVersions == ["payer-acme": .exactly(7)])
+                    net += correction
+                    entry.corrected = try entry.corrected + Millicredits(correction)
+                } catch let error as Refusal {
+                    #expect(!allowed && error.code == .correctionExceedsEntry, "\(amount) with net \(net) corrected by \(correction): \(error)")
+                }
+            }
+        }
+        // The auditor's case: a 1,000 credit corrected by -5,000.
+        let credit = JournalEntryRef(id: JournalEntryID(position: 9, index: 0), accounts: ["payer:acme"], pool: .payer("acme"),
+                                     projectID: nil, amount: Millicredits(1_000), kind: "credit")
+        #expect(throws: Refusal.self) { try MoneyDecider.correct(credit, id: credit.id, amount: Millicredits(-5_000), reason: "r") }
+        #expect(throws: Refusal.self) { try MoneyDecider.correct(credit, id: credit.id, amount: Millicredits(1), reason: "more is a grant") }
+        #expect(try MoneyDecider.correct(credit, id: credit.id, amount: Millicredits(-1_000), reason: "all of it").events.count == 1)
+    }
+
     @Test("prices: a unit price past 10^9 or a storage price past 10^12 is refused")
     func priceLimits() throws {
         _ = try MoneyDecider.setPrices(unitPrice: BillingLimits.maximumUnitPrice, storagePricePerGiBMonth: BillingLimits.maximumStoragePrice)

@@ -12,7 +12,7 @@ public enum AdminCommand: LedgerCommand {
         ProjectCreateAction.self, ProjectFundAction.self, ProjectListAction.self, ProjectShowAction.self, PlanSetAction.self,
         KeyIssueAction.self, KeyRevokeAction.self, KeyListAction.self, CreditAction.self,
         HoldPlaceAction.self, HoldCaptureAction.self, HoldReleaseAction.self,
-        PriceSetAction.self, MonthCloseAction.self, CorrectAction.self,
+        PriceSetAction.self, MonthCloseAction.self, MonthLateUsageAction.self, CorrectAction.self,
         OrgCreateAction.self, OrgAdminAddAction.self, OrgAdminRemoveAction.self, OrgDelegateAction.self,
         OrgPlanAction.self, OrgEducationAction.self, OrgListAction.self, OrgShowAction.self,
         AppCreateAction.self, AppKeyIssueAction.self, AppKeyRevokeAction.self, AppDisableAction.self, AppEnableAction.self,

@@ -3,9 +3,9 @@ import Foundation
 /// `ledger audit …`: what auditors read about operator acts.
 public enum AuditCommand: LedgerCommand {
     public static let name = "audit"
-    public static let summary = "Audit reports: every correction posted to an account, and every event set aside for a projection, with who, when and why."
+    public static let summary = "Audit reports: every correction posted to an account, usage recorded after its month closed, and every event set aside for a projection, with who, when and why."
 
-    static let actions: [any AdminAction.Type] = [AuditCorrectionsAction.self, AuditSetAsidesAction.self]
+    static let actions: [any AdminAction.Type] = [AuditCorrectionsAction.self, LateUsageAction.self, AuditSetAsidesAction.self]
 
     public static var usage: String {
         """

@@ -7,13 +7,17 @@ public struct JournalEntryRef: Sendable, Hashable {
     public var projectID: String?
     public var amount: Millicredits
     public var kind: String
+    /// The sum of the corrections posted of it so far.
+    public var corrected: Millicredits
 
-    public init(id: JournalEntryID, accounts: [String], pool: Pool, projectID: String?, amount: Millicredits, kind: String) {
+    public init(id: JournalEntryID, accounts: [String], pool: Pool, projectID: String?, amount: Millicredits, kind: String,
+                corrected: Millicredits = .zero) {
         self.id = id
         self.accounts = accounts
         self.pool = pool
         self.projectID = projectID
         self.amount = amount
         self.kind = kind
+        self.corrected = corrected
     }
 }

@@ -11,12 +11,27 @@ public enum MoneyDecider {
 
     /// J3: a new signed entry that names the original, which stays unchanged; on the stream
     /// of the pool the original moved, with `corrects_position` the original's position.
-    public static func correct(_ entry: JournalEntryRef?, id: JournalEntryID, amount: Millicredits,
-                               reason: String) throws(Refusal) -> Decision {
+    ///
+    /// A correction restates what the entry should have moved: the entry and all its
+    /// corrections together stay between zero and the entry's own amount. So they never
+    /// reverse more than the entry (a 1,000 credit is corrected by −1,000 at most), and
+    /// never add to it (more credit is a grant, a larger charge a charge of its own).
+    /// `streamVersion` is the pool stream's version when `entry` was read: the append
+    /// expects it, so that two corrections decided at once cannot both pass the bound.
+    public static func correct(_ entry: JournalEntryRef?, id: JournalEntryID, amount: Millicredits, reason: String,
+                               streamVersion: Int64? = nil) throws(Refusal) -> Decision {
         guard let entry else { throw Refusal(.notFound, "journal entry \(id) does not exist") }
         try checkAmount(amount, positive: false, what: "a correction")
+        let net = entry.amount.value + entry.corrected.value + amount.value
+        let bounds = entry.amount.value >= 0 ? 0...entry.amount.value : entry.amount.value...0
+        guard bounds.contains(net) else {
+            let now = entry.amount.value + entry.corrected.value
+            throw Refusal(.correctionExceedsEntry,
+                "\(id) moved \(entry.amount) and its corrections so far \(entry.corrected) (net \(now)); a correction of \(amount) would make it \(net), outside 0 to \(entry.amount): a correction may take back at most what is left of the entry, and more credit is a grant")
+        }
         let event = EntryCorrected(entryID: entry.id.description, amount: amount, reason: reason)
-        return Decision(PendingEvent(event, on: entry.pool.ownerStream, correctsPosition: entry.id.position))
+        let expected: [String: ExpectedVersion] = streamVersion.map { [entry.pool.ownerStream: .exactly($0)] } ?? [:]
+        return Decision(PendingEvent(event, on: entry.pool.ownerStream, correctsPosition: entry.id.position), expecting: expected)
     }
 
     /// Prices are in force, in log order, for usage recorded after them; never retroactive.

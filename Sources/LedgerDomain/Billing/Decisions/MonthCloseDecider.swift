@@ -19,7 +19,7 @@ public enum MonthCloseDecider {
         case "closed": throw Refusal(.monthClosed, "\(month.month) is already closed for \(month.pool)")
         case "closing": return nil
         default:
-            return Decision(PendingEvent(MonthClosing(pool: month.pool, month: month.month), on: month.pool.ownerStream),
+            return Decision(PendingEvent(MonthClosing(pool: month.pool, month: month.month), on: month.stream),
                             idempotencyKey: closingKey(month))
         }
     }
@@ -44,6 +44,6 @@ public enum MonthCloseDecider {
         let event = MonthClosed(pool: month.pool, month: month.month, allowanceStorageBytes: closing.allowanceBytes,
                                 storagePricePerGiBMonth: closing.storagePrice,
                                 charges: closing.charges.sorted { $0.projectID < $1.projectID })
-        return Decision(PendingEvent(event, on: month.pool.ownerStream), idempotencyKey: closedKey(month))
+        return Decision(PendingEvent(event, on: month.stream), idempotencyKey: closedKey(month))
     }
 }

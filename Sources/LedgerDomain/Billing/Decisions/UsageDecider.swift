@@ -48,11 +48,29 @@ public enum UsageDecider {
         Refusal(.invalidUsageBatch, "\(errors.count) of the batch's events are invalid; nothing was recorded", errors: errors)
     }
 
+    /// The ids of `batch` whose month is closing or closed for its pool: the caller looks
+    /// them up in the log (`UsageState.recorded`), so that a retry after the close is
+    /// answered as the duplicate it is (U, docs/billing.md).
+    public static func idsToLookUp(_ batch: [Measurement], state: UsageState) -> [String] {
+        batch.filter { m in poolMonth(of: m, state: state).map(state.closedMonths.contains) ?? false }.map(\.id)
+    }
+
+    /// The pool-month a measurement is billed to: its project's pool at `occurred_at`.
+    static func poolMonth(of m: Measurement, state: UsageState) -> PoolMonth? {
+        state.funding[m.projectID]?.pool(at: m.occurredAt).map { PoolMonth($0, UTCMonth(containing: m.occurredAt)) }
+    }
+
+    /// Each new measurement becomes `usage.recorded`; the append expects the stream of
+    /// every pool-month it adds to to be empty (`PoolMonth.stream`), so that usage can no
+    /// longer be recorded for a month once its closing is in the log. A measurement of a
+    /// closed month that the log holds already, with the same content, is a duplicate.
     public static func decide(_ batch: [Measurement], state: UsageState, now: Timestamp) throws(Refusal) -> Decision {
         try checkSize(batch.count)
         var errors: [String] = []
+        var conflicts: [String] = []
         var seen: [String: Measurement] = [:]
         var events: [PendingEvent] = []
+        var gates: [String: ExpectedVersion] = [:]
         for (i, m) in batch.enumerated() {
             if let problem = problem(with: m, state: state, now: now) {
                 errors.append("events[\(i)]: \(problem)")
@@ -63,11 +81,36 @@ public enum UsageDecider {
                 continue
             }
             seen[m.id] = m
+            let poolMonth = poolMonth(of: m, state: state)!   // `problem` found the project's pool
+            if state.closedMonths.contains(poolMonth) {
+                switch state.recorded[m.id] {
+                case let recorded? where recorded.measurement == m: continue   // a retry: counted once already
+                case _?: conflicts.append("events[\(i)]: usage id \(m.id) was recorded before with different content")
+                case nil: errors.append("events[\(i)]: \(poolMonth.month) is closed for \(poolMonth.pool)")
+                }
+                continue
+            }
+            gates[poolMonth.stream] = .noStream
             let recorded = UsageRecorded(usageID: m.id, projectID: m.projectID, meter: Meter(rawValue: m.meter)!, quantity: m.quantity)
             events.append(PendingEvent(recorded, on: stream(m.projectID), occurredAt: m.occurredAt, idempotencyKey: "usage:" + m.id))
         }
-        guard errors.isEmpty else { throw invalid(errors) }
-        return Decision(events)
+        if !conflicts.isEmpty && errors.isEmpty {
+            throw Refusal(.usageIDConflict, "a usage id of this batch was recorded before with different content; nothing was recorded",
+                          errors: conflicts)
+        }
+        guard errors.isEmpty && conflicts.isEmpty else { throw invalid(errors + conflicts) }
+        return Decision(events, expecting: gates)
+    }
+
+    /// The refusal when a month's closing was appended between the decision and the append
+    /// (the append expected `stream` empty): nothing was recorded, and the events of that
+    /// month are named.
+    public static func closedMeanwhile(stream: String, batch: [Measurement], state: UsageState) -> Refusal {
+        let errors = batch.enumerated().compactMap { i, m -> String? in
+            guard let pm = poolMonth(of: m, state: state), pm.stream == stream else { return nil }
+            return "events[\(i)]: \(pm.month) started closing for \(pm.pool) while this batch was recorded"
+        }
+        return invalid(errors.isEmpty ? ["a month of this batch started closing while it was recorded"] : errors)
     }
 
     /// What is wrong with one measurement, if anything.
@@ -87,11 +130,7 @@ public enum UsageDecider {
         guard m.occurredAt.microseconds <= now.microseconds + futureTolerance else {
             return "occurred_at \(m.occurredAt.iso8601) is in the future"
         }
-        guard let funding = state.funding[m.projectID], let pool = funding.pool(at: m.occurredAt) else {
-            return "no project \(m.projectID)"
-        }
-        let month = UTCMonth(containing: m.occurredAt)
-        if state.closedMonths.contains(PoolMonth(pool, month)) { return "\(month) is closed for \(pool)" }
+        guard poolMonth(of: m, state: state) != nil else { return "no project \(m.projectID)" }
         return nil
     }
 }

@@ -5,7 +5,8 @@ public enum AppStoreDecider {
     /// T1–T7: a StoreKit 2 transaction an administrator records for the organization, with
     /// the education grant it makes (O8) in the same append, so that a refusal appends
     /// nothing at all. `alreadyRecorded`: the transaction id is in the log (T5: sending it
-    /// again changes nothing, so the checks that guard a new purchase do not apply).
+    /// again changes nothing: the decision is empty, and the checks that guard a new
+    /// purchase do not apply).
     public static func recordTransaction(_ t: AppStoreTransactionFacts, org: OrganizationSnapshot, reader: AppStoreReader,
                                          alreadyRecorded: Bool, products: AppStoreProducts, domains: SchoolDomains,
                                          now: Timestamp) throws(Refusal) -> Decision {
@@ -19,23 +20,32 @@ public enum AppStoreDecider {
         guard let token = org.accountToken, t.appAccountToken == token else {     // T3: compared as UUIDs
             throw Refusal(.appStoreAccountMismatch, "the transaction's appAccountToken is not this organization's account token")
         }
-        var events: [PendingEvent] = []
-        if !alreadyRecorded {
+        // T5: a transaction already recorded (sent again, re-signed by StoreKit, or its refunded
+        // copy) changes nothing: Apple's notifications carry what happened to it since.
+        guard !alreadyRecorded else { return Decision([]) }
+        let expired = t.expiresDate.map { $0 <= now } ?? false
+        // A revoked or expired transaction is recorded as the fact it is and changes no plan
+        // (T5): the checks that guard a purchase do not apply to it.
+        let changesPlan = t.revocationDate == nil && !expired
+        var education: EducationEligibility?
+        if changesPlan {
             guard org.resellerID == nil else {
                 throw Refusal(.billedByReseller, "the organization is delegated to a reseller, which pays its plan")
             }
-            let education = EducationEligibility(org, reader: reader, role: role, domains: domains)
-            if plan == .education && !education.eligible {
+            let eligibility = EducationEligibility(org, reader: reader, role: role, domains: domains)
+            education = eligibility
+            if plan == .education && !eligibility.eligible {
                 throw Refusal(.educationNotEligible, "the organization is not eligible for the education plan")
             }
-            // O10: a plan held through another source at the same or a higher level blocks
-            // a new purchase, but not the holder of this subscription changing plan in it.
+            // O10: a plan held through another source (staff, billing, another subscription) at
+            // the same or a higher level blocks a purchase. The holder of this subscription may
+            // change plan within it, so its own plan does not block them; the other sources still do.
             let original = ExternalID.value(t.originalTransactionID)
             let subscription = org.plans.subscriptions.first { $0.originalTransactionID == original }
-            let blocking = org.plans.held(at: now, excludingSubscription: original)
+            let isHolder = subscription.map { $0.holder == nil || $0.holder == reader.personID } ?? false
+            let blocking = org.plans.held(at: now, excluding: isHolder ? [original] : [])
                 .filter { $0.0.level >= plan.level }.max { $0.0.level < $1.0.level }
-            let isHolder = subscription?.holder == reader.personID || (subscription != nil && subscription?.holder == nil)
-            if subscription == nil || !isHolder, let (held, source) = blocking {
+            if let (held, source) = blocking {
                 let through = switch source {
                 case .appStore: "another App Store subscription"
                 case .staff: "a staff grant"
@@ -44,9 +54,9 @@ public enum AppStoreDecider {
                 throw Refusal(.appStorePlanConflict,
                               "the organization already holds \(held.rawValue) (at this level or higher) through \(through)")
             }
-            if let grant = education.grant { events.append(grant) }
         }
-        let expired = t.expiresDate.map { $0 <= now } ?? false
+        var events: [PendingEvent] = []
+        if let grant = education?.grant { events.append(grant) }
         events.append(PendingEvent(recorded(t, orgID: org.id, plan: plan, personID: reader.personID, via: "storekit", expired: expired),
                                    on: t.stream, occurredAt: t.signedDate, idempotencyKey: t.idempotencyKey))
         return Decision(events)

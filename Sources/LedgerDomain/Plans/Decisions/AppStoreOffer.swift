@@ -28,7 +28,7 @@ public struct AppStoreOffer: Sendable, Hashable {
         public var originalTransactionID: String
         public var productID: String
         public var plan: Plan
-        public var ended: Bool
+        public var status: SubscriptionStatus
         public var expires: Timestamp?
         public var environment: String
         public var heldByReader: Bool
@@ -52,29 +52,26 @@ public struct AppStoreOffer: Sendable, Hashable {
     public init(_ org: OrganizationSnapshot, reader: AppStoreReader, role: AppStoreReader.Role, education: EducationEligibility,
                 products catalog: AppStoreProducts, now: Timestamp) {
         let current = org.plans.current(at: now)
-        var plan = PlanView(current: current.plan, source: current.source, pending: nil)
-        if let source = current.source {
-            let timeline: PlanTimeline? = switch source {
-            case .staff: org.plans.staff
-            case .billing: org.plans.billing
-            case .appStore: nil
-            }
-            if let pending = timeline?.pending(at: now) { plan.pending = (pending.plan ?? .free, pending.from) }
-        }
+        let pending = org.plans.pendingChange(at: now)
+        let plan = PlanView(current: current.plan, source: current.source, pending: pending.map { ($0.plan, $0.from) })
+        // O12: the subscription most recently active: an active one first, then the latest to expire.
         let latest = org.plans.subscriptions.compactMap { s -> (OrganizationPlans.Subscription, OrganizationPlans.Subscription.Latest)? in
             s.latest.map { (s, $0) }
-        }.max { a, b in (a.1.ended ? 0 : 1, a.1.expires ?? .minimum) < (b.1.ended ? 0 : 1, b.1.expires ?? .minimum) }
-        let holdsSubscription = org.plans.subscriptions.contains { $0.holder == reader.personID && $0.latest?.ended == false }
+        }.max { a, b in
+            (a.0.status(at: now) == .active ? 1 : 0, a.1.expires ?? .minimum) < (b.0.status(at: now) == .active ? 1 : 0, b.1.expires ?? .minimum)
+        }
+        let own = Set(org.plans.subscriptions.filter { $0.holder == reader.personID && $0.status(at: now) == .active }
+            .map(\.originalTransactionID))
 
         var products: [Product] = []
         if role == .administrator && org.resellerID == nil {   // O3: a reseller pays for a delegated organization
-            let held = org.plans.held(at: now).map(\.0.level).max() ?? 0
+            // O10: a level held through another source is not offered; the reader's own
+            // subscription does not block them, who may change plan within it.
+            let held = org.plans.held(at: now, excluding: own).map(\.0.level).max() ?? 0
             for candidate in Plan.purchasable {
                 guard let productID = catalog.byPlan[candidate] else { continue }
                 if candidate == .education && !education.eligible { continue }   // O6
-                // O10: not a level held already, unless the reader's own subscription holds
-                // it: they may change plan within the subscription group.
-                if !holdsSubscription && candidate.level <= held { continue }
+                if candidate.level <= held { continue }
                 products.append(Product(plan: candidate, productID: productID))
             }
         }
@@ -85,7 +82,7 @@ public struct AppStoreOffer: Sendable, Hashable {
         self.plan = plan
         self.subscription = latest.map { s, last in
             SubscriptionView(originalTransactionID: s.originalTransactionID, productID: last.productID, plan: last.plan,
-                             ended: last.ended, expires: last.expires,
+                             status: s.status(at: now), expires: last.expires,
                              environment: org.environments[s.originalTransactionID] ?? "Production",
                              heldByReader: s.holder == reader.personID)
         }

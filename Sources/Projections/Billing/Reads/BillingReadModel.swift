@@ -102,9 +102,14 @@ public struct BillingReadModel: Sendable {
                 SELECT account, pool, project_id, amount::text, kind FROM proj_billing.journal WHERE entry_id = $1 ORDER BY account
                 """, [id.description])
             guard rows.rowCount > 0, let p = Pool(try rows[0].requireString(1)) else { return nil }
+            // A correction has a row per account it was posted to: each counts once.
+            let corrected = try conn.query("""
+                SELECT coalesce(sum(amount), 0)::text FROM (SELECT DISTINCT correction_id, amount FROM proj_billing.corrections
+                WHERE entry_id = $1) c
+                """, [id.description])[0].requireInt128(0)
             return JournalEntryRef(id: id, accounts: try rows.rows.map { try $0.requireString(0) }, pool: p,
                                    projectID: rows[0].string(2), amount: Millicredits(try rows[0].requireInt128(3)),
-                                   kind: try rows[0].requireString(4))
+                                   kind: try rows[0].requireString(4), corrected: Millicredits(corrected))
         }
     }
 

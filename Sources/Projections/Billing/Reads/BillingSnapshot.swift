@@ -130,6 +130,18 @@ public struct BillingSnapshot {
             """, [id, month.description]).rows.compactMap { Pool(try $0.requireString(0)) }
     }
 
+    /// Every pool `account` has figures on: a balance row (an entry or a hold posted to it
+    /// there) or usage billed there, in pool order. More than one only for a project whose
+    /// funding changed (U6).
+    public func pools(ofAccount account: BillingAccount) throws -> [Pool] {
+        let projectID: String? = if case .project(let id) = account { id } else { nil }
+        return try conn.query("""
+            SELECT pool FROM proj_billing.balances WHERE account = $1
+            UNION SELECT pool FROM proj_billing.project_months WHERE project_id = $2
+            ORDER BY pool
+            """, [account.key, projectID]).rows.compactMap { Pool(try $0.requireString(0)) }
+    }
+
     /// Usage not yet posted on `pool` (months not closed): a hold until the month closes.
     /// For the pool's own account the whole pool's; for a project, its own share.
     public func accruedUsage(account: BillingAccount, pool: Pool) throws -> Millicredits {

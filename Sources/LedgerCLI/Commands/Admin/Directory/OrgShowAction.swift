@@ -37,7 +37,7 @@ struct OrgShowAction: AdminAction {
                      "product_id": s.latest.map { .string($0.productID) } ?? .null,
                      "plan": s.latest.map { .string($0.plan.rawValue) } ?? .null,
                      "expires_at": s.latest?.expires.map { .string($0.iso8601) } ?? .null,
-                     "ended": .bool(s.latest?.ended ?? false)])
+                     "status": .string(s.status(at: now).rawValue)])
         })
         receipt.lines = ["organization \(org.id): \(org.name) (created at position \(org.position))",
                          "plan now: \(current.plan.rawValue), from \(source)",
@@ -50,7 +50,7 @@ struct OrgShowAction: AdminAction {
             }
         }
         for s in snapshot.plans.subscriptions {
-            let latest = s.latest.map { "\($0.productID) (\($0.plan.rawValue)), expires \($0.expires?.iso8601 ?? "-")\($0.ended ? ", ended" : "")" } ?? "no transaction"
+            let latest = s.latest.map { "\($0.productID) (\($0.plan.rawValue)), expires \($0.expires?.iso8601 ?? "-")" } ?? "no transaction"
             receipt.lines.append("App Store subscription \(s.originalTransactionID) (\(snapshot.environments[s.originalTransactionID] ?? "?")): \(latest)")
         }
         return receipt
