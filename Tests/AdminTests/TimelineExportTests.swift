@@ -57,6 +57,12 @@ struct TimelineExportTests {
 
         #expect(try Self.run(f, ["log", "--payer", "acme", "--project", "web"]).status == 2)
         #expect(try Self.run(f, ["log", "--stream", "nothing-here"]).output.contains("no events for stream nothing-here"))
+
+        // A month's close is on the month's own stream, and in the payer's timeline.
+        _ = try f.adminJSON(["month", "close", "--pool", "payer:acme", "--month", "2026-11", "--force"])
+        let closes = try Self.jsonLines(try Self.run(f, ["log", "--payer", "acme", "--type", "usage.*", "--json"]).output)
+        #expect(closes.map { $0["type"] } == ["usage.month_closing", "usage.month_closed"])
+        #expect(closes.map { $0["stream"] } == ["month-payer:acme-2026-11", "month-payer:acme-2026-11"])
     }
 
     @Test("the journal as CSV survives commas, quotes and line breaks, and as JSON lines matches the entries (J1)")

@@ -36,7 +36,12 @@ enum TransactionEndpoint {
         } catch {
             throw invalid("\(error.code.rawValue): \(error.message)")
         }
-        let alreadyRecorded = try organizations.isRecorded(transactionID: ExternalID.value(facts.transactionID))
+        // From the log itself, not the projection: a transaction a notification recorded a moment
+        // ago is already recorded (T5), whether or not the projector has folded it yet.
+        let transactionID = ExternalID.value(facts.transactionID)
+        let alreadyRecorded = try context.store.readStream(facts.stream).contains { event in
+            event.type == AppStoreTransactionRecorded.type && (try? event.data())?["transaction_id"]?.stringValue == transactionID
+        }
         let decision: Decision
         do {
             decision = try AppStoreDecider.recordTransaction(

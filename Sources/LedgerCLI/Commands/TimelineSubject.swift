@@ -4,8 +4,9 @@ import Postgres
 import Projections
 
 /// What `ledger log` tells the story of, and the streams that story is in: a subject's
-/// own stream and those of what belongs to it (a project's usage, holds and keys; a
-/// payer's keys; an organization's App Store subscriptions; an app's purchases).
+/// own stream and those of what belongs to it (a project's usage, holds, keys and its own
+/// pool's month closes; a payer's keys and month closes; an organization's App Store
+/// subscriptions; an app's purchases).
 enum TimelineSubject: Equatable {
     case stream(String)
     case payer(String)
@@ -46,15 +47,18 @@ enum TimelineSubject: Equatable {
         func keyStreams(_ principal: KeyPrincipal) throws -> [String] {
             try billing.keys(of: principal).map { "key-" + $0.keyID }
         }
+        func monthStreams(_ pool: Pool) throws -> [String] {
+            try billing.months(of: pool).map { PoolMonth(pool, $0).stream }
+        }
         switch self {
         case .stream(let s):
             return [s]
         case .payer(let id):
-            return [Pool.payer(id).ownerStream] + (try keyStreams(KeyPrincipal(kind: .payer, id: id)))
+            return [Pool.payer(id).ownerStream] + (try keyStreams(KeyPrincipal(kind: .payer, id: id))) + (try monthStreams(.payer(id)))
         case .project(let id):
             return [Pool.project(id).ownerStream, UsageDecider.stream(id)]
                 + (try billing.holdIDs(project: id).map(HoldDecider.stream))
-                + (try keyStreams(KeyPrincipal(kind: .project, id: id)))
+                + (try keyStreams(KeyPrincipal(kind: .project, id: id))) + (try monthStreams(.project(id)))
         case .org(let id):
             return [OrganizationDecider.stream(id)]
                 + (try OrganizationsReadModel(pool: pool).subscriptionIDs(org: id).map { AppStoreTransactionFacts.stream(originalTransactionID: $0) })

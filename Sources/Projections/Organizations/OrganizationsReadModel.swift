@@ -17,14 +17,6 @@ public struct OrganizationsReadModel: Sendable {
         }
     }
 
-    /// Whether a transaction id (as the log stores it, `ExternalID.value`) was recorded.
-    public func isRecorded(transactionID: String) throws -> Bool {
-        try pool.read { conn in
-            try conn.query("SELECT 1 FROM proj_organizations.appstore_changes WHERE transaction_id = $1 LIMIT 1",
-                           [transactionID]).rowCount > 0
-        }
-    }
-
     /// An organization as the App Store rules judge it, read in one snapshot; nil when
     /// the projection has no such organization. `through` keeps only the plan changes of
     /// events up to that position: the organization as it was right after that event

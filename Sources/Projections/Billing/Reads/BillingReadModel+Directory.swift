@@ -83,6 +83,15 @@ extension BillingReadModel {
         }
     }
 
+    /// The months of `pool` that had usage or were closed, oldest first: where their close
+    /// is recorded (`PoolMonth.stream`).
+    public func months(of pool: Pool) throws -> [UTCMonth] {
+        try self.pool.read { conn in
+            try conn.query("SELECT month FROM proj_billing.pool_months WHERE pool = $1 ORDER BY month", [pool.description])
+                .rows.compactMap { UTCMonth(try $0.requireString(0)) }
+        }
+    }
+
     /// Projects by the pool funding them now, each resolved by the one rule
     /// (`BillingSnapshot.currentPool`); only among those `pool` ever funded, when given.
     private func fundedProjects(_ reader: BillingSnapshot, pool: String?) throws -> [String: [String]] {
