@@ -4,55 +4,6 @@ import Projections
 
 /// B1–B4: the balance snapshot of a project or a payer.
 enum BalanceEndpoint {
-    struct Posted: Codable, Sendable { var posted: Millicredits }
-    struct PostedHeld: Codable, Sendable { var posted: Millicredits; var held: Millicredits }
-    struct Sources: Codable, Sendable { var plan, purchase, grant, correction: Posted }
-    struct Consumption: Codable, Sendable { var usage, hold: PostedHeld }
-
-    /// An account's balance on one pool.
-    struct PoolBalance: Codable, Sendable {
-        var payer: AccountRef
-        /// `pool`: the whole pool (a payer, a self-paying project); `share`: a funded project's own part.
-        var scope: String
-        var sources: Sources?
-        var consumption: Consumption
-        var posted: Millicredits
-        var held: Millicredits
-        var available: Millicredits?
-        var reserveVisible: Bool
-
-        enum CodingKeys: String, CodingKey {
-            case payer, scope, sources, consumption, posted, held, available
-            case reserveVisible = "reserve_visible"
-        }
-    }
-
-    struct Response: Codable, Sendable {
-        var account: AccountRef
-        var payer: AccountRef
-        var scope: String
-        var currency = "millicredits"
-        var sources: Sources?
-        var consumption: Consumption
-        var posted: Millicredits
-        var held: Millicredits
-        var available: Millicredits?
-        var reserveVisible: Bool
-        /// U6: the pools the account was billed to or credited on before its funding
-        /// changed; with the current pool's figures above they add up to its journal.
-        var otherPools: [PoolBalance]
-        var railsAvailable = false
-        var missingRails = BillingRules.missingRails
-        var paymentAuthority = false
-        var position: Int64
-
-        enum CodingKeys: String, CodingKey {
-            case account, payer, scope, currency, sources, consumption, posted, held, available, position
-            case reserveVisible = "reserve_visible", railsAvailable = "rails_available", missingRails = "missing_rails"
-            case paymentAuthority = "payment_authority", otherPools = "other_pools"
-        }
-    }
-
     static func handle(_ request: HTTPRequest, account: BillingAccount, context: ServiceContext) throws -> HTTPResponse {
         // Waiting comes first: a key issued at the position the read waits for is known after it.
         try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
@@ -77,9 +28,7 @@ enum BalanceEndpoint {
         }
         let now = try part(account, pool: pool, reader: reader)
         let others = try reader.pools(ofAccount: account).filter { $0 != pool }.map { try part(account, pool: $0, reader: reader) }
-        return Response(account: account.json, payer: now.payer, scope: now.scope, sources: now.sources, consumption: now.consumption,
-                        posted: now.posted, held: now.held, available: now.available, reserveVisible: now.reserveVisible,
-                        otherPools: others, position: try reader.position())
+        return Response(account: account.json, current: now, otherPools: others, position: try reader.position())
     }
 
     /// `account`'s figures on `pool`: the whole pool when the account owns it (B1, U5,
