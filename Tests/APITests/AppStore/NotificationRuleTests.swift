@@ -147,54 +147,102 @@ struct NotificationRuleTests {
         #expect(try f.service.store.headPosition() == head)
     }
 
+    /// One of Apple's facts about the subscription: a transaction (new, or the latest one
+    /// signed again by `REFUND_REVERSED`) or an end.
+    struct Item {
+        var plan: Plan?
+        var signed: Timestamp
+        /// The transaction's purchase (its first signing); nil for an end.
+        var purchase: Timestamp?
+    }
+
+    static let month: Int64 = 30 * 86_400_000_000
+
     /// The model: walk a subscription's notifications in Apple's order (signedDate), never
     /// in delivery order, and apply T4/N4 by hand: a change that is not an upgrade of the
-    /// plan in force waits for the next month start. A subscription whose last word is a
-    /// transaction lapses when it expires (the signer's 30 days), as EXPIRED would end it.
-    static func referencePlan(_ items: [(plan: Plan?, signed: Timestamp)], at instant: Timestamp) -> Plan? {
+    /// plan in force waits for the next month start; a transaction signed again while the
+    /// subscription is active changes nothing, and after an end restores it from its
+    /// signing. A subscription whose last word is a transaction lapses when that
+    /// transaction expires (the signer's 30 days), as EXPIRED would end it. Returns the
+    /// plan at `instant` and the status then.
+    static func reference(_ items: [Item], at instant: Timestamp) -> (plan: Plan?, status: String) {
         var schedule: [(Timestamp, Plan?)] = []
+        var lastChange = Timestamp.minimum
         func apply(_ plan: Plan?, at: Timestamp) {
             let inForce = schedule.last { $0.0 <= at }?.1 ?? nil
             let up = (plan?.level ?? -1) > (inForce?.level ?? -1) || (plan != nil && plan?.level == inForce?.level)
             let from = up ? at : UTCMonth.nextStart(after: at)!
             schedule.removeAll { $0.0 >= from }
             schedule.append((from, plan))
+            lastChange = at
         }
-        let sorted = items.sorted(by: { $0.signed < $1.signed })
-        for item in sorted { apply(item.plan, at: item.signed) }
-        if let last = sorted.last, last.plan != nil {
-            apply(nil, at: Timestamp(microseconds: last.signed.microseconds + 30 * 86_400_000_000)!)
+        var active = false
+        var ended = false
+        var latestPurchase: Timestamp?
+        for item in items.sorted(by: { $0.signed < $1.signed }) {
+            guard let purchase = item.purchase else {
+                if active { apply(nil, at: item.signed) }
+                active = false
+                ended = true
+                continue
+            }
+            let again = latestPurchase == purchase
+            latestPurchase = purchase
+            if again && active { continue }
+            apply(item.plan, at: item.signed)
+            active = true
+            ended = false
         }
-        return schedule.last { $0.0 <= instant }?.1 ?? nil
+        if active, let latestPurchase {
+            let expires = Timestamp(microseconds: latestPurchase.microseconds + month)!
+            apply(nil, at: max(expires, lastChange))
+        }
+        let expired = latestPurchase.map { Timestamp(microseconds: $0.microseconds + month)! <= instant } ?? false
+        return (schedule.last { $0.0 <= instant }?.1 ?? nil, ended ? "ended" : (expired ? "expired" : "active"))
     }
 
-    @Test("generated notifications, delivered out of order and twice, give the plan Apple's signedDate decides", arguments: [1, 2, 3] as [UInt64])
+    @Test("N3, N4: generated notifications across month boundaries, refunds reversed among them, delivered out of order and twice, give the plan and status Apple's signedDate decides", arguments: [1, 2, 3, 4] as [UInt64])
     func outOfOrder(seed: UInt64) throws {
         let f = try BillingFixture()
         defer { f.shutdown() }
         let token = try f.org("acme")
         var random = SeededRandom(seed: seed)
-        var items: [(plan: Plan?, signed: Timestamp)] = []
+        var items: [Item] = []
         var payloads: [String] = []
+        let day: Int64 = 86_400_000_000
+        func instant(_ i: Int) -> Timestamp {
+            Timestamp(microseconds: t("2026-09-01T00:00:00Z").microseconds + Int64(random.int(0...70)) * day + Int64(i))!
+        }
         for i in 0..<8 {
-            let signed = Timestamp(microseconds: t("2026-09-01T00:00:00Z").microseconds + Int64(random.int(0...70)) * 86_400_000_000 + Int64(i))!
+            let signed = instant(i)
             if random.chance(0.25) {
-                items.append((nil, signed))
+                items.append(Item(plan: nil, signed: signed, purchase: nil))
                 payloads.append(note(random.pick(["EXPIRED", "REFUND"]), tx(token, .plus, id: "e\(i)", signed: signed.iso8601), signed: signed.iso8601))
             } else {
                 let plan = random.pick([Plan.plus, .premium])
-                items.append((plan, signed))
+                items.append(Item(plan: plan, signed: signed, purchase: signed))
                 payloads.append(note(random.pick(["SUBSCRIBED", "DID_RENEW", "DID_CHANGE_RENEWAL_PREF"]),
                                      tx(token, plan, id: "t\(i)", signed: signed.iso8601), signed: signed.iso8601))
             }
         }
+        // REFUND_REVERSED: the latest transaction signed before it, signed again.
+        for i in 8..<(8 + random.int(1...3)) {
+            let signed = instant(i)
+            guard let latest = items.filter({ $0.purchase != nil && $0.signed < signed }).max(by: { $0.signed < $1.signed }),
+                  let index = items.firstIndex(where: { $0.purchase != nil && $0.signed == latest.signed }) else { continue }
+            items.append(Item(plan: latest.plan, signed: signed, purchase: latest.purchase))
+            payloads.append(note("REFUND_REVERSED", tx(token, latest.plan!, id: "t\(index)", signed: signed.iso8601,
+                                                       purchased: latest.purchase!.iso8601), signed: signed.iso8601))
+        }
         var deliveries = payloads + payloads.filter { _ in random.chance(0.5) }
         deliveries.shuffle(using: &random)
         for d in deliveries { #expect(try f.notify(d).status == 200) }
-        for month in ["2026-09-20", "2026-10-15", "2026-11-02", "2026-12-03", "2027-01-04"] {
-            f.service.clock.set(month + "T00:00:00Z")
-            let expected = Self.referencePlan(items, at: t(month + "T00:00:00Z")) ?? .free
-            #expect(try f.currentPlan("acme")?["current"]?.stringValue == expected.rawValue, "seed \(seed) at \(month)")
+        for probe in ["2026-09-20", "2026-10-15", "2026-11-02", "2026-12-03", "2027-01-04"] {
+            f.service.clock.set(probe + "T00:00:00Z")
+            let expected = Self.reference(items, at: t(probe + "T00:00:00Z"))
+            let offer = try f.offer("acme", as: f.session("alice", org: "acme")).body
+            #expect(offer["plan"]?["current"]?.stringValue == (expected.plan ?? .free).rawValue, "seed \(seed) at \(probe)")
+            #expect(offer["subscription"]?["status"]?.stringValue == expected.status, "seed \(seed) at \(probe)")
         }
     }
 }
