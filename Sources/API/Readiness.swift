@@ -4,7 +4,7 @@ import Postgres
 import Projections
 
 /// The answer of `/readyz`.
-struct Readiness: Sendable, Codable {
+struct Readiness: Sendable, Encodable {
     struct Check: Sendable, Codable {
         var ok: Bool
         var detail: String?
@@ -21,17 +21,20 @@ struct Readiness: Sendable, Codable {
     var checks: Checks
     var head: Int64?
     var projections: [ProjectionStatus.Item]
+    /// Each read replica, its lag and whether it serves reads; absent without replicas. A
+    /// replica out of rotation does not make the service unready: the primary serves.
+    var replicas: [ReplicaStatus]?
 
     /// Not ready, for a reason found outside the checks (no check has completed).
     static func unknown(_ detail: String) -> Readiness {
         let check = Check(ok: false, detail: detail)
         return Readiness(ready: false, status: "not_ready", checks: Checks(database: check, migrations: check, projections: check),
-                         head: nil, projections: [])
+                         head: nil, projections: [], replicas: nil)
     }
 
     /// Readiness, and the projection status it was judged on (nil when unreachable).
     static func check(pool: PostgresPool, migrations expected: [Migration], projections all: [any Projection],
-                      readyMaxLag: Int64) -> (Readiness, ProjectionStatus?) {
+                      readyMaxLag: Int64, replicas: ReplicaSet? = nil) -> (Readiness, ProjectionStatus?) {
         var database = Check(ok: true)
         var migrations = Check(ok: true)
         var projections = Check(ok: true)
@@ -63,6 +66,6 @@ struct Readiness: Sendable, Codable {
         let ready = database.ok && migrations.ok && projections.ok
         return (Readiness(ready: ready, status: ready ? "ready" : "not_ready",
                           checks: Checks(database: database, migrations: migrations, projections: projections),
-                          head: status?.head, projections: status?.items ?? []), status)
+                          head: status?.head, projections: status?.items ?? [], replicas: replicas?.statuses), status)
     }
 }

@@ -32,6 +32,10 @@ public struct ServiceContext: Sendable {
     public let progress: ProjectionProgress
     /// Readiness and the log's gauges, checked in the background.
     let monitor: ServiceMonitor
+    /// The read replicas (`LEDGER_READ_DATABASE_URLS`), nil without any.
+    public let replicas: ReplicaSet?
+    /// Reads by where they were served (`primary`, `replica-1`, …).
+    let readCounter: Counter
     /// N8: notifications per client address.
     let notificationLimiter: RateLimiter
     let appendCounter: Counter
@@ -43,7 +47,8 @@ public struct ServiceContext: Sendable {
                 migrations: [Migration], projections: [any Projection] = AllProjections.all, readyMaxLag: Int64 = 10_000,
                 cursorSecret: [UInt8], now: @escaping @Sendable () -> Timestamp = ServiceContext.systemClock,
                 keyCache: KeyCache = KeyCache(), appStore: AppStoreSettings = AppStoreSettings(sessionSecret: []),
-                readinessInterval: Double = 1) {
+                readinessInterval: Double = 1, readReplicaURLs: [String] = [],
+                replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings()) {
         self.store = store
         self.pool = pool
         self.logger = logger
@@ -56,17 +61,26 @@ public struct ServiceContext: Sendable {
         self.keyCache = keyCache
         self.appStore = appStore
         self.notificationLimiter = RateLimiter(perSecond: appStore.notificationsPerSecond)
-        self.catalog = CatalogService(pool: pool, store: store, logger: logger, metrics: metrics)
-        self.progress = ProjectionProgress(conninfo: pool.conninfo, projections: projections, logger: logger)
+        let progress = ProjectionProgress(conninfo: pool.conninfo, projections: projections, logger: logger)
+        self.progress = progress
+        let replicas = readReplicaURLs.isEmpty ? nil
+            : ReplicaSet(urls: readReplicaURLs, poolSize: pool.maximumConnections, projections: projections, settings: replicaSettings,
+                         logger: logger, primaryHead: { progress.head })
+        self.replicas = replicas
+        self.catalog = CatalogService(pool: pool, store: store, logger: logger, metrics: metrics, replicas: replicas)
         self.monitor = ServiceMonitor(interval: readinessInterval) { [pool, migrations, projections, readyMaxLag] in
-            Readiness.check(pool: pool, migrations: migrations, projections: projections, readyMaxLag: readyMaxLag)
+            Readiness.check(pool: pool, migrations: migrations, projections: projections, readyMaxLag: readyMaxLag, replicas: replicas)
         }
+        self.readCounter = metrics.counter("ledger_reads_total", help: "Read requests by where they were served: the primary or a replica.",
+                                           labelNames: ["target"])
         self.appendCounter = metrics.counter("ledger_appends_total", help: "Appends to the event log by result.",
                                              labelNames: ["result"])
         self.appStoreVerifications = metrics.counter("ledger_appstore_verifications_total",
             help: "App Store JWS verifications by kind and outcome.", labelNames: ["kind", "outcome"])
         Self.registerLogMetrics(metrics, monitor: monitor)
+        if let replicas { Self.registerReplicaMetrics(metrics, replicas: replicas) }
         progress.start()
+        replicas?.start()
         monitor.start()
     }
 
@@ -76,11 +90,27 @@ public struct ServiceContext: Sendable {
         catalog.stop()
         progress.stop()
         monitor.stop()
+        replicas?.stop()
     }
 
     /// The machine's clock, at microsecond precision.
     public static let systemClock: @Sendable () -> Timestamp = {
         Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000)) ?? .minimum
+    }
+
+    /// Each replica's lag and whether it serves reads, from its last poll.
+    private static func registerReplicaMetrics(_ metrics: MetricsRegistry, replicas: ReplicaSet) {
+        metrics.gauge("ledger_replica_lag_events", help: "Positions each read replica is behind the primary's head.",
+                      labelNames: ["replica"]) {
+            replicas.statuses.compactMap { s in s.lagEvents.map { MetricSample(labels: ["replica": s.name], value: Double($0)) } }
+        }
+        metrics.gauge("ledger_replica_lag_seconds", help: "Seconds of received WAL each read replica has yet to replay.",
+                      labelNames: ["replica"]) {
+            replicas.statuses.compactMap { s in s.lagSeconds.map { MetricSample(labels: ["replica": s.name], value: $0) } }
+        }
+        metrics.gauge("ledger_replica_in_rotation", help: "1 while a read replica serves reads.", labelNames: ["replica"]) {
+            replicas.statuses.map { MetricSample(labels: ["replica": $0.name], value: $0.inRotation ? 1 : 0) }
+        }
     }
 
     /// From the monitor's last check, so that a scrape never waits for the database.

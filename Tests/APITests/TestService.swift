@@ -24,8 +24,11 @@ final class TestService: Sendable {
     /// The service's clock; tests move it.
     let clock = ManualClock()
 
-    init(projections: [any Projection] = AllProjections.all, notificationsPerSecond: Double = 1_000) throws {
-        db = try TestDatabase.create()
+    /// `database`: one of a test's own cluster (default: a new one on the test command's);
+    /// `readReplicaURLs`: hot standbys of it for the read endpoints.
+    init(projections: [any Projection] = AllProjections.all, notificationsPerSecond: Double = 1_000, database: TestDatabase? = nil,
+         readReplicaURLs: [String] = [], replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings()) throws {
+        db = try database ?? TestDatabase.create()
         let pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 4)
         store = EventStore(conninfo: db.serviceURL, pool: pool)
         let logger = Logger(minimumLevel: .debug, sink: logs)
@@ -38,7 +41,7 @@ final class TestService: Sendable {
                                  appStore: AppStoreSettings(sessionSecret: TestService.sessionSecret, publicOrigin: TestService.origin,
                                                             notificationsPerSecond: notificationsPerSecond,
                                                             policy: TestCertificateAuthority.shared.developmentPolicy),
-                                 readinessInterval: 0.05)
+                                 readinessInterval: 0.05, readReplicaURLs: readReplicaURLs, replicaSettings: replicaSettings)
         server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4),
                             router: LedgerAPI.router(context), logger: logger, metrics: metrics)
         try server.start()

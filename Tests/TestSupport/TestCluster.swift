@@ -9,8 +9,9 @@ public final class TestCluster: Sendable {
     /// The superuser URL of the `postgres` database.
     public let url: String
 
-    /// Creates and starts a cluster with `settings` (`name=value`) on a free port.
-    public init(settings: [String] = []) throws {
+    /// Creates and starts a cluster with `settings` (`name=value`) on a free port; with
+    /// `primary`, a hot standby of it (pg_basebackup), streaming its WAL.
+    public init(settings: [String] = [], replicaOf primary: TestCluster? = nil) throws {
         directory = "/tmp/ledger-test-cluster-" + UUID().uuidString.prefix(8).lowercased()
         self.settings = ["fsync=off", "full_page_writes=off"] + settings
         var lastError: (any Error)?
@@ -18,7 +19,7 @@ public final class TestCluster: Sendable {
             let candidate = 15_000 + Int.random(in: 0..<15_000)
             do {
                 url = try Self.run(["pg", "start", "--dir", directory, "--port", String(candidate)]
-                                   + self.settings.flatMap { ["--set", $0] })
+                                   + self.settings.flatMap { ["--set", $0] } + (primary.map { ["--replica-of", $0.url] } ?? []))
                 port = candidate
                 return
             } catch {
@@ -35,6 +36,9 @@ public final class TestCluster: Sendable {
     public func restart() throws {
         _ = try Self.run(["pg", "start", "--dir", directory, "--port", String(port)] + settings.flatMap { ["--set", $0] })
     }
+
+    /// Promotes a standby to a primary.
+    public func promote() throws { _ = try Self.run(["pg", "promote", "--dir", directory]) }
 
     /// Stops the server and deletes the cluster.
     public func destroy() {

@@ -12,23 +12,27 @@ public final class TestDatabase: Sendable {
     public let superuserURL: String
     /// URL of a login role that is only a member of `ledger_service`, as the service runs.
     public let serviceURL: String
+    /// The superuser URL of the cluster it is on.
+    let clusterURL: String
 
     public static let serviceLogin = "ledger_test_service"
 
-    private init(name: String, superuserURL: String, serviceURL: String) {
+    private init(name: String, superuserURL: String, serviceURL: String, clusterURL: String) {
         self.name = name
         self.superuserURL = superuserURL
         self.serviceURL = serviceURL
+        self.clusterURL = clusterURL
     }
 
-    /// Creates and (by default) migrates a new database.
-    public static func create(migrated: Bool = true) throws -> TestDatabase {
-        let clusterURL = try TestPostgres.requireURL()
+    /// Creates and (by default) migrates a new database, on the test command's cluster or
+    /// on `cluster` (a superuser URL, e.g. a `TestCluster`'s).
+    public static func create(migrated: Bool = true, cluster: String? = nil) throws -> TestDatabase {
+        let clusterURL = try cluster ?? TestPostgres.requireURL()
         let name = "ledger_test_" + Hex.encode(SecureRandom.bytes(6))
         let admin = try PostgresConnection(conninfo: clusterURL)
         try admin.query("CREATE DATABASE \(admin.quoteIdentifier(name)) ENCODING 'UTF8' TEMPLATE template0")
         let db = TestDatabase(name: name, superuserURL: try url(clusterURL, user: nil, database: name),
-                              serviceURL: try url(clusterURL, user: serviceLogin, database: name))
+                              serviceURL: try url(clusterURL, user: serviceLogin, database: name), clusterURL: clusterURL)
         if migrated {
             let connection = try PostgresConnection(conninfo: db.superuserURL)
             try Migrator(migrations: try Migration.load(from: migrationsDirectory)).migrate(on: connection)
@@ -39,8 +43,19 @@ public final class TestDatabase: Sendable {
 
     /// Drops the database, closing whatever is still connected to it.
     public func drop() {
-        guard let url = try? TestPostgres.requireURL(), let admin = try? PostgresConnection(conninfo: url) else { return }
+        guard let admin = try? PostgresConnection(conninfo: clusterURL) else { return }
         _ = try? admin.query("DROP DATABASE IF EXISTS \(admin.quoteIdentifier(name)) WITH (FORCE)")
+    }
+
+    /// The service login's URL of this database on another server that holds it (a
+    /// streaming replica of its cluster, whose superuser URL is `cluster`).
+    public func serviceURL(onCluster cluster: String) throws -> String {
+        try Self.url(cluster, user: Self.serviceLogin, database: name)
+    }
+
+    /// The superuser URL of this database on another server that holds it.
+    public func superuserURL(onCluster cluster: String) throws -> String {
+        try Self.url(cluster, user: nil, database: name)
     }
 
     public func connect() throws -> PostgresConnection { try PostgresConnection(conninfo: superuserURL) }

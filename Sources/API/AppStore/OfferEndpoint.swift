@@ -77,7 +77,8 @@ enum OfferEndpoint {
     static func handle(_ request: HTTPRequest, context: ServiceContext, settings: AppStoreSettings) throws -> HTTPResponse {
         let reader = try OrganizationAccess.reader(request, context, settings)
         let orgID = request.pathParameters["org_id"] ?? ""
-        guard let org = try OrganizationsReadModel(pool: context.pool).snapshot(orgID), let role = reader.role(in: org) else {
+        let snapshot = try context.reading(OrganizationsProjection(), for: request) { try OrganizationsReadModel(pool: $0).snapshot(orgID) }
+        guard let org = snapshot, let role = reader.role(in: org) else {
             throw OrganizationAccess.notFound(orgID)
         }
         let offer = offer(org, reader: reader, role: role, settings: settings, now: context.now())

@@ -1,11 +1,14 @@
 import Crypto
 import HTTP
 import LedgerDomain
+import Postgres
 import Projections
 
 /// Secret keys: `Authorization: Bearer sk_…`, looked up by their SHA-256.
 enum Authentication {
-    static func principal(of request: HTTPRequest, context: ServiceContext) throws -> KeyPrincipal {
+    /// `pool`: where the key is looked up, the same as the request's read (a replica or the
+    /// primary, `ServiceContext.reading`).
+    static func principal(of request: HTTPRequest, context: ServiceContext, pool: PostgresPool? = nil) throws -> KeyPrincipal {
         guard let header = request.headers["authorization"] else {
             throw unauthenticated("missing Authorization header: send `Authorization: Bearer <secret key>`")
         }
@@ -15,7 +18,7 @@ enum Authentication {
         }
         let digest = Hex.encode(SHA256.hash(Array(parts[1].utf8)))
         if let known = context.keyCache.lookup(digest) { return known }
-        guard let key = try BillingReadModel(pool: context.pool).key(sha256: digest), !key.revoked else {
+        guard let key = try BillingReadModel(pool: pool ?? context.pool).key(sha256: digest), !key.revoked else {
             throw unauthenticated("unknown or revoked key")
         }
         let principal = key.principal

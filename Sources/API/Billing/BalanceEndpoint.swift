@@ -7,11 +7,13 @@ enum BalanceEndpoint {
     static func handle(_ request: HTTPRequest, account: BillingAccount, context: ServiceContext) throws -> HTTPResponse {
         // Waiting comes first: a key issued at the position the read waits for is known after it.
         try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
-        let principal = try Authentication.principal(of: request, context: context)
-        try Authentication.authorize(principal, toRead: account)
-        let response = try BillingReadModel(pool: context.pool).snapshot(now: context.now()) { try Self.response(account, reader: $0) }
-        guard let response else { throw BillingProblems.notFound(account) }
-        return .json(response, headers: ["Cache-Control": "no-store"])
+        return try context.reading(BillingProjection(), for: request) { pool in
+            let principal = try Authentication.principal(of: request, context: context, pool: pool)
+            try Authentication.authorize(principal, toRead: account)
+            let response = try BillingReadModel(pool: pool).snapshot(now: context.now()) { try Self.response(account, reader: $0) }
+            guard let response else { throw BillingProblems.notFound(account) }
+            return .json(response, headers: ["Cache-Control": "no-store"])
+        }
     }
 
     /// The balance of `account` as the endpoint answers it; nil when there is no such

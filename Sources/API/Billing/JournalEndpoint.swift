@@ -18,22 +18,24 @@ enum JournalEndpoint {
     static func handle(_ request: HTTPRequest, account: BillingAccount, context: ServiceContext) throws -> HTTPResponse {
         // Waiting comes first: a key issued at the position the read waits for is known after it.
         try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
-        let principal = try Authentication.principal(of: request, context: context)
-        try Authentication.authorize(principal, toRead: account)
-        let limit = try parseLimit(request.query("limit"))
-        let after = try request.query("cursor").map {
-            try JournalCursor.decode($0, account: account.key, secret: context.cursorSecret)
+        return try context.reading(BillingProjection(), for: request) { pool in
+            let principal = try Authentication.principal(of: request, context: context, pool: pool)
+            try Authentication.authorize(principal, toRead: account)
+            let limit = try parseLimit(request.query("limit"))
+            let after = try request.query("cursor").map {
+                try JournalCursor.decode($0, account: account.key, secret: context.cursorSecret)
+            }
+            guard let page = try BillingReadModel(pool: pool).journalPage(account, after: after, limit: limit) else {
+                throw BillingProblems.notFound(account)
+            }
+            // The cursor after the last entry is returned even on the last page, so that a
+            // client can come back later for the entries posted since (J1): new entries only
+            // ever go after it. On an empty page it is the cursor the client sent.
+            let resume = page.count > 0 ? page.id(at: page.count - 1) : after
+            let response = Response(account: account.json, page: page,
+                                    nextCursor: resume.map { JournalCursor.encode($0, account: account.key, secret: context.cursorSecret) })
+            return .json(streaming: response, headers: ["Cache-Control": "no-store"])
         }
-        guard let page = try BillingReadModel(pool: context.pool).journalPage(account, after: after, limit: limit) else {
-            throw BillingProblems.notFound(account)
-        }
-        // The cursor after the last entry is returned even on the last page, so that a
-        // client can come back later for the entries posted since (J1): new entries only
-        // ever go after it. On an empty page it is the cursor the client sent.
-        let resume = page.count > 0 ? page.id(at: page.count - 1) : after
-        let response = Response(account: account.json, page: page,
-                                nextCursor: resume.map { JournalCursor.encode($0, account: account.key, secret: context.cursorSecret) })
-        return .json(streaming: response, headers: ["Cache-Control": "no-store"])
     }
 
     static func parseLimit(_ text: String?) throws -> Int {

@@ -7,21 +7,23 @@ enum UsageEndpoint {
     static func handle(_ request: HTTPRequest, account: BillingAccount, context: ServiceContext) throws -> HTTPResponse {
         // Waiting comes first: a key issued at the position the read waits for is known after it.
         try ReadYourWrites.wait(request, context: context) { try handle(request, account: account, context: context) }
-        let principal = try Authentication.principal(of: request, context: context)
-        try Authentication.authorize(principal, toRead: account)
-        let now = context.now()
-        let month: UTCMonth
-        if let text = request.query("month") {
-            guard let m = UTCMonth(text) else {
-                throw BillingProblems.invalidParameter("month must be a UTC month YYYY-MM, got \(text.debugDescription)")
+        return try context.reading(BillingProjection(), for: request) { pool in
+            let principal = try Authentication.principal(of: request, context: context, pool: pool)
+            try Authentication.authorize(principal, toRead: account)
+            let now = context.now()
+            let month: UTCMonth
+            if let text = request.query("month") {
+                guard let m = UTCMonth(text) else {
+                    throw BillingProblems.invalidParameter("month must be a UTC month YYYY-MM, got \(text.debugDescription)")
+                }
+                month = m
+            } else {
+                month = UTCMonth(containing: now)
             }
-            month = m
-        } else {
-            month = UTCMonth(containing: now)
+            let response = try BillingReadModel(pool: pool).snapshot(now: now) { try Self.response(account, month: month, reader: $0) }
+            guard let response else { throw BillingProblems.notFound(account) }
+            return .json(response, headers: ["Cache-Control": "no-store"])
         }
-        let response = try BillingReadModel(pool: context.pool).snapshot(now: now) { try Self.response(account, month: month, reader: $0) }
-        guard let response else { throw BillingProblems.notFound(account) }
-        return .json(response, headers: ["Cache-Control": "no-store"])
     }
 
     /// The usage of `account` in `month` as the endpoint answers it; nil when there is no

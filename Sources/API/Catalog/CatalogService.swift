@@ -10,7 +10,9 @@ import Synchronization
 
 /// The catalog endpoint's memory: the last snapshot of the IAP projection, reloaded when the
 /// projector says the projection moved (LISTEN), and the offer impressions counted since
-/// the last flush, appended as one event per app every second.
+/// the last flush, appended as one event per app every second. With read replicas the
+/// snapshot follows the replica furthest on instead (a standby cannot LISTEN: its
+/// position is polled), and the primary only while no replica is in rotation.
 ///
 /// A request therefore costs no database round trip unless it names a user (whose
 /// purchases are read). The background thread starts with the first request and stops
@@ -35,6 +37,7 @@ public final class CatalogService: Sendable {
 
     private let state = Mutex(State())
     private let pool: PostgresPool
+    private let replicas: ReplicaSet?
     private let store: EventStore
     private let logger: Logger
     /// Reloads at least this often, in case a notification was missed or a replay swapped
@@ -47,8 +50,9 @@ public final class CatalogService: Sendable {
     private let impressions: Counter
 
     public init(pool: PostgresPool, store: EventStore, logger: Logger, metrics: MetricsRegistry,
-                fullReloadInterval: Double = 30, flushInterval: Double = 1) {
+                fullReloadInterval: Double = 30, flushInterval: Double = 1, replicas: ReplicaSet? = nil) {
         self.pool = pool
+        self.replicas = replicas
         self.store = store
         self.logger = logger
         self.fullReloadInterval = fullReloadInterval
@@ -69,7 +73,7 @@ public final class CatalogService: Sendable {
             return (s.snapshot, !s.started)
         }
         guard mustStart || current.position < 0 else { return current }
-        let loaded = try CatalogSnapshot.load(pool: pool)
+        let loaded = try CatalogSnapshot.load(pool: replicas?.freshest(projection: IAPProjection().name)?.replica.pool ?? pool)
         state.withLock { s in if loaded.position >= s.snapshot.position { s.snapshot = loaded } }
         if mustStart {
             let thread = Thread { [self] in self.run() }
@@ -150,13 +154,19 @@ public final class CatalogService: Sendable {
                     let connection = try PostgresConnection(conninfo: pool.conninfo)
                     try connection.listen(AllProjections.notificationChannel)
                     listener = connection
-                    try reload(cause: "connected")   // what moved while nobody listened
+                    try reload(from: replicas?.freshest(projection: IAPProjection().name)?.replica.pool ?? pool,
+                               cause: "connected")   // what moved while nobody listened
                     lastReload = Date()
                 }
-                let notes = try listener!.waitForNotifications(timeout: min(flushInterval, 0.25))
+                let notes = try listener!.waitForNotifications(timeout: min(flushInterval, replicas == nil ? 0.25 : 0.1))
                 let notified = notes.contains { $0.payload.hasPrefix("iap:") }
-                if notified || Date().timeIntervalSince(lastReload) >= fullReloadInterval {
-                    try reload(cause: notified ? "notified" : "periodic")
+                if let (replica, reached) = replicas?.freshest(projection: IAPProjection().name) {
+                    if reached > position || Date().timeIntervalSince(lastReload) >= fullReloadInterval {
+                        try reload(from: replica.pool, cause: "replica")
+                        lastReload = Date()
+                    }
+                } else if notified || Date().timeIntervalSince(lastReload) >= fullReloadInterval {
+                    try reload(from: pool, cause: notified ? "notified" : "periodic")
                     lastReload = Date()
                 }
             } catch {
@@ -172,9 +182,10 @@ public final class CatalogService: Sendable {
         listener = nil   // closed before `stop()` returns, so that the database can be dropped
     }
 
-    private func reload(cause: String) throws {
+    /// A snapshot never goes back: a replica behind the one read before is not followed.
+    private func reload(from source: PostgresPool, cause: String) throws {
         reloads.increment(labels: ["cause": cause])
-        let loaded = try CatalogSnapshot.load(pool: pool)
-        state.withLock { s in s.snapshot = loaded }
+        let loaded = try CatalogSnapshot.load(pool: source)
+        state.withLock { s in if loaded.position >= s.snapshot.position || source === pool { s.snapshot = loaded } }
     }
 }

@@ -16,7 +16,9 @@ enum ProductsEndpoint {
             if let userID { try UserID.check(userID) }
             // Test keys only; live keys and unknown values silently ignore it (seed).
             let demo = key.mode == .test ? request.query("demo").flatMap(CatalogResolver.Demo.init(rawValue:)) : nil
-            let purchases = try userID.map { try CatalogSnapshot.purchases(app: key.app.appID, user: $0, pool: context.pool) } ?? []
+            let purchases = try userID.map { user in
+                try context.reading(IAPProjection(), for: request) { try CatalogSnapshot.purchases(app: key.app.appID, user: user, pool: $0) }
+            } ?? []
             let view = CatalogResolver(catalog: key.app).resolve(userID: userID, purchases: purchases, demo: demo, now: context.now())
             if let impression = view.impression {
                 context.catalog.count(app: key.app.appID, campaign: impression.campaignID, variant: impression.variantID)

@@ -76,6 +76,22 @@ enum OpenAPIDocument {
                             ],
                         ],
                     ],
+                    "replicas": [
+                        "type": "array",
+                        "description": "Each read replica (LEDGER_READ_DATABASE_URLS), absent without any. One out of rotation does not make the service unready: the primary serves its reads.",
+                        "items": [
+                            "type": "object", "required": ["name", "address", "in_rotation", "replay_paused", "projections"],
+                            "properties": [
+                                "name": ["type": "string"], "address": ["type": "string", "description": "host:port/database, never credentials."],
+                                "in_rotation": ["type": "boolean"], "head": ["type": "integer"],
+                                "lag_events": ["type": "integer", "description": "Positions behind the primary's head."],
+                                "lag_ms": ["type": "integer", "description": "Milliseconds of received WAL not replayed yet."],
+                                "replay_paused": ["type": "boolean"],
+                                "projections": ["type": "object", "additionalProperties": ["type": "integer"]],
+                                "detail": ["type": "string", "description": "Why it is out of rotation."],
+                            ],
+                        ],
+                    ],
                 ],
             ],
             "ReadinessCheck": [

@@ -29,6 +29,11 @@ enum ReadYourWrites {
         throw park(until: target, since: request.receivedAt, context: context, projection: projection, then: handler)
     }
 
+    /// The request's `min_position`, once `wait` has checked it; nil without one.
+    static func minimumPosition(_ request: HTTPRequest) -> Int64? {
+        request.query("min_position").flatMap { Int64($0) }
+    }
+
     /// `handler`'s answer once `projection` has applied `target` (a position the service
     /// itself just appended): at once if it has, else the request is parked until it
     /// has; 503 `projection_behind` if that takes more than five seconds from `since`.

@@ -50,7 +50,10 @@ struct Service {
                                      migrations: try environment.migrations(), projections: AllProjections.all,
                                      readyMaxLag: Int64(try environment.int(.readyMaxLag)),
                                      cursorSecret: try environment.cursorSecret(logger: logger),
-                                     appStore: try environment.appStoreSettings(logger: logger))
+                                     appStore: try environment.appStoreSettings(logger: logger),
+                                     readReplicaURLs: try environment.readReplicaURLs(),
+                                     replicaSettings: ReplicaSet.Settings(maxLagEvents: Int64(try environment.int(.readMaxLagEvents)),
+                                                                          maxLagSeconds: try environment.positiveSeconds(.readMaxLagSeconds)))
         host = try environment.require(.host)
         let configuration = HTTPServerConfiguration(
             host: host, port: try environment.int(.port), threads: try environment.positiveInt(.httpThreads),

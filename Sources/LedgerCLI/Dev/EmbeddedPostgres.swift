@@ -104,7 +104,15 @@ public final class EmbeddedPostgres: Sendable {
     /// `postgresql://postgres@127.0.0.1:PORT/postgres`. A server already running on this
     /// cluster is reused as it is.
     @discardableResult
-    public func start() throws -> String {
+    public func start() throws -> String { try start(replicaOf: nil) }
+
+    /// Like `start()`, but a cluster that does not exist yet is made a **hot standby** of
+    /// the server at `primary` (a superuser URL on this machine): `pg_basebackup
+    /// --write-recovery-conf --wal-method=stream` copies it and leaves `standby.signal` and
+    /// `primary_conninfo`, so that the server streams the primary's WAL and answers reads.
+    /// An existing cluster starts as whatever it is (a standby, or a promoted primary).
+    @discardableResult
+    public func start(replicaOf primary: String?) throws -> String {
         let serverSettings = try validatedSettings()
         // Before anything is created (an account, a directory): without the programs there
         // is nothing to run.
@@ -117,7 +125,11 @@ public final class EmbeddedPostgres: Sendable {
             }
             let runner = HelperProcess(user: account?.name)
             if clusterMajorVersion == nil {
-                try initialize(with: binaries, runner: runner, account: account)
+                if let primary {
+                    try copy(primary, with: binaries, runner: runner)
+                } else {
+                    try initialize(with: binaries, runner: runner, account: account)
+                }
             }
             try writeServerSettings(serverSettings, account: account)
             try makeDirectory(socketDirectory, account: account)
@@ -158,6 +170,23 @@ public final class EmbeddedPostgres: Sendable {
             ], in: clusterDirectory)
             guard outcome.succeeded else {
                 throw EmbeddedPostgresError(code: .stopFailed, message: "pg_ctl stop failed for \(dataDirectory): \(outcome.output)")
+            }
+        }
+    }
+
+    /// Promotes a standby to a primary (`pg_ctl promote`, waiting until it accepts writes).
+    public func promote() throws {
+        let account = try serverAccount(creating: false)
+        try withLock {
+            guard runningServer() != nil else {
+                throw EmbeddedPostgresError(code: .promoteFailed, message: "no server is running in \(dataDirectory) to promote")
+            }
+            let binaries = try PostgresBinaries.locate(majorVersion: clusterMajorVersion)
+            let outcome = try HelperProcess(user: account?.name).run(binaries.pgCtl, [
+                "promote", "-D", dataDirectory, "-w", "-t", String(Self.waitSeconds), "-s",
+            ], in: clusterDirectory)
+            guard outcome.succeeded else {
+                throw EmbeddedPostgresError(code: .promoteFailed, message: "pg_ctl promote failed for \(dataDirectory): \(outcome.output)")
             }
         }
     }
@@ -229,6 +258,20 @@ public final class EmbeddedPostgres: Sendable {
             host    replication  all   127.0.0.1/32   trust
 
             """, to: dataDirectory + "/pg_hba.conf", account: account)
+    }
+
+    /// Copies the cluster at `primary` into `data/` as a standby of it.
+    private func copy(_ primary: String, with binaries: PostgresBinaries, runner: HelperProcess) throws {
+        guard let components = URLComponents(string: primary), let host = components.host, let port = components.port else {
+            throw EmbeddedPostgresError(code: .basebackupFailed, message: "--replica-of wants a URL such as postgresql://postgres@127.0.0.1:54329/postgres, got \(primary)")
+        }
+        let outcome = try runner.run(binaries.pgBasebackup, [
+            "-h", host, "-p", String(port), "-U", components.user ?? "postgres", "-D", dataDirectory,
+            "--write-recovery-conf", "--wal-method=stream", "--checkpoint=fast", "--no-sync",
+        ], in: clusterDirectory)
+        guard outcome.succeeded else {
+            throw EmbeddedPostgresError(code: .basebackupFailed, message: "pg_basebackup from \(primary) failed for \(dataDirectory):\n\(outcome.output)")
+        }
     }
 
     /// Writes `data/ledger.conf` and makes sure `postgresql.conf` includes it. A file, rather

@@ -24,6 +24,10 @@ public struct EmbeddedPostgresError: Error, Sendable, CustomStringConvertible {
         public static let portMismatch = Code("port_mismatch")
         /// A server setting has a malformed name or value, or names one the cluster manages itself.
         public static let invalidSetting = Code("invalid_setting")
+        /// `pg_basebackup` could not copy the primary for a standby.
+        public static let basebackupFailed = Code("basebackup_failed")
+        /// `pg_ctl promote` failed, or no server runs to promote.
+        public static let promoteFailed = Code("promote_failed")
         /// `createDatabase(name:)` failed.
         public static let createDatabaseFailed = Code("create_database_failed")
     }

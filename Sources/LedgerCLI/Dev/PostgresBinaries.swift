@@ -11,6 +11,7 @@ struct PostgresBinaries: Sendable {
     var directory: String
     var initdb: String { directory + "/initdb" }
     var pgCtl: String { directory + "/pg_ctl" }
+    var pgBasebackup: String { directory + "/pg_basebackup" }
 
     /// Finds the programs; `majorVersion` is the content of an existing cluster's PG_VERSION.
     static func locate(majorVersion: String?) throws -> PostgresBinaries {

@@ -27,6 +27,16 @@ extension LedgerEnvironment {
             problem: "is not set: point it at PostgreSQL (postgresql://user@host:port/db), or run `make run` (`ledger dev`), which creates a local database that commands run in this folder then find by themselves")
     }
 
+    /// LEDGER_READ_DATABASE_URLS: the read replicas, none when unset or empty.
+    public func readReplicaURLs() throws -> [String] {
+        guard let text = string(.readDatabaseURLs) else { return [] }
+        let urls = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for url in urls where !(url.hasPrefix("postgresql://") || url.hasPrefix("postgres://")) {
+            throw ConfigurationError(setting: .readDatabaseURLs, problem: "wants comma-separated postgresql:// URLs; one entry is not (it is not repeated here: it may hold a password)")
+        }
+        return urls
+    }
+
     /// The URL migrations run with: LEDGER_MIGRATION_DATABASE_URL, else DATABASE_URL, else
     /// the dev cluster's owner (the service's role may not change the schema).
     public func migrationDatabaseURL() throws -> String {

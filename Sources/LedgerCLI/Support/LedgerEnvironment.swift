@@ -93,6 +93,12 @@ extension LedgerEnvironment.Setting {
     public static let logLevel = Self(name: "LEDGER_LOG_LEVEL", defaultValue: "info", help: "debug, info, warning or error.")
     public static let readyMaxLag = Self(name: "LEDGER_READY_MAX_LAG", defaultValue: "10000",
         help: "Projector lag, in events, above which /readyz answers 503.")
+    public static let readDatabaseURLs = Self(name: "LEDGER_READ_DATABASE_URLS", defaultValue: nil,
+        help: "Hot standbys of the database, comma-separated URLs, that the read endpoints use while they keep up (docs/scaling.md); appends, the projector and every decision stay on DATABASE_URL.")
+    public static let readMaxLagEvents = Self(name: "LEDGER_READ_MAX_LAG_EVENTS", defaultValue: "10000",
+        help: "Positions a read replica may be behind the primary and still serve reads.")
+    public static let readMaxLagSeconds = Self(name: "LEDGER_READ_MAX_LAG_SECONDS", defaultValue: "5",
+        help: "Seconds of WAL a read replica may have yet to replay and still serve reads.")
     public static let pollInterval = Self(name: "LEDGER_PROJECTOR_POLL_INTERVAL", defaultValue: "1",
         help: "Seconds the projector waits for a NOTIFY before it polls the log anyway.")
     public static let shutdownGrace = Self(name: "LEDGER_SHUTDOWN_GRACE", defaultValue: "15",
@@ -131,7 +137,8 @@ extension LedgerEnvironment.Setting {
     public static let all: [Self] = [
         .databaseURL, .migrationDatabaseURL, .host, .port, .httpThreads, .networkThreads, .maxQueuedRequests,
         .maxRequestsPerClient, .requestHeadTimeout, .requestBodyTimeout, .maxBodyBytes, .maxHeaderBytes,
-        .connectionTimeout, .maxConnections, .poolSize, .logLevel, .readyMaxLag, .pollInterval,
+        .connectionTimeout, .maxConnections, .poolSize, .logLevel, .readyMaxLag, .readDatabaseURLs, .readMaxLagEvents,
+        .readMaxLagSeconds, .pollInterval,
         .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .sessionSecret, .webhookKey, .publicOrigin, .appStoreBundleID, .appStoreProducts, .schoolDomains,
         .notificationRate, .operatorName, .environment, .appStoreExtraRoots,
     ]

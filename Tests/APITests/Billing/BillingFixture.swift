@@ -17,8 +17,13 @@ final class BillingFixture: Sendable {
     private let projector: ProjectorThread
     let operatorActor = Actor(.operator, "test-operator")
 
-    init(notificationsPerSecond: Double = 1_000) throws {
-        service = try TestService(notificationsPerSecond: notificationsPerSecond)
+    convenience init(notificationsPerSecond: Double = 1_000) throws {
+        try self.init(service: TestService(notificationsPerSecond: notificationsPerSecond))
+    }
+
+    /// Over a service built by the test (on a cluster of its own, with replicas).
+    init(service: TestService) throws {
+        self.service = service
         projector = ProjectorThread(url: service.db.serviceURL, batchSize: 200)
     }
 
