@@ -17,7 +17,8 @@ final class BenchService: Sendable {
     /// The server's request threads (LEDGER_HTTP_THREADS).
     let threads: Int
 
-    init(url: String, environment: LedgerEnvironment) throws {
+    /// `readReplicaURLs`: hot standbys the read endpoints use (`ledger bench read --replicas`).
+    init(url: String, environment: LedgerEnvironment, readReplicaURLs: [String] = []) throws {
         threads = try environment.int(.httpThreads)
         pool = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))
         store = EventStore(conninfo: url, pool: pool)
@@ -26,7 +27,8 @@ final class BenchService: Sendable {
         // Cursors need not survive this process, so any 32 random bytes will do.
         context = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
                                      migrations: try environment.migrations(), projections: AllProjections.all,
-                                     readyMaxLag: Int64(try environment.int(.readyMaxLag)), cursorSecret: SecureRandom.bytes(32))
+                                     readyMaxLag: Int64(try environment.int(.readyMaxLag)), cursorSecret: SecureRandom.bytes(32),
+                                     readReplicaURLs: readReplicaURLs)
         server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: threads),
                             router: LedgerAPI.router(context), logger: logger, metrics: metrics)
         try server.start()

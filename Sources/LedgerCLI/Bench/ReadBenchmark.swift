@@ -25,12 +25,14 @@ enum ReadBenchmark {
         /// ratio, not the answer: the ratio reported is the median round's.
         var rounds = 5
         var reproject = false
+        /// With N > 0: the journal and catalog reads with 0 to N local standbys instead.
+        var replicas = 0
     }
 
     static let pageSize = 50
 
     static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["events", "projects", "requests", "concurrency", "rounds"], boolean: ["reproject"])
+        let args = try Arguments(arguments, valued: ["events", "projects", "requests", "concurrency", "rounds", "replicas"], boolean: ["reproject"])
         var options = Options()
         options.events = try args.int("events", default: options.events)
         options.projects = try args.int("projects", default: options.projects)
@@ -38,6 +40,8 @@ enum ReadBenchmark {
         options.concurrency = try args.int("concurrency", default: options.concurrency)
         options.rounds = try args.int("rounds", default: options.rounds)
         options.reproject = args.flag("reproject")
+        options.replicas = try args.int("replicas", default: 0)
+        guard (0...4).contains(options.replicas) else { throw UsageError("--replicas is 0 to 4") }
         guard options.projects > 0, options.requests > 0, options.concurrency > 0, options.rounds > 0 else {
             throw UsageError("--projects, --requests, --concurrency and --rounds must be positive")
         }
@@ -62,6 +66,11 @@ enum ReadBenchmark {
             BenchOutput.line("projector: dropped the projections (--reproject)")
         }
         try measureProjector(url: url, connection: connection)
+        if options.replicas > 0 {
+            try ReplicaReadBenchmark.run(replicas: options.replicas, url: url, log: log, requests: options.requests,
+                                         concurrency: options.concurrency, environment: environment)
+            return 0
+        }
 
         let service = try BenchService(url: url, environment: environment)
         defer { service.shutdown() }

@@ -7,7 +7,7 @@ public enum BenchCommand: LedgerCommand {
     public static let summary = "Benchmarks: `ledger bench append|read|replay|ingest|products|appstore` (append path, projector and billing reads, replay, usage ingestion, the IAP catalog, App Store verification)."
     public static let usage = """
         usage: ledger bench append [--events N] [--writers N] [--window N] [--preload N]
-               ledger bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--rounds K] [--reproject]
+               ledger bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--rounds K] [--reproject] [--replicas N]
                ledger bench replay [--events N] [--projects P] [--batch B]
                ledger bench ingest [--batches B] [--batch-size S] [--concurrency C] [--projector]
                ledger bench appstore [--seconds S] [--dir DIR]
@@ -53,6 +53,12 @@ public enum BenchCommand: LedgerCommand {
                  line `journal page p99 with 1 client: first X ms, last Y ms (target < 2 ms);
                  HTTP rate / raw statement rate with C clients: first A, last B (target >=
                  0.5); tail page T`.
+                 With --replicas N (1 to 4): copies N hot standbys of the database's cluster
+                 (pg_basebackup as DATABASE_URL's user, which needs REPLICATION; deleted at the
+                 end), then measures the first journal page and the catalog with a user_id
+                 with 0, 1, … N of them in LEDGER_READ_DATABASE_URLS, and which served the
+                 reads; ends with `read with 0..N replicas: journal A / B / … requests/s;
+                 products with user_id …`. On one machine the standbys share its cores.
 
         ingest   Creates (once) the self-paying project `bench-ingest` and a service key,
                  runs the projector until it knows them, then POSTs B batches (default 200)

@@ -272,7 +272,31 @@ public final class EmbeddedPostgres: Sendable {
         guard outcome.succeeded else {
             throw EmbeddedPostgresError(code: .basebackupFailed, message: "pg_basebackup from \(primary) failed for \(dataDirectory):\n\(outcome.output)")
         }
+        // A standby refuses to recover with a lower setting of these than its primary's; the
+        // copied ledger.conf is rewritten with this cluster's own settings, so they are kept
+        // in a file of their own, read before ledger.conf (which may raise them).
+        var inherited = "# Written by ledger (EmbeddedPostgres): the primary's settings a hot standby may not go below.\n"
+        do {
+            let connection = try PostgresConnection(conninfo: primary)
+            for name in Self.standbyMinimums {
+                inherited += "\(name) = \(Self.quoted(try connection.query("SELECT current_setting($1)", [name])[0].requireString(0)))\n"
+            }
+        } catch {
+            throw EmbeddedPostgresError(code: .basebackupFailed, message: "cannot read the settings of the primary \(primary): \(error)")
+        }
+        let account = try serverAccount(creating: false)
+        try write(inherited, to: dataDirectory + "/ledger-standby.conf", account: account)
+        let main = dataDirectory + "/postgresql.conf"
+        guard let text = try? String(contentsOfFile: main, encoding: .utf8) else {
+            throw EmbeddedPostgresError(code: .directoryFailed, message: "cannot read \(main)")
+        }
+        let include = "include_if_exists = 'ledger.conf'"
+        try write(text.replacingOccurrences(of: include, with: "include_if_exists = 'ledger-standby.conf'\n" + include), to: main, account: account)
     }
+
+    /// Settings a hot standby must have at least as high as its primary (PostgreSQL 15).
+    static let standbyMinimums = ["max_connections", "max_prepared_transactions", "max_locks_per_transaction",
+                                  "max_wal_senders", "max_worker_processes"]
 
     /// Writes `data/ledger.conf` and makes sure `postgresql.conf` includes it. A file, rather
     /// than `pg_ctl -o "-c …"`, because pg_ctl hands `-o` to a shell: a value with a space or
