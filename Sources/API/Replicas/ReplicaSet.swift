@@ -53,7 +53,7 @@ public final class ReplicaSet: Sendable {
                 logger: Logger, primaryHead: @escaping @Sendable () -> Int64?) {
         replicas = urls.enumerated().map { i, url in
             Replica(name: "replica-\(i + 1)", address: Self.address(of: url),
-                    pool: PostgresPool(conninfo: url, maximumConnections: poolSize, acquireTimeout: 2))
+                    pool: PostgresPool(conninfo: Self.bounded(url), maximumConnections: poolSize, acquireTimeout: 2))
         }
         self.settings = settings
         self.projections = projections
@@ -145,6 +145,19 @@ public final class ReplicaSet: Sendable {
             let rest = settings.pollInterval - Date().timeIntervalSince(started)
             if rest > 0 { Thread.sleep(forTimeInterval: rest) }
         }
+    }
+
+    /// The URL with bounds on how long a replica that stopped answering can hold a read
+    /// (unless the URL sets its own): 2 s to connect, 5 s for unacknowledged data on the
+    /// socket. The poll notices such a replica within `downAfter` and stops sending reads.
+    static func bounded(_ url: String) -> String {
+        guard var c = URLComponents(string: url) else { return url }
+        var items = c.queryItems ?? []
+        for (name, value) in [("connect_timeout", "2"), ("tcp_user_timeout", "5000")] where !items.contains(where: { $0.name == name }) {
+            items.append(URLQueryItem(name: name, value: value))
+        }
+        c.queryItems = items
+        return c.string ?? url
     }
 
     /// `host:port/database`, never the user or the password.

@@ -1,4 +1,4 @@
-import API
+@testable import API
 import Foundation
 import LedgerDomain
 import LedgerJSON
@@ -134,7 +134,13 @@ struct ReplicaTests {
         let f = s.f
         try f.app("demo")
         let catalog = f.service.context.catalog
-        #expect(try catalog.waitUntilCurrent(position: try f.service.store.headPosition()))
+        let first = try f.service.store.headPosition()
+        #expect(try catalog.waitUntilCurrent(position: first))
+        // The replica serves reads and has the catalog: from now on the catalog follows it.
+        #expect(try Poll.until(timeout: 20) {
+            guard let r = try s.replicaStatus() else { return false }
+            return r["in_rotation"] == true && (r["projections"]?["iap"]?.int64Value ?? -1) >= first
+        })
         try s.sql("SELECT pg_wal_replay_pause()")
         try f.app("second")
         let target = try f.service.store.headPosition()
@@ -143,5 +149,18 @@ struct ReplicaTests {
         try s.sql("SELECT pg_wal_replay_resume()")
         #expect(try catalog.waitUntilCurrent(position: target))
         #expect(f.service.context.metrics.render().contains("ledger_catalog_reloads_total{cause=\"replica\"}"))
+    }
+}
+
+@Suite("Read replica settings")
+struct ReplicaSettingsTests {
+    @Test("a replica's address never shows its credentials, and its URL gets bounded timeouts unless it sets its own")
+    func urls() {
+        #expect(ReplicaSet.address(of: "postgresql://ledger:s3cret@db2.internal:6432/ledger") == "db2.internal:6432/ledger")
+        #expect(!ReplicaSet.address(of: "postgresql://u:pw@h/d").contains("pw"))
+        let bounded = ReplicaSet.bounded("postgresql://ledger@db2:5432/ledger?sslmode=require")
+        #expect(bounded.contains("sslmode=require") && bounded.contains("connect_timeout=2") && bounded.contains("tcp_user_timeout=5000"))
+        #expect(ReplicaSet.bounded("postgresql://ledger@db2/ledger?connect_timeout=9").contains("connect_timeout=9"))
+        #expect(!ReplicaSet.bounded("postgresql://ledger@db2/ledger?connect_timeout=9").contains("connect_timeout=2"))
     }
 }
