@@ -170,6 +170,24 @@ struct CatalogRuleTests {
         #expect(try f.products(key: key, user: "loyal").body["migration_campaign"] == .null)
     }
 
+    @Test("migration: subscription days are whole days in both directions (catalog.md): min 30 is reached 30 x 24 h after the first purchase, max 30 holds until 31 x 24 h")
+    func migrationDayBounds() throws {
+        let (f, key) = try fixture()
+        defer { f.shutdown() }
+        try f.configure("demo", MigrationCampaignConfigured(appID: "demo", campaign: SampleCatalog.migration(min: 30, max: 30)))
+        let day: Int64 = 86_400_000_000
+        let held: [(String, Int64, Bool)] = [("short", 30 * day - 1, false), ("exact", 30 * day, true),
+                                             ("almost-31", 31 * day - 1, true), ("thirty-one", 31 * day, false)]
+        for (user, micros, _) in held {
+            let start = Timestamp(microseconds: Self.now.microseconds - micros)!
+            try f.purchase("demo", user: user, product: "pro.monthly", original: "orig-" + user, at: start,
+                           expires: Timestamp(microseconds: Self.now.microseconds + day)!)
+        }
+        for (user, _, shown) in held {
+            #expect(try f.products(key: key, user: user).body["migration_campaign"]?["should_show"] == .bool(shown), "\(user)")
+        }
+    }
+
     @Test("upgrade: the path the user holds, with upgrade_type, from, to and annualized savings_percent")
     func upgradeOffer() throws {
         let (f, key) = try fixture()
