@@ -78,7 +78,7 @@ public struct ServiceContext: Sendable {
         self.appStoreVerifications = metrics.counter("ledger_appstore_verifications_total",
             help: "App Store JWS verifications by kind and outcome.", labelNames: ["kind", "outcome"])
         Self.registerLogMetrics(metrics, monitor: monitor)
-        if let replicas { Self.registerReplicaMetrics(metrics, replicas: replicas) }
+        Self.registerReplicaMetrics(metrics, replicas: replicas)
         progress.start()
         replicas?.start()
         monitor.start()
@@ -98,18 +98,21 @@ public struct ServiceContext: Sendable {
         Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000)) ?? .minimum
     }
 
-    /// Each replica's lag and whether it serves reads, from its last poll.
-    private static func registerReplicaMetrics(_ metrics: MetricsRegistry, replicas: ReplicaSet) {
+    /// Each replica's lag and whether it serves reads, from its last poll. Registered
+    /// without replicas too (no samples), so that a dashboard's queries name families
+    /// every instance exports.
+    private static func registerReplicaMetrics(_ metrics: MetricsRegistry, replicas: ReplicaSet?) {
+        let statuses: @Sendable () -> [ReplicaStatus] = { replicas?.statuses ?? [] }
         metrics.gauge("ledger_replica_lag_events", help: "Positions each read replica is behind the primary's head.",
                       labelNames: ["replica"]) {
-            replicas.statuses.compactMap { s in s.lagEvents.map { MetricSample(labels: ["replica": s.name], value: Double($0)) } }
+            statuses().compactMap { s in s.lagEvents.map { MetricSample(labels: ["replica": s.name], value: Double($0)) } }
         }
         metrics.gauge("ledger_replica_lag_seconds", help: "Seconds of received WAL each read replica has yet to replay.",
                       labelNames: ["replica"]) {
-            replicas.statuses.compactMap { s in s.lagSeconds.map { MetricSample(labels: ["replica": s.name], value: $0) } }
+            statuses().compactMap { s in s.lagSeconds.map { MetricSample(labels: ["replica": s.name], value: $0) } }
         }
         metrics.gauge("ledger_replica_in_rotation", help: "1 while a read replica serves reads.", labelNames: ["replica"]) {
-            replicas.statuses.map { MetricSample(labels: ["replica": $0.name], value: $0.inRotation ? 1 : 0) }
+            statuses().map { MetricSample(labels: ["replica": $0.name], value: $0.inRotation ? 1 : 0) }
         }
     }
 
