@@ -42,6 +42,19 @@ struct ChangeBetweenFactsTests {
         #expect(try f.service.store.headPosition() == head)
     }
 
+    @Test("O10: the holder of a lapsed subscription, whose plan runs to the month's end, may buy in its group again; others may not buy that level")
+    func o10LapsedHolderMayResubscribe() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        try f.org("acme", admins: ["alice", "bob"])
+        try f.subscription(org: "acme", original: "3000", transaction: "3000", plan: .plus, holder: "alice",
+                           purchased: "2026-10-20T00:00:00Z", expires: "2026-11-05T00:00:00Z")
+        let own = try offer(f)
+        #expect(own["subscription"]?["status"] == "expired" && own["plan"]?["current"] == "plus")
+        #expect(plans(own) == ["plus", "premium"], "alice resubscribes before her plan goes on Dec 1")
+        #expect(plans(try offer(f, as: "bob")) == ["premium"])
+    }
+
     @Test("N3: a refund reversed in a later month restores the plan, and status and plan agree")
     func n3RefundReversedNextMonth() throws {
         let f = try BillingFixture()

@@ -60,8 +60,9 @@ public struct AppStoreOffer: Sendable, Hashable {
         }.max { a, b in
             (a.0.status(at: now) == .active ? 1 : 0, a.1.expires ?? .minimum) < (b.0.status(at: now) == .active ? 1 : 0, b.1.expires ?? .minimum)
         }
-        let own = Set(org.plans.subscriptions.filter { $0.holder == reader.personID && $0.status(at: now) == .active }
-            .map(\.originalTransactionID))
+        // Whatever its status: a lapsed or ended subscription of the reader still holds its plan
+        // to the month's end, and they may buy in its group again (resubscribe) meanwhile.
+        let own = Set(org.plans.subscriptions.filter { $0.holder == reader.personID }.map(\.originalTransactionID))
 
         var products: [Product] = []
         if role == .administrator && org.resellerID == nil {   // O3: a reseller pays for a delegated organization
