@@ -27,6 +27,21 @@ public enum HashChain {
         /// Exactly `metadata::text` as PostgreSQL prints it.
         public var metadataText: String
 
+        public init(position: Int64, eventID: UUID, stream: String, streamVersion: Int64, type: String, occurredAt: Timestamp,
+                    recordedAt: Timestamp, correctsPosition: Int64?, idempotencyKey: String?, dataText: String, metadataText: String) {
+            self.position = position
+            self.eventID = eventID
+            self.stream = stream
+            self.streamVersion = streamVersion
+            self.type = type
+            self.occurredAt = occurredAt
+            self.recordedAt = recordedAt
+            self.correctsPosition = correctsPosition
+            self.idempotencyKey = idempotencyKey
+            self.dataText = dataText
+            self.metadataText = metadataText
+        }
+
         /// The fields in the text form the chain hashes.
         var texts: Texts {
             Texts(position: position, eventID: eventID.lowercaseText, stream: stream, streamVersion: streamVersion, type: type,

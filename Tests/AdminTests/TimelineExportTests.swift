@@ -135,6 +135,39 @@ struct TimelineExportTests {
         #expect(csv.dropFirst().map { $0[12] } == all.map { Hex.encode($0.hash) })
     }
 
+    @Test("verify --archive: exported segments check on their own, in order, and against the live log; a changed byte or a missing file in between is caught")
+    func archivedSegments() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        try f.payer("acme")
+        for i in 0..<6 {
+            _ = try f.adminJSON(["credit", "--pool", "payer:acme", "--source", "grant", "--amount", String(100 + i), "--description", "d\(i)"])
+        }
+        let head = try f.head()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-archive-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = directory + "/0001.jsonl", second = directory + "/0002.jsonl"
+        for (path, range) in [(first, ["--through", "4"]), (second, ["--after", "4", "--through", String(head)])] {
+            let exported = try Self.run(f, ["export", "events", "--format", "jsonl", "--output", path] + range)
+            #expect(exported.status == 0, "\(exported.errors)")
+        }
+        let good = try Self.run(f, ["verify", "--archive", first, "--archive", second])
+        #expect(good.status == 0, "\(good.output) \(good.errors)")
+        #expect(good.output.contains("archive \(first): valid, events 1 to 4 (4)"))
+        #expect(good.output.contains("archive \(second): valid, events 5 to \(head)") && good.output.contains("the same as the live log at 4 and \(head)"))
+        // Out of order, or with a file missing between them: they do not link.
+        #expect(try Self.run(f, ["verify", "--archive", second]).status == 0, "a later segment alone checks against the live log")
+        let gap = try Self.run(f, ["verify", "--archive", second, "--archive", first])
+        #expect(gap.status == 1 && gap.output.contains("does not continue"))
+        // One byte of one event's data changed in the file.
+        var lines = try String(contentsOfFile: second, encoding: .utf8).split(separator: "\n").map(String.init)
+        lines[1] = lines[1].replacingOccurrences(of: "\\\"amount\\\": \\\"10", with: "\\\"amount\\\": \\\"90")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: second, atomically: true, encoding: .utf8)
+        let tampered = try Self.run(f, ["verify", "--archive", first, "--archive", second])
+        #expect(tampered.status == 1 && tampered.output.contains("INVALID archive \(second):2: position 6: its hash is not"), "\(tampered.output)")
+    }
+
     @Test("usage month by month as the usage endpoint computes it (U1-U7)")
     func usageExport() throws {
         let f = try AdminFixture()

@@ -8,7 +8,7 @@ public enum VerifyCommand: LedgerCommand {
     public static let name = "verify"
     public static let summary = "Recompute the event log's hash chain; non-zero exit naming the first bad position."
     public static let usage = """
-        usage: ledger verify [--expect POSITION:HASH ...] [--json]
+        usage: ledger verify [--expect POSITION:HASH ...] [--archive FILE ...] [--json]
 
         Reads the log in position order and checks, for every event, that positions follow
         each other without a hole, that prev_hash is the previous event's hash, and that
@@ -21,14 +21,23 @@ public enum VerifyCommand: LedgerCommand {
                                    hash (64 hex digits), e.g. a head written down
                                    outside the database after a backup; repeatable.
                                    A history rewritten and re-hashed after it fails.
+          --archive FILE           a segment of the log in a file, as `ledger export events
+                                   --format jsonl` writes it: checked on its own (positions
+                                   without a hole, each prev_hash linked, each hash
+                                   recomputed), linked to the files given before it, and
+                                   against the live log where it holds the same positions
+                                   (the same hash at both ends); repeatable, in order
           --json                   print the report as JSON
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["expect"], boolean: ["json"])
+        let args = try Arguments(arguments, valued: ["expect", "archive"], boolean: ["json"])
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument \(args.positionals[0])") }
         let expectations = try args.values("expect").map(parseExpectation)
         let connection = try PostgresConnection(conninfo: environment.databaseURL())
+        if !args.values("archive").isEmpty {
+            guard try verifyArchives(args.values("archive"), against: connection) else { return 1 }
+        }
         let total = try EventStore.headPosition(on: connection)
         let bar = ProgressBar(label: "verify")
         let report = try ChainVerifier().verify(on: connection, expecting: expectations) { bar.update(done: $0, total: total) }
@@ -54,6 +63,39 @@ public enum VerifyCommand: LedgerCommand {
             }
         }
         return report.isValid ? 0 : 1
+    }
+
+    /// Checks each archived segment on its own, their links to each other, and where the
+    /// live log still holds a segment's positions, that its hashes are the same at both
+    /// ends; prints a line per file. False when anything does not hold.
+    static func verifyArchives(_ paths: [String], against connection: PostgresConnection) throws -> Bool {
+        var previous: ArchiveSegment?
+        for path in paths {
+            let segment: ArchiveSegment
+            do {
+                segment = try ArchiveSegment.read(path)
+            } catch let invalid as ArchiveSegment.Invalid {
+                print("INVALID archive \(invalid)")
+                return false
+            }
+            if let previous, segment.firstPosition != previous.lastPosition + 1 || segment.previousHash != previous.lastHash {
+                print("INVALID archive \(path): does not continue \(previous.path) (which ends at \(previous.lastPosition))")
+                return false
+            }
+            var live: [String] = []
+            for (position, hash) in [(segment.firstPosition - 1, segment.previousHash), (segment.lastPosition, segment.lastHash)] where position > 0 {
+                guard let event = try EventStore.event(at: position, on: connection) else { continue }
+                guard event.hash == hash else {
+                    print("INVALID archive \(path): the live log's event \(position) has hash \(Hex.encode(event.hash)), the archive \(Hex.encode(hash))")
+                    return false
+                }
+                live.append(String(position))
+            }
+            print("archive \(path): valid, events \(segment.firstPosition) to \(segment.lastPosition) (\(segment.events)), hash \(Hex.encode(segment.lastHash))"
+                  + (live.isEmpty ? "" : "; the same as the live log at \(live.joined(separator: " and "))"))
+            previous = segment
+        }
+        return true
     }
 
     /// `POSITION:HASH`, as `ledger verify` prints a head (`head P, hash H`) and its JSON
