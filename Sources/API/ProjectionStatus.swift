@@ -24,9 +24,10 @@ struct ProjectionStatus: Sendable {
     static func read(_ projections: [any Projection], pool: PostgresPool) throws -> ProjectionStatus {
         try pool.read { connection in
             let head = try EventStore.headPosition(on: connection)
+            let checkpoints = try ProjectionSchema.checkpoints(projections.map(\.schema), on: connection)
             var items: [Item] = []
             for projection in projections {
-                if let c = try ProjectionSchema.checkpoint(projection.schema, on: connection) {
+                if let c = checkpoints[projection.schema] {
                     items.append(Item(name: projection.name, position: c.position, lag: head - c.position,
                                       failedPosition: c.failedPosition, error: c.error, exists: true))
                 } else {

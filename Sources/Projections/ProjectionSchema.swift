@@ -86,6 +86,25 @@ public enum ProjectionSchema {
                           failedPosition: row.int64(2), error: row.string(3))
     }
 
+    /// The checkpoints of `schemas`, by schema, in two statements whatever their number
+    /// (which exist, then all their checkpoints together); a schema not created yet has none.
+    /// Readiness reads them every second and each read replica's poll ten times a second.
+    public static func checkpoints(_ schemas: [String], on connection: PostgresConnection) throws -> [String: Checkpoint] {
+        let existing = try connection.query("SELECT nspname FROM pg_namespace WHERE nspname = ANY($1::text[])",
+                                            [PostgresTextArray(schemas)]).rows.map { try $0.requireString(0) }
+        guard !existing.isEmpty else { return [:] }
+        // The index names the schema: only identifiers, quoted, are written into the statement.
+        let statement = existing.enumerated().map { i, schema in
+            "SELECT \(i), position, version, failed_position, error FROM \(connection.quoteIdentifier(schema))._checkpoint"
+        }.joined(separator: " UNION ALL ")
+        var out: [String: Checkpoint] = [:]
+        for row in try connection.query(statement).rows {
+            out[existing[Int(try row.requireInt64(0))]] = Checkpoint(position: try row.requireInt64(1), version: Int(try row.requireInt64(2)),
+                                                                   failedPosition: row.int64(3), error: row.string(4))
+        }
+        return out
+    }
+
     /// A checksum of a table's rows in a stable order, to compare a rebuild with the live
     /// projection (they must be byte-identical).
     public static func checksum(schema: String, table: String, on connection: PostgresConnection) throws -> String {

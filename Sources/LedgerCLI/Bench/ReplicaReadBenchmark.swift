@@ -31,9 +31,8 @@ enum ReplicaReadBenchmark {
         }
         for i in 0..<count {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-bench-replica-\(i)-\(UUID().uuidString.prefix(8))").path
-            let cluster = EmbeddedPostgres(directory: directory, port: try freePort())
             let started = Date()
-            _ = try cluster.start(replicaOf: url)
+            let cluster = try startStandby(in: directory, of: url)
             guard var components = URLComponents(string: url) else { throw UsageError("DATABASE_URL is not a URL") }
             components.host = "127.0.0.1"
             components.port = cluster.port
@@ -107,12 +106,19 @@ enum ReplicaReadBenchmark {
         throw BenchmarkFailure(.unexpectedResponse, "the standby at \(url) did not replay position \(head) within 10 minutes")
     }
 
-    /// A TCP port on 127.0.0.1 nothing listens on, below Linux's ephemeral range.
-    private static func freePort() throws -> Int {
-        for _ in 0..<20 {
-            let candidate = 15_000 + Int.random(in: 0..<15_000)
-            if (try? PostgresConnection(conninfo: "postgresql://x@127.0.0.1:\(candidate)/x?connect_timeout=1")) == nil { return candidate }
+    /// A standby in `directory` on a port below Linux's ephemeral range, tried again on
+    /// another when the one drawn is taken (the copy is kept and only started again).
+    private static func startStandby(in directory: String, of primary: String) throws -> EmbeddedPostgres {
+        var lastError: (any Error)?
+        for _ in 0..<5 {
+            let cluster = EmbeddedPostgres(directory: directory, port: 15_000 + Int.random(in: 0..<15_000))
+            do {
+                _ = try cluster.start(replicaOf: primary)
+                return cluster
+            } catch {
+                lastError = error
+            }
         }
-        throw BenchmarkFailure(.unexpectedResponse, "no free port found for a standby")
+        throw lastError ?? BenchmarkFailure(.unexpectedResponse, "no standby could be started")
     }
 }
