@@ -1,4 +1,5 @@
 import Crypto
+import LedgerDomain
 import Postgres
 
 /// Recomputes the hash chain of the whole log (`ledger verify`).
@@ -18,6 +19,9 @@ public struct ChainVerifier: Sendable {
         public var verified: Int64
         public var headPosition: Int64
         public var headHash: [UInt8]
+        /// Positions 1 to this are archived (`ledger archive`): the walk starts after them,
+        /// from the hash the log's archive act recorded; 0 when nothing is archived.
+        public var archivedThrough: Int64 = 0
         public var failure: Failure?
         /// Things an auditor should know that do not break the chain (a disabled trigger).
         public var warnings: [String]
@@ -48,6 +52,24 @@ public struct ChainVerifier: Sendable {
         var report = Report(verified: 0, headPosition: 0, headHash: HashChain.genesis, failure: nil, warnings: try warnings(connection))
         var expectedPosition: Int64 = 1
         var previousHash = HashChain.genesis
+        let firstLive = try EventStore.firstLivePosition(on: connection)
+        if firstLive > 1 {
+            // The live log continues from the hash its archive act recorded, and that act is
+            // itself an event of the live chain: changing the hash breaks the chain after it.
+            let acts = try EventStore.readStream(LogArchived.stream, on: connection).compactMap { try? $0.decode(LogArchived.self) }
+            guard let act = acts.last(where: { $0.archivedThrough == firstLive - 1 }), let hash = Hex.decode(act.lastHash), hash.count == 32 else {
+                report.failure = Failure(position: 1,
+                    reason: "missing: the log starts at position \(firstLive), and no archive act (log.archived) names positions 1 to \(firstLive - 1)")
+                return report
+            }
+            expectedPosition = firstLive
+            previousHash = hash
+            report.archivedThrough = firstLive - 1
+            report.headHash = hash
+            for expectation in expectations where expectation.position < firstLive {
+                report.warnings.append("position \(expectation.position) is archived: check it against the archive files (--archive)")
+            }
+        }
         while true {
             let events = try EventStore.read(after: expectedPosition - 1, limit: chunkSize, on: connection)
             if events.isEmpty { break }
@@ -95,10 +117,20 @@ public struct ChainVerifier: Sendable {
               LEFT JOIN pg_trigger g ON g.tgname = t.name AND g.tgrelid = 'public.events'::regclass
             ORDER BY t.name
             """)
-        return rows.rows.compactMap { row in
+        var warnings = rows.rows.compactMap { row -> String? in
             let name = row.string(0) ?? "?"
             guard let state = row.string(1) else { return "trigger \(name) is missing" }
             return state == "D" ? "trigger \(name) is disabled" : nil
         }
+        // A statement naming a partition does not fire the triggers of `events`: each
+        // partition refuses inserts and truncation itself.
+        let unguarded = try connection.query("""
+            SELECT p.name FROM event_log_partitions p WHERE NOT EXISTS (
+                SELECT 1 FROM pg_trigger g WHERE g.tgrelid = p.name::regclass AND g.tgenabled <> 'D'
+                AND g.tgname IN ('events_partition_no_insert', 'events_partition_no_truncate') HAVING count(*) = 2)
+            ORDER BY p.first_position
+            """)
+        warnings += unguarded.rows.map { "partition \($0.string(0) ?? "?") does not refuse direct inserts and truncation (trigger missing or disabled)" }
+        return warnings
     }
 }

@@ -12,6 +12,7 @@ public enum LedgerMain {
         ReplayCommand.self,
         ProjectionsCommand.self,
         VerifyCommand.self,
+        ArchiveCommand.self,
         LogCommand.self,
         ExportCommand.self,
         BenchCommand.self,

@@ -16,17 +16,28 @@ struct SetAsides: Sendable {
     /// By projection name, then by the position set aside.
     private(set) var entries: [String: [Int64: Entry]] = [:]
 
-    static func load(on connection: PostgresConnection) throws -> SetAsides {
+    /// Those of the live log, and of `archives` (files of `ledger archive`) when a rebuild
+    /// starts from them: a set-aside recorded before the archived positions ended applies
+    /// to the replay all the same.
+    static func load(on connection: PostgresConnection, archives: [String] = []) throws -> SetAsides {
         var found = SetAsides()
+        for path in archives {
+            for event in try ArchiveReader.events(ofType: EventSetAside.type, in: path) {
+                found.add(try event.decode(EventSetAside.self), at: event.position, reason: (try? event.metadata())??.reason ?? "")
+            }
+        }
         for row in try connection.query("""
             SELECT position, data::text, coalesce(metadata->>'reason', '') FROM events
             WHERE type = $1 ORDER BY position
             """, [EventSetAside.type]).rows {
             let event = try JSONValueDecoder().decode(EventSetAside.self, from: try JSONValue.parse(try row.requireString(1)))
-            found.entries[event.projection, default: [:]][event.position] = Entry(
-                event: event, position: try row.requireInt64(0), reason: try row.requireString(2))
+            found.add(event, at: try row.requireInt64(0), reason: try row.requireString(2))
         }
         return found
+    }
+
+    private mutating func add(_ event: EventSetAside, at position: Int64, reason: String) {
+        entries[event.projection, default: [:]][event.position] = Entry(event: event, position: position, reason: reason)
     }
 
     func forProjection(_ name: String) -> [Int64: Entry] { entries[name] ?? [:] }

@@ -21,8 +21,9 @@ final class AdminFixture: Sendable {
     /// How long commands wait for the projection (short in tests that stop the projector).
     let projectionTimeout: Double
 
-    init(projector startsProjector: Bool = true, projectionTimeout: Double = 20) throws {
-        db = try TestDatabase.create()
+    init(projector startsProjector: Bool = true, projectionTimeout: Double = 20,
+         partitionSize: Int64 = TestDatabase.partitionSize) throws {
+        db = try TestDatabase.create(partitionSize: partitionSize)
         pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 4)
         store = EventStore(conninfo: db.serviceURL, pool: pool)
         self.projectionTimeout = projectionTimeout
@@ -49,7 +50,7 @@ final class AdminFixture: Sendable {
 
     var services: AdminServices {
         AdminServices(store: store, pool: pool, now: clock.read, projectionTimeout: projectionTimeout,
-                      webhookSecrets: Self.webhookSecrets, outboundPolicy: .development)
+                      webhookSecrets: Self.webhookSecrets, outboundPolicy: .development, ownerURL: db.superuserURL)
     }
 
     static let operatorEnvironment = ["LEDGER_OPERATOR": "alice"]

@@ -24,9 +24,14 @@ public final class TestDatabase: Sendable {
         self.clusterURL = clusterURL
     }
 
+    /// Partitions of this size make the suite's logs cross partition boundaries, where the
+    /// default (ten million positions) would put every test in one partition.
+    public static let partitionSize: Int64 = 5_000
+
     /// Creates and (by default) migrates a new database, on the test command's cluster or
-    /// on `cluster` (a superuser URL, e.g. a `TestCluster`'s).
-    public static func create(migrated: Bool = true, cluster: String? = nil) throws -> TestDatabase {
+    /// on `cluster` (a superuser URL, e.g. a `TestCluster`'s), with partitions of the log
+    /// `partitionSize` positions long.
+    public static func create(migrated: Bool = true, cluster: String? = nil, partitionSize: Int64 = partitionSize) throws -> TestDatabase {
         let clusterURL = try cluster ?? TestPostgres.requireURL()
         let name = "ledger_test_" + Hex.encode(SecureRandom.bytes(6))
         let admin = try PostgresConnection(conninfo: clusterURL)
@@ -36,6 +41,7 @@ public final class TestDatabase: Sendable {
         if migrated {
             let connection = try PostgresConnection(conninfo: db.superuserURL)
             try Migrator(migrations: try Migration.load(from: migrationsDirectory)).migrate(on: connection)
+            try connection.query("UPDATE event_log_settings SET partition_size = $1", [partitionSize])
             try ensureServiceLogin(admin)
         }
         return db

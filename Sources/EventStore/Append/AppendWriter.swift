@@ -20,6 +20,9 @@ final class AppendWriter: @unchecked Sendable {
     private let versionCache = StreamVersionCache()
     /// Where the time of each transaction goes, for the benchmark.
     private(set) var phases = AppendPhases()
+    /// The first position of the log's last partition, as `events_ensure_partitions` last
+    /// answered: once a batch may reach that partition, the next one is made first.
+    private var spareFrom: Int64 = 0
 
     init(conninfo: String, faults: AppendFaults, resolveTimeout: Double) {
         self.conninfo = conninfo
@@ -71,6 +74,10 @@ final class AppendWriter: @unchecked Sendable {
                 connection = nil
                 if attempt == 2 { return fail(appends, error) }
                 continue
+            } catch let error as PostgresError where error.isMissingPartition && attempt == 1 {
+                // Another process took the head past the partitions this one knew of.
+                spareFrom = 0
+                continue
             } catch let error as PostgresError {
                 // The server refused the batch. Split it so that one bad append cannot fail its
                 // neighbours; a single append gets the error itself.
@@ -83,6 +90,16 @@ final class AppendWriter: @unchecked Sendable {
             }
         }
         return fail(appends, PostgresError(code: .connectionLost, message: "the database is unreachable"))
+    }
+
+    /// Partitions are created ahead of need: there is always an empty one after the head
+    /// (docs/scaling.md). When the batch may reach the last one, the next is made in the
+    /// append's own transaction, under the append lock, so that it commits (or not) with
+    /// the batch and a lost commit answer is settled for both at once.
+    private func ensurePartitions(for appends: [PreparedAppend], head: Int64, on conn: PostgresConnection) throws {
+        let events = Int64(appends.reduce(0) { $0 + $1.events.count })
+        guard head + events >= spareFrom else { return }
+        spareFrom = try conn.query("SELECT events_ensure_partitions($1)", [head + events + Int64(PreparedAppend.maximumEvents)])[0].requireInt64(0)
     }
 
     private func connect() throws -> PostgresConnection {
@@ -124,6 +141,7 @@ final class AppendWriter: @unchecked Sendable {
         do {
             try conn.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.namespace), \(AdvisoryLock.append))")
             var planner = try makePlanner(for: appends, on: conn)
+            try ensurePartitions(for: appends, head: planner.headPosition, on: conn)
             phases.lockAndRead += clock.lap()
             let startHead = planner.headPosition
             planned = try planAndInsert(appends, with: &planner, on: conn)
@@ -159,6 +177,8 @@ final class AppendWriter: @unchecked Sendable {
             return results
         } catch {
             if conn.isOpen { _ = try? conn.query("ROLLBACK") }
+            // Partitions made in the transaction are gone with it.
+            spareFrom = 0
             throw error
         }
     }
@@ -185,8 +205,7 @@ final class AppendWriter: @unchecked Sendable {
         let unknown = streams.filter { versions[$0] == nil }
         if !unknown.isEmpty {
             let versionRows = try conn.query("""
-                SELECT s.stream, (SELECT e.stream_version FROM events e WHERE e.stream = s.stream
-                                  ORDER BY e.stream_version DESC LIMIT 1)
+                SELECT s.stream, (SELECT v.version FROM event_streams v WHERE v.stream = s.stream)
                 FROM unnest($1::text[]) AS s(stream)
                 """, [PostgresTextArray(Array(unknown))])
             for row in versionRows.rows { versions[try row.requireString(0)] = row.int64(1) ?? 0 }
@@ -194,8 +213,9 @@ final class AppendWriter: @unchecked Sendable {
         var known: [String: AppendPlanner.KnownKey] = [:]
         if !keys.isEmpty {
             let keyRows = try conn.query("""
-                SELECT idempotency_key, request_hash, position, event_id, stream, stream_version
-                FROM events WHERE idempotency_key = ANY($1::text[])
+                SELECT e.idempotency_key, e.request_hash, e.position, e.event_id, e.stream, e.stream_version
+                FROM event_keys k JOIN events e ON e.position = k.position
+                WHERE k.idempotency_key = ANY($1::text[])
                 """, [PostgresTextArray(Array(keys))])
             for row in keyRows.rows {
                 guard let id = UUID(uuidString: try row.requireString(3)) else { continue }

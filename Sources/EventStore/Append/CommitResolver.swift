@@ -47,7 +47,7 @@ struct CommitResolver {
                 let connection = try PostgresConnection(conninfo: conninfo)
                 if let backend { try waitUntilGone(backend, on: connection, deadline: deadline) }
                 guard let firstEvent else { return .notCommitted(connection) }
-                let found = try connection.query("SELECT 1 FROM events WHERE event_id = $1", [firstEvent]).rowCount == 1
+                let found = try connection.query("SELECT 1 FROM event_ids WHERE event_id = $1", [firstEvent]).rowCount == 1
                 return found ? .committed(connection) : .notCommitted(connection)
             } catch {
                 lastError = "\(error)"

@@ -14,11 +14,30 @@ extension EventStore {
 
     /// Events after `position`, in position order. Because positions are gapless and
     /// commit-ordered, a reader that repeats this with the last position it saw never
-    /// skips an event.
+    /// skips an event. Throws `ArchivedPositions` rather than skip positions that were
+    /// archived: the next event is always `position + 1`, or none.
     public static func read(after position: Int64, limit: Int, on connection: PostgresConnection) throws -> [RecordedEvent] {
         let rows = try connection.query("SELECT \(eventColumns) FROM events WHERE position > $1 ORDER BY position LIMIT $2",
                                         [position, limit], format: .binary)
-        return try rows.rows.map(RecordedEvent.init(row:))
+        let events = try rows.rows.map(RecordedEvent.init(row:))
+        if let first = events.first, first.position != position + 1 {
+            throw ArchivedPositions(requested: position + 1, firstLive: first.position)
+        }
+        return events
+    }
+
+    /// The first position the database holds: 1, or the one after the archived positions
+    /// (`ledger archive`); 1 for an empty log.
+    public static func firstLivePosition(on connection: PostgresConnection) throws -> Int64 {
+        try connection.query("SELECT coalesce(min(position), 1) FROM events")[0].requireInt64(0)
+    }
+
+    /// The last archive act the log records (`log.archived`), if any.
+    public static func lastArchive(on connection: PostgresConnection) throws -> RecordedEvent? {
+        let rows = try connection.query("""
+            SELECT \(eventColumns) FROM events WHERE stream = $1 ORDER BY stream_version DESC LIMIT 1
+            """, [LogArchived.stream], format: .binary)
+        return try rows.rows.first.map(RecordedEvent.init(row:))
     }
 
     /// A stream's events from `version` on, in version order.
@@ -84,7 +103,10 @@ extension EventStore {
     /// not in the log.
     public func events(appendedUnder key: String) throws -> [RecordedEvent] {
         try pool.read { conn in
-            let first = try conn.query("SELECT position, metadata->>'request_id' FROM events WHERE idempotency_key = $1", [key])
+            let first = try conn.query("""
+                SELECT e.position, e.metadata->>'request_id' FROM event_keys k JOIN events e ON e.position = k.position
+                WHERE k.idempotency_key = $1
+                """, [key])
             guard first.rowCount == 1 else { return [] }
             let position = try first[0].requireInt64(0)
             let rows = try conn.query("""
@@ -104,12 +126,11 @@ extension EventStore {
     }
 
     /// A stream's version: its last event's `stream_version`, 0 when it has none. Read
-    /// through the (stream, version) index, backwards: one entry.
+    /// from `event_streams`, which the insert trigger keeps: one entry, and right when the
+    /// stream's first events are archived.
     public func streamVersion(_ stream: String) throws -> Int64 {
         try pool.read { conn in
-            try conn.query("""
-                SELECT coalesce((SELECT stream_version FROM events WHERE stream = $1 ORDER BY stream_version DESC LIMIT 1), 0)
-                """, [stream])[0].requireInt64(0)
+            try conn.query("SELECT coalesce((SELECT version FROM event_streams WHERE stream = $1), 0)", [stream])[0].requireInt64(0)
         }
     }
 
@@ -118,8 +139,11 @@ extension EventStore {
     public func events(withKeys keys: [String]) throws -> [RecordedEvent] {
         guard !keys.isEmpty else { return [] }
         return try pool.read { conn in
-            try conn.query("SELECT \(Self.eventColumns) FROM events WHERE idempotency_key = ANY($1::text[]) ORDER BY position",
-                           [PostgresTextArray(Array(Set(keys)))], format: .binary).rows.map(RecordedEvent.init(row:))
+            try conn.query("""
+                SELECT \(Self.eventColumns)
+                FROM (SELECT position AS keyed FROM event_keys WHERE idempotency_key = ANY($1::text[])) k
+                JOIN events ON events.position = k.keyed ORDER BY position
+                """, [PostgresTextArray(Array(Set(keys)))], format: .binary).rows.map(RecordedEvent.init(row:))
         }
     }
 

@@ -57,8 +57,26 @@ public final class RecordedEvent: Sendable, Equatable {
                          idempotencyKey: idempotencyKey, dataText: dataText, metadataText: metadataText)
     }
 
+    init(position: Int64, eventID: UUID, stream: String, streamVersion: Int64, type: String, dataText: String,
+         metadataText: String, occurredAt: Timestamp, recordedAt: Timestamp, correctsPosition: Int64?,
+         idempotencyKey: String?, prevHash: [UInt8], hash: [UInt8]) {
+        self.position = position
+        self.eventID = eventID
+        self.stream = stream
+        self.streamVersion = streamVersion
+        self.type = type
+        self.dataText = dataText
+        self.metadataText = metadataText
+        self.occurredAt = occurredAt
+        self.recordedAt = recordedAt
+        self.correctsPosition = correctsPosition
+        self.idempotencyKey = idempotencyKey
+        self.prevHash = prevHash
+        self.hash = hash
+    }
+
     /// An event from a row of `eventColumns` sent in binary.
-    init(row: PostgresRow) throws {
+    convenience init(row: PostgresRow) throws {
         func timestamp(_ column: Int) throws -> Timestamp {
             guard let t = Timestamp(microseconds: try row.requireBinaryTimestampMicroseconds(column)) else {
                 throw PostgresError(code: .unexpectedResult, message: "an event time is outside 1970-9999")
@@ -74,19 +92,11 @@ public final class RecordedEvent: Sendable, Equatable {
         let occurredAt = try timestamp(7), recordedAt = try timestamp(8)
         let correctsPosition = try row.binaryInt64(9), idempotencyKey = try row.binaryString(10)
         let prevHash = try row.requireBinaryBytes(11), hash = try row.requireBinaryBytes(12)
-        self.position = position
-        self.eventID = UUID(uuid: (id[0], id[1], id[2], id[3], id[4], id[5], id[6], id[7],
-                                   id[8], id[9], id[10], id[11], id[12], id[13], id[14], id[15]))
-        self.stream = stream
-        self.streamVersion = streamVersion
-        self.type = type
-        self.dataText = dataText
-        self.metadataText = metadataText
-        self.occurredAt = occurredAt
-        self.recordedAt = recordedAt
-        self.correctsPosition = correctsPosition
-        self.idempotencyKey = idempotencyKey
-        self.prevHash = prevHash
-        self.hash = hash
+        self.init(position: position,
+                  eventID: UUID(uuid: (id[0], id[1], id[2], id[3], id[4], id[5], id[6], id[7],
+                                       id[8], id[9], id[10], id[11], id[12], id[13], id[14], id[15])),
+                  stream: stream, streamVersion: streamVersion, type: type, dataText: dataText, metadataText: metadataText,
+                  occurredAt: occurredAt, recordedAt: recordedAt, correctsPosition: correctsPosition,
+                  idempotencyKey: idempotencyKey, prevHash: prevHash, hash: hash)
     }
 }

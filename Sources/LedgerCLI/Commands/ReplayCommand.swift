@@ -9,7 +9,7 @@ public enum ReplayCommand: LedgerCommand {
     public static let name = "replay"
     public static let summary = "Rebuild projections from zero into a fresh schema, show what changes, then swap them in atomically."
     public static let usage = """
-        usage: ledger replay [--projection NAME] [--batch N] [--dry-run | --yes]
+        usage: ledger replay [--projection NAME] [--batch N] [--archive FILE ...] [--dry-run | --yes]
 
         Rebuilds every projection (or only NAME) from position 1 into a new schema while
         the live one keeps serving. Before it swaps, it brings the rebuild to the live
@@ -24,12 +24,16 @@ public enum ReplayCommand: LedgerCommand {
 
           --projection NAME   one of: \(AllProjections.all.map(\.name).joined(separator: ", "))
           --batch N           events per transaction (default 10000)
+          --archive FILE      the files `ledger archive` wrote, in order: the rebuild reads
+                              the archived positions from them (each file checked, linked
+                              to the next and to the live log), then the live log; needed
+                              once positions are archived, repeatable
           --dry-run           show what the rebuild changes, and swap nothing
           --yes               swap even when the rebuild changes something
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["projection", "batch"], boolean: ["dry-run", "yes"])
+        let args = try Arguments(arguments, valued: ["projection", "batch", "archive"], boolean: ["dry-run", "yes"])
         if args.flag("dry-run") && args.flag("yes") { throw UsageError("--dry-run and --yes exclude each other") }
         let url = try environment.databaseURL()
         var projections = AllProjections.all
@@ -41,10 +45,11 @@ public enum ReplayCommand: LedgerCommand {
         }
         let logger = try environment.logger(component: "replay")
         let bars = ProgressBarSet(projections: projections.map(\.name))
-        let rebuilder = ProjectionRebuilder(conninfo: url, batchSize: try args.int("batch", default: 10_000),
+        var rebuilder = ProjectionRebuilder(conninfo: url, batchSize: try args.int("batch", default: 10_000),
                                             log: logger.projectorLog) { name, position, head in
             bars.update(name: name, position: position, head: head)
         }
+        rebuilder.archives = args.values("archive")
         let started = Date()
         let rebuilt = try rebuilder.build(projections)
         bars.finish()

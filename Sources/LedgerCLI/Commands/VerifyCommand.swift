@@ -45,7 +45,7 @@ public enum VerifyCommand: LedgerCommand {
         if args.flag("json") {
             var object: [String: Any] = [
                 "valid": report.isValid, "verified": report.verified, "head_position": report.headPosition,
-                "head_hash": Hex.encode(report.headHash), "warnings": report.warnings,
+                "head_hash": Hex.encode(report.headHash), "warnings": report.warnings, "archived_through": report.archivedThrough,
             ]
             if let failure = report.failure { object["failure"] = ["position": failure.position, "reason": failure.reason] }
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
@@ -56,6 +56,9 @@ public enum VerifyCommand: LedgerCommand {
                 print("INVALID at position \(failure.position): \(failure.reason)")
                 print("\(report.verified) events verified before it")
             } else {
+                if report.archivedThrough > 0 {
+                    print("positions 1 to \(report.archivedThrough) are archived: the live log continues from the hash its archive act recorded\(args.values("archive").isEmpty ? " (give the files with --archive to check them)" : "")")
+                }
                 print("valid: \(report.verified) events, head \(report.headPosition), hash \(Hex.encode(report.headHash))")
                 for expectation in expectations {
                     print("passes through \(expectation.position):\(Hex.encode(expectation.hash))")
@@ -71,11 +74,9 @@ public enum VerifyCommand: LedgerCommand {
     static func verifyArchives(_ paths: [String], against connection: PostgresConnection) throws -> Bool {
         var previous: ArchiveSegment?
         for path in paths {
-            let segment: ArchiveSegment
-            do {
-                segment = try ArchiveSegment.read(path)
-            } catch let invalid as ArchiveSegment.Invalid {
-                print("INVALID archive \(invalid)")
+            let checked = Result { () throws(ArchiveReader.Invalid) -> ArchiveSegment in try ArchiveSegment.read(path) }
+            guard case .success(let segment) = checked else {
+                if case .failure(let invalid) = checked { print("INVALID archive \(invalid)") }
                 return false
             }
             if let previous, segment.firstPosition != previous.lastPosition + 1 || segment.previousHash != previous.lastHash {
@@ -90,6 +91,14 @@ public enum VerifyCommand: LedgerCommand {
                     return false
                 }
                 live.append(String(position))
+            }
+            // The live log, or the file after, continues where this one ends.
+            if let next = try EventStore.event(at: segment.lastPosition + 1, on: connection) {
+                guard next.prevHash == segment.lastHash else {
+                    print("INVALID archive \(path): the live log's event \(next.position) does not link to the archive's last hash \(Hex.encode(segment.lastHash))")
+                    return false
+                }
+                live.append("\(next.position) (linked)")
             }
             print("archive \(path): valid, events \(segment.firstPosition) to \(segment.lastPosition) (\(segment.events)), hash \(Hex.encode(segment.lastHash))"
                   + (live.isEmpty ? "" : "; the same as the live log at \(live.joined(separator: " and "))"))

@@ -16,9 +16,11 @@ final class EventPrefetcher: Sendable {
     private let stopped = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts reading events after `position`, `batchSize` at a time. A batch shorter than
-    /// `batchSize` ends the reading (the head).
-    init(conninfo: String, after position: Int64, batchSize: Int, consumers: Int = 1, ahead: Int = 2) {
+    /// Starts reading events after `position`, `batchSize` at a time: from the `archives`
+    /// files first (`ledger archive`; each checked as it is read, and linked to the next
+    /// and to the live log), then from the database. A batch shorter than `batchSize` ends
+    /// the reading (the head).
+    init(conninfo: String, after position: Int64, batchSize: Int, consumers: Int = 1, ahead: Int = 2, archives: [String] = []) {
         queues = (0..<consumers).map { _ in HandoffQueue(capacity: ahead) }
         let thread = Thread { [self] in
             defer {
@@ -27,7 +29,27 @@ final class EventPrefetcher: Sendable {
             }
             var after = position
             do {
+                var link: [UInt8]?
+                for path in archives {
+                    let file = try ArchiveReader(path: path)
+                    while !stopped.load(ordering: .relaxed) {
+                        let events = try file.next(limit: batchSize).filter { $0.position > after }
+                        guard let first = events.first else { break }
+                        guard first.position == after + 1 else {
+                            throw ArchiveReader.Invalid(description: "\(path): starts at position \(first.position), expected \(after + 1)")
+                        }
+                        if let link, first.prevHash != link {
+                            throw ArchiveReader.Invalid(description: "\(path): position \(first.position) does not link to the hash of \(after)")
+                        }
+                        for queue in queues { guard queue.put(.success(events)) else { return } }
+                        after = events.last!.position
+                        link = events.last!.hash
+                    }
+                }
                 let connection = try PostgresConnection(conninfo: conninfo)
+                if let link, let next = try EventStore.event(at: after + 1, on: connection), next.prevHash != link {
+                    throw ArchiveReader.Invalid(description: "the live log's event \(after + 1) does not link to the last archive's hash")
+                }
                 while !stopped.load(ordering: .relaxed) {
                     let events = try EventStore.read(after: after, limit: batchSize, on: connection)
                     for queue in queues { guard queue.put(.success(events)) else { return } }

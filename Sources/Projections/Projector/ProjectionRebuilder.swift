@@ -14,6 +14,9 @@ import Synchronization
 public struct ProjectionRebuilder: Sendable {
     public var conninfo: String
     public var batchSize: Int
+    /// Archive files (`ledger archive`) holding the positions before the live log, in
+    /// order: the rebuild reads them first, so that it still starts from position 1.
+    public var archives: [String] = []
     public var log: ProjectorLog
     /// Called after each batch with the projection, its position and the head it chases:
     /// from the projections' threads, one call at a time.
@@ -55,8 +58,8 @@ public struct ProjectionRebuilder: Sendable {
         // connection, in its own transaction per batch, with the next batch decoded while
         // this one is written. Durability of those commits is not waited for: a crash
         // loses build schemas only, which the next rebuild drops.
-        let setAsides = try SetAsides.load(on: connection)
-        let reader = EventPrefetcher(conninfo: conninfo, after: 0, batchSize: batchSize, consumers: projections.count)
+        let setAsides = try SetAsides.load(on: connection, archives: archives)
+        let reader = EventPrefetcher(conninfo: conninfo, after: 0, batchSize: batchSize, consumers: projections.count, archives: archives)
         defer { reader.stop() }
         let failures = Mutex<[Int: any Error]>([:])
         let reporting = Mutex(())

@@ -20,12 +20,17 @@ public struct AdminServices: Sendable {
     public var webhookSecrets: WebhookSecrets?
     /// Which webhook URLs are accepted.
     public var outboundPolicy: OutboundPolicy
+    /// A URL of the role that owns the schema (LEDGER_MIGRATION_DATABASE_URL), for the one
+    /// act the service's role may not do: detaching archived partitions (`ledger archive`).
+    public var ownerURL: String?
 
     /// - Parameters:
     ///   - now: the clock (the machine's by default).
     ///   - projectionTimeout: seconds to wait for the billing projection (30 by default).
     public init(store: EventStore, pool: PostgresPool, now: @escaping @Sendable () -> Timestamp = ServiceContext.systemClock,
-                projectionTimeout: Double = 30, webhookSecrets: WebhookSecrets? = nil, outboundPolicy: OutboundPolicy = .production) {
+                projectionTimeout: Double = 30, webhookSecrets: WebhookSecrets? = nil, outboundPolicy: OutboundPolicy = .production,
+                ownerURL: String? = nil) {
+        self.ownerURL = ownerURL
         self.store = store
         self.pool = pool
         self.now = now
@@ -40,6 +45,7 @@ public struct AdminServices: Sendable {
         let url = try environment.databaseURL()
         let pool = PostgresPool(conninfo: url, maximumConnections: 2)
         return AdminServices(store: EventStore(conninfo: url, pool: pool), pool: pool,
-                             webhookSecrets: try environment.webhookSecrets(), outboundPolicy: environment.outboundPolicy)
+                             webhookSecrets: try environment.webhookSecrets(), outboundPolicy: environment.outboundPolicy,
+                             ownerURL: try? environment.migrationDatabaseURL())
     }
 }

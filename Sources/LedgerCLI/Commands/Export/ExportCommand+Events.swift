@@ -4,8 +4,7 @@ import LedgerJSON
 import Postgres
 
 extension ExportCommand {
-    static let eventColumns = ["position", "event_id", "stream", "stream_version", "type", "occurred_at", "recorded_at",
-                               "corrects_position", "idempotency_key", "data", "metadata", "prev_hash", "hash"]
+    static let eventColumns = RecordedEvent.archiveFields
 
     /// A segment of the log with what re-verifying its chain needs: `data` and `metadata`
     /// exactly as the hash covers them (the text PostgreSQL prints for the `jsonb`, as a
@@ -24,18 +23,14 @@ extension ExportCommand {
                 let page = try EventStore.read(after: cursor, limit: Int(min(10_000, through - cursor)), on: conn)
                 guard let end = page.last else { break }
                 for event in page {
-                    let cells: [String?] = [String(event.position), event.eventID.uuidString.lowercased(), event.stream,
-                                            String(event.streamVersion), event.type, event.occurredAt.iso8601, event.recordedAt.iso8601,
-                                            event.correctsPosition.map(String.init), event.idempotencyKey, event.dataText,
-                                            event.metadataText, Hex.encode(event.prevHash), Hex.encode(event.hash)]
                     if format == .csv {
+                        let cells: [String?] = [String(event.position), event.eventID.uuidString.lowercased(), event.stream,
+                                                String(event.streamVersion), event.type, event.occurredAt.iso8601, event.recordedAt.iso8601,
+                                                event.correctsPosition.map(String.init), event.idempotencyKey, event.dataText,
+                                                event.metadataText, Hex.encode(event.prevHash), Hex.encode(event.hash)]
                         try output.line(CSV.line(cells.map { $0 ?? "" }))
                     } else {
-                        var object = Dictionary(uniqueKeysWithValues: zip(eventColumns, cells.map { $0.map(JSONValue.string) ?? .null }))
-                        object["position"] = .integer(event.position)
-                        object["stream_version"] = .integer(event.streamVersion)
-                        object["corrects_position"] = event.correctsPosition.map(JSONValue.integer) ?? .null
-                        try output.line(JSONValue.object(object).compactText())
+                        try output.line(event.archiveLine)
                     }
                 }
                 first = first ?? page.first
