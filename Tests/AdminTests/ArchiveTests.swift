@@ -1,4 +1,5 @@
 import Crypto
+import Dispatch
 import EventStore
 import Foundation
 import LedgerCLI
@@ -6,6 +7,7 @@ import LedgerDomain
 import LedgerJSON
 import Postgres
 import Projections
+import Synchronization
 import Testing
 import TestSupport
 
@@ -14,6 +16,15 @@ import TestSupport
 /// where they end; a replay still starts from position 1 given the files.
 @Suite("Archiving old partitions of the log")
 struct ArchiveTests {
+    /// The auditor's query for an archived log, as docs/audit.md prints it.
+    static func archivedAuditQuery() throws -> String {
+        let doc = try String(contentsOfFile: TestDatabase.repositoryRoot + "/docs/audit.md", encoding: .utf8)
+        let after = try #require(doc.range(of: "This variant starts there")).upperBound
+        let start = try #require(doc.range(of: "```sql\n", range: after..<doc.endIndex)).upperBound
+        let end = try #require(doc.range(of: "```", range: start..<doc.endIndex)).lowerBound
+        return String(doc[start..<end])
+    }
+
     func archive(_ f: AdminFixture, _ arguments: [String]) -> AdminOutcome {
         ArchiveCommand.execute(arguments + ["--reason", "yearly archive"], environment: AdminFixture.operatorEnvironment) { f.services }
     }
@@ -54,6 +65,15 @@ struct ArchiveTests {
         let report = try ChainVerifier().verify(on: superuser)
         #expect(report.isValid && report.archivedThrough == 200 && report.verified == head + 1 - 200,
                 "\(String(describing: report.failure))")
+        // The auditor's SQL agrees: intact from the archive act's hash, and it names a
+        // changed row of the live log.
+        let query = try Self.archivedAuditQuery()
+        #expect(try superuser.query(query).rowCount == 0)
+        try superuser.query("BEGIN")
+        try superuser.query("SET LOCAL session_replication_role = replica")
+        try superuser.query(#"UPDATE events SET type = 'forged' WHERE position = 205"#)
+        #expect(try superuser.query(query).rows.first?.int64(0) == 205)
+        try superuser.query("ROLLBACK")
         let env = ["DATABASE_URL": f.db.serviceURL, "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory]
         let verify = try LedgerBinary.start(["verify"] + files.flatMap { ["--archive", $0] }, environment: env)
         #expect(verify.wait() == 0, "\(verify.output) \(verify.errors)")
@@ -72,6 +92,36 @@ struct ArchiveTests {
         #expect(!changed, "the rebuild from the archive differs from the live projections")
         rebuilder.archives = [files[1]]
         #expect(throws: ArchiveReader.Invalid.self) { try rebuilder.build(AllProjections.all).discard() }
+
+        // A projection the projector must build from scratch on the archived log (one new
+        // in this version, or dropped) is rebuilt from LEDGER_ARCHIVE_DIR, then follows the log.
+        f.stopProjector()
+        try superuser.query("DROP SCHEMA proj_billing CASCADE")
+        let projector = ProjectorThread(url: f.db.serviceURL, archiveDirectory: dir)
+        let rebuiltHead = try f.head()
+        #expect(try Poll.until(timeout: 30) {
+            try f.pool.read { try ProjectionSchema.checkpoint("proj_billing", on: $0)?.position ?? -1 } >= rebuiltHead
+        })
+        projector.stop()
+        f.startProjector()
+        rebuilder.archives = files
+        let rebuiltAgain = try rebuilder.build(AllProjections.all)
+        let sinceProjector = try rebuiltAgain.differences()
+        rebuiltAgain.discard()
+        #expect(!sinceProjector.contains { !$0.isUnchanged }, "the projector's rebuild from the archive differs from a replay")
+        // Without the directory it refuses, and says why, rather than fold a log with a hole.
+        try superuser.query("DROP SCHEMA proj_billing CASCADE")
+        f.stopProjector()
+        let logged = Mutex<[String]>([])
+        let blind = Projector(configuration: .init(conninfo: f.db.serviceURL, projections: AllProjections.all, pollInterval: 0.05),
+                              log: { _, message, fields in logged.withLock { $0.append(message + " " + (fields["error"] ?? "")) } })
+        let stop = Atomic<Bool>(false)
+        let done = DispatchSemaphore(value: 0)
+        Thread { blind.run { stop.load(ordering: .relaxed) }; done.signal() }.start()
+        #expect(Poll.until(timeout: 20) { logged.withLock { $0.contains { $0.contains("positions 1 to 200 are archived") } } })
+        stop.store(true, ordering: .relaxed)
+        done.wait()
+        f.startProjector()
 
         // A changed byte in a file is caught, by verify and by the replay.
         var text = try String(contentsOfFile: files[0], encoding: .utf8)

@@ -10,9 +10,10 @@ public final class ProjectorThread: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let stopped = Atomic<Bool>(false)
 
-    public init(url: String, projections: [any Projection] = AllProjections.all, batchSize: Int = 100, pollInterval: Double = 0.05) {
+    public init(url: String, projections: [any Projection] = AllProjections.all, batchSize: Int = 100, pollInterval: Double = 0.05,
+                archiveDirectory: String? = nil) {
         projector = Projector(configuration: .init(conninfo: url, projections: projections, batchSize: batchSize,
-                                                   pollInterval: pollInterval),
+                                                   pollInterval: pollInterval, archiveDirectory: archiveDirectory),
                               log: { _, _, _ in })
         let thread = Thread { [self] in
             projector.run { self.stopRequested.load(ordering: .relaxed) }

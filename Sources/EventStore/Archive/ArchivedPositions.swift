@@ -7,7 +7,12 @@ public struct ArchivedPositions: Error, Sendable, Equatable, CustomStringConvert
     public var requested: Int64
     public var firstLive: Int64
 
+    public init(requested: Int64, firstLive: Int64) {
+        self.requested = requested
+        self.firstLive = firstLive
+    }
+
     public var description: String {
-        "positions \(requested) to \(firstLive - 1) are archived (detached from the database by `ledger archive`): read them from the archive files, e.g. `ledger replay --archive FILE ...`"
+        "positions \(requested) to \(firstLive - 1) are archived (detached from the database by `ledger archive`): read them from the archive files (`ledger replay --archive FILE ...`; the projector reads LEDGER_ARCHIVE_DIR)"
     }
 }

@@ -32,6 +32,16 @@ extension EventStore {
         try connection.query("SELECT coalesce(min(position), 1) FROM events")[0].requireInt64(0)
     }
 
+    /// The files of every archive act the log records, in position order, as paths in
+    /// `directory` (where `ledger archive` wrote them, or a copy): what a rebuild reads
+    /// before the live log. Each file is checked as it is read.
+    public static func archiveFiles(in directory: String, on connection: PostgresConnection) throws -> [String] {
+        var seen = Set<String>()
+        return try readStream(LogArchived.stream, on: connection).flatMap { try $0.decode(LogArchived.self).files }
+            .filter { seen.insert($0.name).inserted }
+            .map { directory + "/" + $0.name }
+    }
+
     /// The last archive act the log records (`log.archived`), if any.
     public static func lastArchive(on connection: PostgresConnection) throws -> RecordedEvent? {
         let rows = try connection.query("""

@@ -18,8 +18,9 @@ public enum BenchCommand: LedgerCommand {
                  --writers concurrent writers (default 32), each keeping up to --window appends
                  in flight (default 64) with an exact expected version per append. In the same
                  run it measures the baseline: the same rows inserted by multi-row INSERTs of
-                 500 rows through libpq into a scratch table with the same columns and indexes
-                 as `events` (no lock, no hash chain, no version check), from 1, 2 and 4
+                 500 rows through libpq into a scratch table with the same columns as `events`
+                 and its uniqueness rules as unique indexes of that one table (no partitions,
+                 no side tables, no lock, no hash chain, no version check), from 1, 2 and 4
                  connections, keeping the best. Ends with the line
                  `append: A events/s; raw insert: R events/s; ratio: A/R`.
                  --preload N then fills the log with N more events through the real append

@@ -40,7 +40,8 @@ public enum ProjectCommand: LedgerCommand {
         let projector = Projector(
             configuration: .init(conninfo: url, projections: AllProjections.all,
                                  batchSize: try args.int("batch", default: 5_000),
-                                 pollInterval: try environment.double(.pollInterval), crashAfterApplying: crash),
+                                 pollInterval: try environment.double(.pollInterval), crashAfterApplying: crash,
+                                 archiveDirectory: environment.string(.archiveDirectory)),
             log: logger.projectorLog)
         // The webhook sender runs beside the projector and sends only while this process
         // is the active projector (docs/architecture.md).

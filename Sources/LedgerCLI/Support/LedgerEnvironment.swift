@@ -66,6 +66,8 @@ extension LedgerEnvironment.Setting {
         help: "PostgreSQL URL the service, projector and commands use. `ledger dev` creates a local cluster when it is unset.")
     public static let migrationDatabaseURL = Self(name: "LEDGER_MIGRATION_DATABASE_URL", defaultValue: nil,
         help: "URL of a role that owns the schema, used by `ledger migrate` (default: DATABASE_URL).")
+    public static let archiveDirectory = Self(name: "LEDGER_ARCHIVE_DIR", defaultValue: nil,
+        help: "Where `ledger archive` wrote its files: the projector reads them to rebuild a projection once old partitions are archived.")
     public static let host = Self(name: "LEDGER_HOST", defaultValue: "127.0.0.1", help: "Address the HTTP server binds.")
     public static let port = Self(name: "LEDGER_PORT", defaultValue: "8080", help: "Port the HTTP server listens on.")
     public static let httpThreads = Self(name: "LEDGER_HTTP_THREADS", defaultValue: "16",
@@ -135,7 +137,7 @@ extension LedgerEnvironment.Setting {
 
     /// Every setting, in the order `ledger --help` prints them.
     public static let all: [Self] = [
-        .databaseURL, .migrationDatabaseURL, .host, .port, .httpThreads, .networkThreads, .maxQueuedRequests,
+        .databaseURL, .migrationDatabaseURL, .archiveDirectory, .host, .port, .httpThreads, .networkThreads, .maxQueuedRequests,
         .maxRequestsPerClient, .requestHeadTimeout, .requestBodyTimeout, .maxBodyBytes, .maxHeaderBytes,
         .connectionTimeout, .maxConnections, .poolSize, .logLevel, .readyMaxLag, .readDatabaseURLs, .readMaxLagEvents,
         .readMaxLagSeconds, .pollInterval,

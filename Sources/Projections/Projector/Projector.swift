@@ -21,9 +21,13 @@ public final class Projector: Sendable {
         /// Fault injection for tests: exit the process, without committing, after applying
         /// the batch that contains this position.
         public var crashAfterApplying: Int64?
+        /// Where `ledger archive` put its files (LEDGER_ARCHIVE_DIR): a projection rebuilt
+        /// on a log whose oldest partitions are archived reads them first.
+        public var archiveDirectory: String?
 
         public init(conninfo: String, projections: [any Projection], batchSize: Int = 5_000, pollInterval: Double = 1,
-                    crashAfterApplying: Int64? = nil) {
+                    crashAfterApplying: Int64? = nil, archiveDirectory: String? = nil) {
+            self.archiveDirectory = archiveDirectory
             self.conninfo = conninfo
             self.projections = projections
             self.batchSize = batchSize
@@ -97,9 +101,11 @@ public final class Projector: Sendable {
         return false
     }
 
-    /// Creates missing schemas and rebuilds those whose stored version is not the code's.
+    /// Creates missing schemas and rebuilds those whose stored version is not the code's,
+    /// and those behind archived positions (a new projection on an archived log).
     private func prepareSchemas(on connection: PostgresConnection) throws {
         var outdated: [any Projection] = []
+        let firstLive = try EventStore.firstLivePosition(on: connection)
         for projection in configuration.projections {
             if let checkpoint = try ProjectionSchema.checkpoint(projection.schema, on: connection) {
                 // Schemas made before set-asides existed get their table.
@@ -119,10 +125,22 @@ public final class Projector: Sendable {
                 try connection.transaction { try ProjectionSchema.create(projection.schema, for: projection, on: $0) }
                 log(.info, "projection created", ["projection": projection.name])
             }
+            if !outdated.contains(where: { $0.name == projection.name }),
+               let checkpoint = try ProjectionSchema.checkpoint(projection.schema, on: connection), checkpoint.position < firstLive - 1 {
+                log(.info, "projection behind the archived positions; rebuilding from the archive", ["projection": projection.name,
+                    "position": String(checkpoint.position), "archived_through": String(firstLive - 1)])
+                outdated.append(projection)
+            }
         }
         if !outdated.isEmpty {
-            try ProjectionRebuilder(conninfo: configuration.conninfo, batchSize: configuration.batchSize, log: log)
-                .rebuild(outdated)
+            var rebuilder = ProjectionRebuilder(conninfo: configuration.conninfo, batchSize: configuration.batchSize, log: log)
+            if firstLive > 1 {
+                guard let directory = configuration.archiveDirectory else {
+                    throw ArchivedPositions(requested: 1, firstLive: firstLive)
+                }
+                rebuilder.archives = try EventStore.archiveFiles(in: directory, on: connection)
+            }
+            try rebuilder.rebuild(outdated)
         }
     }
 
