@@ -99,7 +99,9 @@ final class AppendWriter: @unchecked Sendable {
     private func ensurePartitions(for appends: [PreparedAppend], head: Int64, on conn: PostgresConnection) throws {
         let events = Int64(appends.reduce(0) { $0 + $1.events.count })
         guard head + events >= spareFrom else { return }
-        spareFrom = try conn.query("SELECT events_ensure_partitions($1)", [head + events + Int64(PreparedAppend.maximumEvents)])[0].requireInt64(0)
+        // Under the append lock the head is exact: positions up to head + events, and one
+        // empty partition beyond them, are all this batch and the next check need.
+        spareFrom = try conn.query("SELECT events_ensure_partitions($1)", [head + events])[0].requireInt64(0)
     }
 
     private func connect() throws -> PostgresConnection {
