@@ -42,6 +42,25 @@ extension EventStore {
             .map { directory + "/" + $0.name }
     }
 
+    /// Those of `streams` that have events (archived ones included), from `event_streams`.
+    public static func existingStreams(_ streams: [String], on connection: PostgresConnection) throws -> Set<String> {
+        guard !streams.isEmpty else { return [] }
+        return Set(try connection.query("SELECT stream FROM event_streams WHERE stream = ANY($1::text[])",
+                                        [PostgresTextArray(streams)]).rows.map { try $0.requireString(0) })
+    }
+
+    /// The position of the event with `id`, archived or not.
+    public static func position(ofEventID id: UUID, on connection: PostgresConnection) throws -> Int64? {
+        try connection.query("SELECT position FROM event_ids WHERE event_id = $1::uuid", [id.uuidString]).rows.first?.int64(0)
+    }
+
+    /// The positions of the corrections that name `position` (J3), in order: through the
+    /// partial index on `corrects_position`.
+    public static func corrections(of position: Int64, on connection: PostgresConnection) throws -> [Int64] {
+        try connection.query("SELECT position FROM events WHERE corrects_position = $1 ORDER BY position", [position])
+            .rows.map { try $0.requireInt64(0) }
+    }
+
     /// The last archive act the log records (`log.archived`), if any.
     public static func lastArchive(on connection: PostgresConnection) throws -> RecordedEvent? {
         let rows = try connection.query("""

@@ -46,7 +46,7 @@ public enum DevCommand: LedgerCommand {
         do {
             try HTTPServer.checkAvailable(host: host, port: port)
         } catch {
-            throw DevStartError(message: "cannot serve on \(host):\(port): \(error.message). Another server is using it: stop it, or choose another port with LEDGER_PORT=8081 (and LEDGER_DEV_POSTGRES_PORT if the database's port is taken too)")
+            throw DevStartError(message: "cannot serve on \(host):\(port): \(error.message). Another server is using it: stop it, or choose another port with LEDGER_PORT=8090 (and LEDGER_DEV_POSTGRES_PORT if the database's port is taken too)")
         }
         let dataDirectory = URL(fileURLWithPath: try environment.require(.dataDirectory)).standardizedFileURL.path
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
@@ -81,9 +81,20 @@ public enum DevCommand: LedgerCommand {
         let cursorSecret = try environment.string(.cursorSecret) ?? persistedSecret(dataDirectory + "/cursor-secret")
         let sessionSecret = try environment.string(.sessionSecret) ?? persistedSecret(dataDirectory + "/session-secret")
         let webhookKey = try environment.string(.webhookKey) ?? persistedSecret(dataDirectory + "/webhook-key")
+        let consoleSecret = try environment.string(.consoleSecret) ?? persistedSecret(dataDirectory + "/console-secret")
+        let console = try environment.consoleAddress()
+        if let console {
+            do {
+                try HTTPServer.checkAvailable(host: console.host, port: console.port)
+            } catch {
+                throw DevStartError(message: "cannot run the console on \(console.host):\(console.port): \(error.message). Choose another address with LEDGER_CONSOLE_ADDRESS=127.0.0.1:8091, or LEDGER_CONSOLE_ADDRESS=off")
+            }
+        }
+        let consoleURL = console.map { "http://\($0.host):\($0.port)" }
 
         let store = EventStore(conninfo: adminURL)
-        let demo = try DemoData.seed(store: store, sessionSecret: Array(sessionSecret.utf8))
+        var demo = try DemoData.seed(store: store, sessionSecret: Array(sessionSecret.utf8))
+        demo["console"] = try DemoData.seedOperators(store: store, url: adminURL, secret: Array(consoleSecret.utf8), consoleURL: consoleURL)
         store.close()
 
         var childEnvironment = environment.values
@@ -93,6 +104,8 @@ public enum DevCommand: LedgerCommand {
         childEnvironment["LEDGER_CURSOR_SECRET"] = cursorSecret
         childEnvironment["LEDGER_SESSION_SECRET"] = sessionSecret
         childEnvironment["LEDGER_WEBHOOK_KEY"] = webhookKey
+        childEnvironment["LEDGER_CONSOLE_SECRET"] = consoleSecret
+        childEnvironment["LEDGER_CONSOLE_ADDRESS"] = console.map { "\($0.host):\($0.port)" } ?? "off"
         // A development certificate authority the local service trusts, so that
         // `ledger appstore sign` makes transactions it accepts (never in production).
         let authorityDirectory = dataDirectory + "/appstore-test-ca"
@@ -135,6 +148,7 @@ public enum DevCommand: LedgerCommand {
               ready:    curl \(baseURL)/readyz
               openapi:  curl \(baseURL)/openapi.json
               demo keys and ids: \(demoPath)
+              console:  \(consoleURL ?? "off (LEDGER_CONSOLE_ADDRESS)")  (logins in demo.json, "console")
               database: \(serviceURL)
               logs:     tail -f \(logs)/api.log \(logs)/projector.log
             Ctrl-C stops everything.

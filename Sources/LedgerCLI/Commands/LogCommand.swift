@@ -1,3 +1,4 @@
+import API
 import EventStore
 import Foundation
 import LedgerJSON

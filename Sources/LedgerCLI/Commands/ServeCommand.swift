@@ -36,6 +36,9 @@ public enum ServeCommand: LedgerCommand {
 /// The API process's parts, wired from the environment.
 struct Service {
     let server: HTTPServer
+    /// The operator console, on a listener of its own (LEDGER_CONSOLE_ADDRESS).
+    let console: HTTPServer?
+    let consoleHost: String
     let store: EventStore
     let context: ServiceContext
     let logger: Logger
@@ -66,15 +69,40 @@ struct Service {
             requestBodyTimeoutSeconds: try environment.positiveSeconds(.requestBodyTimeout),
             maxConnections: try environment.positiveInt(.maxConnections))
         server = HTTPServer(configuration: configuration, router: LedgerAPI.router(context), logger: logger, metrics: metrics)
+        if let address = try environment.consoleAddress() {
+            if address.host == host && address.port == configuration.port {
+                throw LedgerEnvironment.ConfigurationError(setting: .consoleAddress, problem: "is the public address (\(host):\(address.port)): the console never listens on the public port")
+            }
+            var consoleConfiguration = configuration
+            consoleConfiguration.host = address.host
+            consoleConfiguration.port = address.port
+            consoleConfiguration.threads = 4
+            let settings = ConsoleSettings(secret: try environment.consoleSecret(logger: logger))
+            console = HTTPServer(configuration: consoleConfiguration, router: Console(pool: pool, settings: settings).router(), logger: logger)
+            consoleHost = address.host
+        } else {
+            console = nil
+            consoleHost = ""
+        }
         self.logger = logger
     }
 
     func start() throws {
         try server.start()
         logger.info("listening", ["url": .string("http://\(host):\(server.port)")])
+        if let console {
+            do {
+                try console.start()
+            } catch {
+                server.shutdown(gracePeriod: 0)
+                throw LedgerEnvironment.ConfigurationError(setting: .consoleAddress, problem: "cannot be listened on: \(error) (set another HOST:PORT, or off)")
+            }
+            logger.info("console listening", ["url": .string("http://\(consoleHost):\(console.port)")])
+        }
     }
 
     func stop(gracePeriod: Double) {
+        console?.shutdown(gracePeriod: gracePeriod)
         server.shutdown(gracePeriod: gracePeriod)
         context.stop()   // the catalog records the impressions counted since the last flush
         store.close()

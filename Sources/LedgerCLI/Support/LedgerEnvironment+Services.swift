@@ -77,6 +77,33 @@ extension LedgerEnvironment {
 }
 
 extension LedgerEnvironment {
+    /// Where the console listens: LEDGER_CONSOLE_ADDRESS, else 127.0.0.1:8081 outside
+    /// production; nil when it is off.
+    public func consoleAddress() throws -> (host: String, port: Int)? {
+        guard let text = string(.consoleAddress) ?? (isProduction ? nil : "127.0.0.1:8081"), text != "off" else { return nil }
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port),
+              colon != text.startIndex else {
+            throw ConfigurationError(setting: .consoleAddress, problem: "must be HOST:PORT or off, got \(text.debugDescription)")
+        }
+        return (String(text[..<colon]), port)
+    }
+
+    /// The console's cookie key: LEDGER_CONSOLE_SECRET, else (outside production) a
+    /// random one per process.
+    public func consoleSecret(logger: Logger) throws -> [UInt8] {
+        if let secret = string(.consoleSecret) {
+            guard secret.utf8.count >= 32 else { throw ConfigurationError(setting: .consoleSecret, problem: "must be at least 32 characters") }
+            return Array(secret.utf8)
+        }
+        if isProduction {
+            throw ConfigurationError(setting: .consoleSecret, problem: "is required in production when the console runs (LEDGER_CONSOLE_ADDRESS)")
+        }
+        logger.warning("LEDGER_CONSOLE_SECRET is not set: console sessions will not survive a restart")
+        return SecureRandom.bytes(32)
+    }
+}
+
+extension LedgerEnvironment {
     /// The key webhook secrets are derived from: LEDGER_WEBHOOK_KEY, else (outside
     /// production) the one `ledger dev` keeps in LEDGER_DATA_DIR; nil when there is none.
     public func webhookSecrets() throws -> WebhookSecrets? {

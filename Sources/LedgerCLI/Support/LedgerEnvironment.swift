@@ -68,6 +68,10 @@ extension LedgerEnvironment.Setting {
         help: "URL of a role that owns the schema, used by `ledger migrate` (default: DATABASE_URL).")
     public static let archiveDirectory = Self(name: "LEDGER_ARCHIVE_DIR", defaultValue: nil,
         help: "Where `ledger archive` wrote its files: the projector reads them to rebuild a projection once old partitions are archived.")
+    public static let consoleAddress = Self(name: "LEDGER_CONSOLE_ADDRESS", defaultValue: nil,
+        help: "HOST:PORT of the operator console's own listener (never the public port), or `off`. Default 127.0.0.1:8081; off in production unless set.")
+    public static let consoleSecret = Self(name: "LEDGER_CONSOLE_SECRET", defaultValue: nil,
+        help: "Key (at least 32 characters) the console signs its session cookies with; required in production when the console runs. Elsewhere a random one per process; `ledger dev` keeps one in LEDGER_DATA_DIR.")
     public static let host = Self(name: "LEDGER_HOST", defaultValue: "127.0.0.1", help: "Address the HTTP server binds.")
     public static let port = Self(name: "LEDGER_PORT", defaultValue: "8080", help: "Port the HTTP server listens on.")
     public static let httpThreads = Self(name: "LEDGER_HTTP_THREADS", defaultValue: "16",
@@ -137,7 +141,7 @@ extension LedgerEnvironment.Setting {
 
     /// Every setting, in the order `ledger --help` prints them.
     public static let all: [Self] = [
-        .databaseURL, .migrationDatabaseURL, .archiveDirectory, .host, .port, .httpThreads, .networkThreads, .maxQueuedRequests,
+        .databaseURL, .migrationDatabaseURL, .archiveDirectory, .consoleAddress, .consoleSecret, .host, .port, .httpThreads, .networkThreads, .maxQueuedRequests,
         .maxRequestsPerClient, .requestHeadTimeout, .requestBodyTimeout, .maxBodyBytes, .maxHeaderBytes,
         .connectionTimeout, .maxConnections, .poolSize, .logLevel, .readyMaxLag, .readDatabaseURLs, .readMaxLagEvents,
         .readMaxLagSeconds, .pollInterval,

@@ -3,34 +3,20 @@ import LedgerDomain
 import Postgres
 import Projections
 
-/// What `ledger log` tells the story of, and the streams that story is in: a subject's
+/// What `ledger log` and the console's timeline tell the story of, and the streams that story is in: a subject's
 /// own stream and those of what belongs to it (a project's usage, holds, keys and its own
 /// pool's month closes; a payer's keys and month closes; an organization's App Store
 /// subscriptions; an app's purchases).
-enum TimelineSubject: Equatable {
+public enum TimelineSubject: Equatable, Sendable {
     case stream(String)
     case payer(String)
     case project(String)
     case org(String)
     case app(String)
 
-    static let options = ["stream", "payer", "project", "org", "app"]
+    public static let options = ["stream", "payer", "project", "org", "app"]
 
-    init(_ args: Arguments) throws {
-        let given = Self.options.filter { args.value($0) != nil }
-        guard given.count == 1, let name = given.first, let value = args.value(name), !value.isEmpty else {
-            throw UsageError("give exactly one of --stream, --payer, --project, --org, --app")
-        }
-        switch name {
-        case "stream": self = .stream(value)
-        case "payer": self = .payer(value)
-        case "project": self = .project(value)
-        case "org": self = .org(value)
-        default: self = .app(value)
-        }
-    }
-
-    var description: String {
+    public var description: String {
         switch self {
         case .stream(let s): return "stream \(s)"
         case .payer(let id): return "payer \(id)"
@@ -42,7 +28,7 @@ enum TimelineSubject: Equatable {
 
     /// The streams to read. Related streams are found through the projections, so one
     /// created a moment ago appears once the projector has applied it.
-    func streams(pool: PostgresPool) throws -> [String] {
+    public func streams(pool: PostgresPool) throws -> [String] {
         let billing = BillingReadModel(pool: pool)
         func keyStreams(_ principal: KeyPrincipal) throws -> [String] {
             try billing.keys(of: principal).map { "key-" + $0.keyID }

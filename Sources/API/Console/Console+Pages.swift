@@ -1,0 +1,135 @@
+import EventStore
+import Foundation
+import HTTP
+import LedgerDomain
+import Postgres
+
+extension Console {
+    /// Search: a position, an event id, a payer, project, organization or app id, an App
+    /// Store original transaction id, or a stream's name; each match is a link.
+    func searchPage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
+        let q = (request.query("q") ?? "").trimmingCharacters(in: .whitespaces)
+        var results = ""
+        if !q.isEmpty {
+            let found = try search(String(q.prefix(300)))
+            results = found.isEmpty
+                ? "<p role=\"status\">Nothing in the log matches <code>\(HTML.escape(q))</code>.</p>"
+                : "<h2>Matches</h2><ul>" + found.map { "<li><a href=\"\(HTML.escape($0.href))\">\(HTML.escape($0.label))</a></li>" }.joined() + "</ul>"
+        }
+        return HTML.page(title: "Search", body: """
+            <form method="get" action="/" role="search">
+            <label for="q">Organization, project, payer, app, transaction id, event id, position or stream</label>
+            <input id="q" name="q" value="\(HTML.escape(q))" size="50"> <button type="submit">Search</button>
+            </form>
+            \(results)
+            """, signedIn: viewer.frame)
+    }
+
+    func search(_ q: String) throws -> [(label: String, href: String)] {
+        try pool.read { conn in
+            var found: [(label: String, href: String)] = []
+            if let position = Int64(q), position > 0, try EventStore.event(at: position, on: conn) != nil {
+                found.append(("event at position \(position)", "/events/\(position)"))
+            }
+            if let id = UUID(uuidString: q), let position = try EventStore.position(ofEventID: id, on: conn) {
+                found.append(("event \(q.lowercased()) at position \(position)", "/events/\(position)"))
+            }
+            let candidates: [(stream: String, label: String, subject: String)] = [
+                (Pool.payer(q).ownerStream, "payer \(q)", "payer:\(q)"),
+                (Pool.project(q).ownerStream, "project \(q)", "project:\(q)"),
+                (OrganizationDecider.stream(q), "organization \(q)", "org:\(q)"),
+                (CatalogDecider.stream(q), "app \(q)", "app:\(q)"),
+                (AppStoreTransactionFacts.stream(originalTransactionID: q), "App Store subscription \(q)",
+                 "stream:" + AppStoreTransactionFacts.stream(originalTransactionID: q)),
+                (q, "stream \(q)", "stream:\(q)"),
+            ]
+            let existing = try EventStore.existingStreams(candidates.map(\.stream), on: conn)
+            var seen = Set<String>()
+            for candidate in candidates where existing.contains(candidate.stream) && seen.insert(candidate.stream).inserted {
+                found.append(("timeline of \(candidate.label)", "/timeline?subject=" + HTML.query(candidate.subject)))
+            }
+            return found
+        }
+    }
+
+    /// `kind:id`, as the search links write it.
+    static func subject(_ text: String) throws -> TimelineSubject {
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[1].isEmpty else {
+            throw Problem(status: 400, code: "invalid_subject", title: "Unknown subject",
+                          detail: "subject is kind:id, with kind one of \(TimelineSubject.options.joined(separator: ", ")).")
+        }
+        switch parts[0] {
+        case "stream": return .stream(parts[1])
+        case "payer": return .payer(parts[1])
+        case "project": return .project(parts[1])
+        case "org": return .org(parts[1])
+        case "app": return .app(parts[1])
+        default:
+            throw Problem(status: 400, code: "invalid_subject", title: "Unknown subject",
+                          detail: "subject is kind:id, with kind one of \(TimelineSubject.options.joined(separator: ", ")).")
+        }
+    }
+
+    /// Every event of a subject: when, what, who and why, with links to corrections and
+    /// to the events they correct.
+    func timelinePage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
+        let subject = try Self.subject(request.query("subject") ?? "")
+        let after = Int64(request.query("after") ?? "0") ?? 0
+        let limit = 200
+        let streams = try subject.streams(pool: pool)
+        let events = try pool.read { try EventStore.read(streams: streams, after: after, limit: limit + 1, on: $0) }
+        let rows = events.prefix(limit).map { event -> String in
+            let metadata = try? event.metadata()
+            let corrects = event.correctsPosition.map { " — corrects <a href=\"/events/\($0)\">position \($0)</a>" } ?? ""
+            return """
+                <tr><td><a href="/events/\(event.position)">\(event.position)</a></td><td>\(HTML.escape(event.recordedAt.iso8601))</td>
+                <td><code>\(HTML.escape(event.type))</code>\(corrects)</td><td>\(HTML.escape(event.stream))</td>
+                <td>\(HTML.escape(metadata?.actor.description ?? ""))</td><td>\(HTML.escape(metadata?.reason ?? ""))</td></tr>
+                """
+        }.joined()
+        let more = events.count > limit
+            ? "<p><a href=\"/timeline?subject=\(HTML.query(request.query("subject") ?? ""))&amp;after=\(events[limit - 1].position)\">Later events</a></p>" : ""
+        let table = rows.isEmpty ? "<p role=\"status\">No events.</p>" : """
+            <table><caption>Events, oldest first</caption><thead><tr><th scope="col">Position</th><th scope="col">Recorded</th>
+            <th scope="col">Type</th><th scope="col">Stream</th><th scope="col">Actor</th><th scope="col">Reason</th></tr></thead>
+            <tbody>\(rows)</tbody></table>
+            """
+        return HTML.page(title: "Timeline of \(subject.description)", body: table + more, signedIn: viewer.frame)
+    }
+
+    /// One event, whole: its fields as the log holds them, its metadata, the event it
+    /// corrects and the corrections that name it.
+    func eventPage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
+        guard let position = Int64(request.pathParameters["position"] ?? ""), position > 0 else {
+            throw Problem(status: 400, code: "invalid_position", title: "Not a position", detail: "A position is a positive integer.")
+        }
+        let (event, corrections) = try pool.read { conn in
+            (try EventStore.event(at: position, on: conn), try EventStore.corrections(of: position, on: conn))
+        }
+        guard let event else {
+            throw Problem(status: 404, code: "not_found", title: "No such event",
+                          detail: "The log holds no event at position \(position) (or it is archived).")
+        }
+        let metadata = try? event.metadata()
+        func row(_ name: String, _ value: String) -> String { "<tr><th scope=\"row\">\(name)</th><td>\(value)</td></tr>" }
+        var rows = [
+            row("Position", String(event.position)), row("Event id", "<code>\(event.eventID.uuidString.lowercased())</code>"),
+            row("Stream", "<a href=\"/timeline?subject=\(HTML.query("stream:" + event.stream))\">\(HTML.escape(event.stream))</a> (version \(event.streamVersion))"),
+            row("Type", "<code>\(HTML.escape(event.type))</code>"),
+            row("Occurred", HTML.escape(event.occurredAt.iso8601)), row("Recorded", HTML.escape(event.recordedAt.iso8601)),
+            row("Actor", HTML.escape(metadata?.actor.description ?? "")), row("Reason", HTML.escape(metadata?.reason ?? "")),
+            row("Request", HTML.escape(metadata?.requestID ?? "")), row("Causation", HTML.escape(metadata?.causationID ?? "")),
+        ]
+        if let original = event.correctsPosition {
+            rows.append(row("Corrects", "<a href=\"/events/\(original)\">the event at position \(original)</a>"))
+        }
+        if !corrections.isEmpty {
+            rows.append(row("Corrected by", corrections.map { "<a href=\"/events/\($0)\">position \($0)</a>" }.joined(separator: ", ")))
+        }
+        rows.append(row("Data", "<pre>\(HTML.escape(event.dataText))</pre>"))
+        rows.append(row("Metadata", "<pre>\(HTML.escape(event.metadataText))</pre>"))
+        rows.append(row("Hash", "<code>\(event.hash.map { String($0, radix: 16).leftPadded(to: 2) }.joined())</code>"))
+        return HTML.page(title: "Event \(position)", body: "<table>\(rows.joined())</table>", signedIn: viewer.frame)
+    }
+}

@@ -1,0 +1,96 @@
+import Crypto
+import EventStore
+import Foundation
+import HTTP
+import LedgerDomain
+import Postgres
+
+/// The operator and auditor console (issue 14): server-rendered HTML on a listener of its
+/// own (LEDGER_CONSOLE_ADDRESS), never on the public port. It reads through the read
+/// models and the log; every page needs a signed-in operator (docs/console.md).
+public struct Console: Sendable {
+    let pool: PostgresPool
+    let settings: ConsoleSettings
+    let operators: OperatorDirectory
+
+    public init(pool: PostgresPool, settings: ConsoleSettings) {
+        self.pool = pool
+        self.settings = settings
+        self.operators = OperatorDirectory(pool: pool)
+    }
+
+    /// Every route of the console.
+    public func router() -> Router {
+        var router = Router()
+        router.add("GET", "/login") { request in self.loginPage(request) }
+        router.add("POST", "/login") { request in try self.login(request) }
+        router.add("POST", "/logout") { request in try self.logout(request) }
+        router.add("GET", "/") { request in try self.page(request, role: .viewer) { try self.searchPage(request, $0) } }
+        router.add("GET", "/timeline") { request in try self.page(request, role: .viewer) { try self.timelinePage(request, $0) } }
+        router.add("GET", "/events/{position}") { request in try self.page(request, role: .viewer) { try self.eventPage(request, $0) } }
+        router.setProblemShape(forPathsUnder: "/") { problem in
+            HTML.page(title: problem.title ?? "Error", body: "<p class=\"error\" role=\"alert\">\(HTML.escape(problem.detail))</p>",
+                      status: problem.status)
+        }
+        return router
+    }
+
+    /// Who is signed in, for a page.
+    struct Viewer {
+        var state: OperatorDecider.State
+        var session: ConsoleSession
+        var csrf: String
+        var frame: (name: String, role: String, csrf: String) { (state.name, state.role.rawValue, csrf) }
+    }
+
+    /// The signed-in operator of a request: a valid cookie, an operator who is not
+    /// disabled, and the credential still theirs (a reset signs out).
+    func viewer(_ request: HTTPRequest) throws -> Viewer? {
+        guard let value = Self.cookie(ConsoleSession.cookieName, in: request),
+              let session = ConsoleSession(cookieValue: value, secret: settings.secret, now: Int64(settings.now())),
+              let state = try operators.state(of: session.operatorName),
+              !state.disabled, state.credential == session.credential else { return nil }
+        return Viewer(state: state, session: session, csrf: session.csrfToken(secret: settings.secret))
+    }
+
+    /// A page for operators of at least `role`; anyone else is sent to the login page (a
+    /// GET) or refused.
+    func page(_ request: HTTPRequest, role: OperatorRole, _ render: (Viewer) throws -> HTTPResponse) throws -> HTTPResponse {
+        guard let viewer = try viewer(request) else { return Self.redirect("/login") }
+        guard viewer.state.role.includes(role) else {
+            throw Problem(status: 403, code: "forbidden", title: "Not allowed",
+                          detail: "This page needs the role \(role.rawValue); \(viewer.state.name) is \(viewer.state.role.rawValue).")
+        }
+        return try render(viewer)
+    }
+
+    /// The form fields of a POST by a signed-in operator, its CSRF token checked.
+    func form(_ request: HTTPRequest, of viewer: Viewer) throws -> [String: String] {
+        let fields = try request.formFields()
+        guard let token = fields["csrf"], constantTimeEquals(Array(token.utf8), Array(viewer.csrf.utf8)) else {
+            throw Problem(status: 403, code: "csrf_mismatch", title: "Form refused",
+                          detail: "The form's token does not match this session: reload the page and send it again.")
+        }
+        return fields
+    }
+
+    static func cookie(_ name: String, in request: HTTPRequest) -> String? {
+        for header in request.headers.values(for: "cookie") {
+            for pair in header.split(separator: ";") {
+                let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0] == name { return String(parts[1]) }
+            }
+        }
+        return nil
+    }
+
+    /// `Set-Cookie` for the console: HttpOnly, Secure (browsers accept it on
+    /// http://127.0.0.1 and localhost), SameSite=Strict.
+    static func setCookie(_ name: String, _ value: String, maxAge: Int64) -> (String, String) {
+        ("Set-Cookie", "\(name)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; Secure; SameSite=Strict")
+    }
+
+    static func redirect(_ location: String, cookies: [(String, String)] = []) -> HTTPResponse {
+        HTTPResponse(status: 303, headers: HTTPHeaders([("Location", location), ("Cache-Control", "private, no-store")] + cookies))
+    }
+}

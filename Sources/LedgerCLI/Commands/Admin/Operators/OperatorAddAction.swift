@@ -1,0 +1,38 @@
+import API
+import LedgerDomain
+
+/// `ledger admin operator add`: a console principal with a role and a generated password,
+/// printed once (`operator.added`; the hash goes to `console_credentials`, not the log).
+struct OperatorAddAction: AdminAction {
+    static let words = ["operator", "add"]
+    static let synopsis = "--name NAME --role viewer|auditor|operator"
+    static let summary = "Add a console operator; their password is generated and shown once."
+    static let valued: Set<String> = ["name", "role"]
+
+    let name: String
+    let role: OperatorRole
+
+    init(_ options: AdminOptions) throws {
+        name = try options.text("name", maximumLength: 64)
+        let text = try options.text("role", maximumLength: 20)
+        guard let role = OperatorRole(rawValue: text) else {
+            throw UsageError("--role must be one of \(OperatorRole.allCases.map(\.rawValue).joined(separator: ", ")), got \(text.debugDescription)")
+        }
+        self.role = role
+    }
+
+    func perform(_ session: AdminSession) throws -> AdminReceipt {
+        let directory = OperatorDirectory(pool: session.pool)
+        // Decided before anything is stored: a refusal leaves no credential behind.
+        _ = try session.decide { try OperatorDecider.add(name: name, role: role, credential: "", existing: try directory.state(of: name)) }
+        let password = OperatorDirectory.generatePassword()
+        let credential = try directory.storeCredential(operator: name, password: password)
+        let decision = try session.decide {
+            try OperatorDecider.add(name: name, role: role, credential: credential, existing: try directory.state(of: name))
+        }
+        let appended = try session.append(decision) { error in
+            error.code == .wrongExpectedVersion ? AdminError(.alreadyExists, "operator \(name) exists already") : nil
+        }
+        return OperatorPasswordReceipt.make(appended, name: name, password: password)
+    }
+}

@@ -1,0 +1,23 @@
+import API
+import LedgerDomain
+
+/// `ledger admin operator disable`: the operator may no longer log in, and their open
+/// sessions end at their next request (`operator.disabled`).
+struct OperatorDisableAction: AdminAction {
+    static let words = ["operator", "disable"]
+    static let synopsis = "--name NAME"
+    static let summary = "Disable a console operator: no more logins, and their sessions end."
+    static let valued: Set<String> = ["name"]
+
+    let name: String
+
+    init(_ options: AdminOptions) throws { name = try options.text("name", maximumLength: 64) }
+
+    func perform(_ session: AdminSession) throws -> AdminReceipt {
+        let state = try OperatorDirectory(pool: session.pool).state(of: name)
+        let decision = try session.decide { try OperatorDecider.disable(state, name: name) }
+        return AdminReceipt(events: try session.append(decision) { error in
+            error.code == .wrongExpectedVersion ? AdminError(.conflict, "operator \(name) changed while the command ran; run it again") : nil
+        })
+    }
+}

@@ -1,0 +1,34 @@
+/// `operator.added`, on `operator-<name>`: a console principal exists, with a role and a
+/// password. The password's hash is not in the log, whose exports reach auditors: it is
+/// a row of `console_credentials`, written before this event, which names it by
+/// `credential` (a random id). A row that no event names is never used.
+public struct OperatorAdded: DomainEvent {
+    public static let type = "operator.added"
+    public var name: String
+    public var role: OperatorRole
+    public var credential: String
+    public init(name: String, role: OperatorRole, credential: String) {
+        self.name = name
+        self.role = role
+        self.credential = credential
+    }
+}
+
+/// `operator.password_reset`: a new password (the row `credential` names) replaces the one
+/// before, whose sessions end.
+public struct OperatorPasswordReset: DomainEvent {
+    public static let type = "operator.password_reset"
+    public var name: String
+    public var credential: String
+    public init(name: String, credential: String) {
+        self.name = name
+        self.credential = credential
+    }
+}
+
+/// `operator.disabled`: the operator may no longer log in; their sessions end at once.
+public struct OperatorDisabled: DomainEvent {
+    public static let type = "operator.disabled"
+    public var name: String
+    public init(name: String) { self.name = name }
+}

@@ -1,0 +1,171 @@
+import API
+import BenchHTTP
+import Crypto
+import EventStore
+import Foundation
+import HTTP
+import LedgerCLI
+import LedgerDomain
+import LedgerJSON
+import Observability
+import Testing
+import TestSupport
+
+/// Issue 14, first part: operators as principals and the console's sign-in, sessions,
+/// CSRF and lockout, search, timelines and events with their corrections, over HTTP.
+@Suite("The operator console")
+struct ConsoleTests {
+    final class Browser {
+        let port: Int
+        var cookies: [String: String] = [:]
+        init(port: Int) { self.port = port }
+
+        func send(_ method: String, _ path: String, form: [(String, String)]? = nil) throws -> (status: Int, headers: HTTPHeaders, text: String) {
+            var headers: [(String, String)] = []
+            if !cookies.isEmpty { headers.append(("Cookie", cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; "))) }
+            var body: [UInt8] = []
+            if let form {
+                headers.append(("Content-Type", "application/x-www-form-urlencoded"))
+                body = Array(form.map { "\(HTML.query($0.0))=\(HTML.query($0.1))" }.joined(separator: "&").utf8)
+            }
+            let response = try HTTPClient(host: "127.0.0.1", port: port).send(method: method, path: path, headers: headers, body: body)
+            for header in response.headers.values(for: "set-cookie") {
+                let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(pair[0]), value = pair.count > 1 ? String(pair[1]) : ""
+                if header.contains("Max-Age=0") || value.isEmpty { cookies[name] = nil } else { cookies[name] = value }
+            }
+            return (response.status, response.headers, String(decoding: response.body, as: UTF8.self))
+        }
+
+        /// The value of the hidden `csrf` field of the page.
+        static func csrf(_ page: String) -> String? {
+            guard let range = page.range(of: #"name="csrf" value=""#) else { return nil }
+            return String(page[range.upperBound...].prefix { $0 != "\"" })
+        }
+
+        func signIn(_ name: String, _ password: String) throws -> (status: Int, headers: HTTPHeaders, text: String) {
+            let page = try send("GET", "/login")
+            return try send("POST", "/login", form: [("csrf", Self.csrf(page.text) ?? ""), ("name", name), ("password", password)])
+        }
+    }
+
+    final class Harness {
+        let f: AdminFixture
+        let server: HTTPServer
+        let clock = ManualClock("2026-11-15T12:00:00Z")
+        init(lockout: ConsoleLockout.Limits = .init()) throws {
+            f = try AdminFixture()
+            let clock = self.clock
+            let settings = ConsoleSettings(secret: Array("a console secret of the tests, 32+ bytes".utf8),
+                                           lockout: ConsoleLockout(limits: lockout), now: { Double(clock.read().microseconds) / 1e6 })
+            server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4),
+                                router: Console(pool: f.pool, settings: settings).router(),
+                                logger: Logger(minimumLevel: .error, sink: MemoryLogSink()))
+            try server.start()
+        }
+        func browser() -> Browser { Browser(port: server.port) }
+        func addOperator(_ name: String, role: String) throws -> String {
+            let added = try f.adminJSON(["operator", "add", "--name", name, "--role", role])
+            return try #require(added["password"]?.stringValue)
+        }
+        deinit {
+            server.shutdown(gracePeriod: 1)
+            f.shutdown()
+        }
+    }
+
+    @Test("sign in, see the search page, sign out; a wrong password, an unknown name and a disabled operator are refused alike")
+    func signInAndOut() throws {
+        let h = try Harness()
+        let password = try h.addOperator("alice", role: "auditor")
+        let browser = h.browser()
+        #expect(try browser.send("GET", "/").status == 303, "signed out, a page sends to the login")
+        let signedIn = try browser.signIn("alice", password)
+        #expect(signedIn.status == 303 && signedIn.headers["location"] == "/")
+        let cookie = try #require(signedIn.headers.values(for: "set-cookie").first { $0.hasPrefix(ConsoleSession.cookieName + "=") })
+        for attribute in ["HttpOnly", "Secure", "SameSite=Strict", "Path=/"] { #expect(cookie.contains(attribute), "\(attribute)") }
+        let home = try browser.send("GET", "/")
+        #expect(home.status == 200 && home.text.contains("alice (auditor)"))
+        #expect(home.headers["content-security-policy"]?.contains("default-src 'none'") == true)
+        #expect(home.headers["cache-control"] == "private, no-store")
+        // Sign out needs the page's token.
+        #expect(try browser.send("POST", "/logout", form: [("csrf", "forged")]).status == 403)
+        #expect(try browser.send("POST", "/logout", form: [("csrf", Browser.csrf(home.text) ?? "")]).status == 303)
+        #expect(try browser.send("GET", "/").status == 303)
+
+        let wrong = try h.browser().signIn("alice", password + "x")
+        let unknown = try h.browser().signIn("nobody", password)
+        #expect(wrong.status == 401 && unknown.status == 401)
+        #expect(wrong.text.contains("The name or the password is wrong") && unknown.text.contains("The name or the password is wrong"))
+        _ = try h.f.adminJSON(["operator", "disable", "--name", "alice"])
+        #expect(try h.browser().signIn("alice", password).status == 401)
+    }
+
+    @Test("a session ends when its operator is disabled or their password is reset, and after its lifetime")
+    func sessionsEnd() throws {
+        let h = try Harness()
+        let password = try h.addOperator("bob", role: "viewer")
+        let first = h.browser(), second = h.browser()
+        #expect(try first.signIn("bob", password).status == 303)
+        #expect(try first.send("GET", "/").status == 200)
+        let reset = try h.f.adminJSON(["operator", "reset", "--name", "bob"])
+        let newPassword = try #require(reset["password"]?.stringValue)
+        #expect(newPassword != password)
+        #expect(try first.send("GET", "/").status == 303, "the old password's session ended")
+        #expect(try second.signIn("bob", password).status == 401)
+        #expect(try second.signIn("bob", newPassword).status == 303)
+        #expect(try second.send("GET", "/").status == 200)
+        h.clock.advance(seconds: Double(ConsoleSession.lifetime) + 1)
+        #expect(try second.send("GET", "/").status == 303, "expired")
+        #expect(try second.signIn("bob", newPassword).status == 303)
+        _ = try h.f.adminJSON(["operator", "disable", "--name", "bob"])
+        #expect(try second.send("GET", "/").status == 303, "disabled")
+    }
+
+    @Test("a login form from elsewhere is refused, and repeated failures lock the name out")
+    func loginCSRFAndLockout() throws {
+        let h = try Harness(lockout: .init(perName: 3, perAddress: 100, window: 900))
+        let password = try h.addOperator("carol", role: "operator")
+        let attacker = h.browser()
+        #expect(try attacker.send("POST", "/login", form: [("csrf", "x"), ("name", "carol"), ("password", password)]).status == 403)
+        let browser = h.browser()
+        for _ in 0..<3 { #expect(try browser.signIn("carol", "guess").status == 401) }
+        let locked = try browser.signIn("carol", password)
+        #expect(locked.status == 429 && locked.headers["retry-after"] == "900")
+        h.clock.advance(seconds: 901)
+        #expect(try browser.signIn("carol", password).status == 303)
+    }
+
+    @Test("search finds a payer, a position and an event id; the timeline links a correction to its original and back")
+    func searchTimelineAndCorrections() throws {
+        let h = try Harness()
+        let password = try h.addOperator("dave", role: "auditor")
+        try h.f.payer("acme")
+        let credit = try h.f.adminJSON(["credit", "--pool", "payer:acme", "--source", "grant", "--amount", "100", "--description", "goodwill"])
+        let creditPosition = try #require(credit["events"]?.arrayValue?.first?["position"]?.int64Value)
+        let correction = try h.f.adminJSON(["correct", "--entry", "je_\(creditPosition)_0", "--amount", "-40"])
+        let correctionPosition = try #require(correction["events"]?.arrayValue?.first?["position"]?.int64Value)
+        let browser = h.browser()
+        #expect(try browser.signIn("dave", password).status == 303)
+
+        let found = try browser.send("GET", "/?q=acme")
+        #expect(found.text.contains(#"href="/timeline?subject=payer%3Aacme""#), "\(found.text)")
+        let timeline = try browser.send("GET", "/timeline?subject=payer%3Aacme")
+        #expect(timeline.status == 200 && timeline.text.contains("Timeline of payer acme"))
+        #expect(timeline.text.contains("corrects <a href=\"/events/\(creditPosition)\">"))
+        #expect(timeline.text.contains("checked by the tests"), "the reason is shown")
+        let original = try browser.send("GET", "/events/\(creditPosition)")
+        #expect(original.text.contains("Corrected by") && original.text.contains("href=\"/events/\(correctionPosition)\""))
+        let corrected = try browser.send("GET", "/events/\(correctionPosition)")
+        #expect(corrected.text.contains("Corrects") && corrected.text.contains("href=\"/events/\(creditPosition)\""))
+
+        let event = try #require(try h.f.store.event(at: correctionPosition))
+        #expect(try browser.send("GET", "/?q=\(correctionPosition)").text.contains("href=\"/events/\(correctionPosition)\""))
+        #expect(try browser.send("GET", "/?q=\(event.eventID.uuidString)").text.contains("href=\"/events/\(correctionPosition)\""))
+        #expect(try browser.send("GET", "/?q=nothing-here").text.contains("Nothing in the log matches"))
+        // What a page shows is escaped: a stream name cannot inject markup.
+        #expect(try browser.send("GET", "/?q=%3Cscript%3E").text.contains("&lt;script&gt;"))
+        #expect(try browser.send("GET", "/timeline?subject=bogus").status == 400)
+        #expect(try browser.send("GET", "/events/999999").status == 404)
+    }
+}
