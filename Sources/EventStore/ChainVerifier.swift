@@ -41,6 +41,22 @@ public struct ChainVerifier: Sendable {
 
     public var chunkSize: Int
 
+    /// The query docs/audit.md gives auditors: the first position where the chain breaks,
+    /// or no row, with PostgreSQL's own `sha256`. The tests run it against the same logs
+    /// as `verify`, so that the two cannot drift apart.
+    public static let auditorSQL = """
+        SELECT position FROM (
+          SELECT position, prev_hash, hash,
+                 lag(hash, 1, '\\x0000000000000000000000000000000000000000000000000000000000000000'::bytea)
+                   OVER (ORDER BY position) AS previous,
+                 lag(position, 1, 0::bigint) OVER (ORDER BY position) AS previous_position,
+                 sha256(prev_hash || event_canonical_bytes(e)) AS recomputed
+          FROM events e
+        ) chain
+        WHERE position <> previous_position + 1 OR prev_hash <> previous OR hash <> recomputed
+        ORDER BY position LIMIT 1
+        """
+
     public init(chunkSize: Int = 10_000) { self.chunkSize = chunkSize }
 
     /// Walks the whole chain; each of `expectations` must name an event of the log with

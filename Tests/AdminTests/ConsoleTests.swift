@@ -167,5 +167,34 @@ struct ConsoleTests {
         #expect(try browser.send("GET", "/?q=%3Cscript%3E").text.contains("&lt;script&gt;"))
         #expect(try browser.send("GET", "/timeline?subject=bogus").status == 400)
         #expect(try browser.send("GET", "/events/999999").status == 404)
+
+        // The auditor's corrections: filtered, linked to the original, exported.
+        let corrections = try browser.send("GET", "/corrections?account=payer%3Aacme")
+        #expect(corrections.status == 200 && corrections.text.contains("1 correction,"))
+        #expect(corrections.text.contains("href=\"/events/\(creditPosition)\">je_\(creditPosition)_0</a>"))
+        #expect(corrections.text.contains("href=\"/corrections.csv?account=payer%3Aacme\""))
+        let csv = try browser.send("GET", "/corrections.csv?account=payer%3Aacme")
+        #expect(csv.status == 200 && csv.headers["content-type"] == "text/csv; charset=utf-8")
+        #expect(csv.headers["content-disposition"]?.contains("attachment") == true)
+        let lines = csv.text.split(separator: "\n")
+        #expect(lines.first == "position,account,correction_id,corrects,amount,actor,at,reason")
+        #expect(lines.count == 2 && lines[1].hasPrefix("\(correctionPosition),payer:acme,") && lines[1].contains(",je_\(creditPosition)_0,"))
+        #expect(try browser.send("GET", "/corrections?account=nonsense").status == 400)
+        #expect(try browser.send("GET", "/corrections?since=yesterday").status == 400)
+        let none = try browser.send("GET", "/corrections?account=payer%3Aacme&since=2099-01-01")
+        #expect(none.text.contains("No correction matches"))
+        // The chain, verified on request.
+        let chain = try browser.send("GET", "/chain?verify=1")
+        #expect(chain.status == 200 && chain.text.contains("<strong>Valid</strong>") && chain.text.contains("event_canonical_bytes"))
+
+        // A viewer reads timelines but not the auditor's pages.
+        let viewerPassword = try h.addOperator("erin", role: "viewer")
+        let viewer = h.browser()
+        #expect(try viewer.signIn("erin", viewerPassword).status == 303)
+        #expect(try viewer.send("GET", "/timeline?subject=payer%3Aacme").status == 200)
+        for path in ["/corrections", "/corrections.csv", "/chain"] {
+            let refused = try viewer.send("GET", path)
+            #expect(refused.status == 403 && refused.text.contains("needs the role auditor"), "\(path)")
+        }
     }
 }

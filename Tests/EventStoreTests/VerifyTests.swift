@@ -8,18 +8,7 @@ import TestSupport
 @Suite("The hash chain")
 struct VerifyTests {
     /// The SQL an auditor runs (docs/audit.md): it must agree with the service's verifier.
-    static let auditQuery = """
-        SELECT position FROM (
-          SELECT position, prev_hash, hash,
-                 lag(hash, 1, '\\x0000000000000000000000000000000000000000000000000000000000000000'::bytea)
-                   OVER (ORDER BY position) AS previous,
-                 lag(position, 1, 0::bigint) OVER (ORDER BY position) AS previous_position,
-                 sha256(prev_hash || event_canonical_bytes(e)) AS recomputed
-          FROM events e
-        ) chain
-        WHERE position <> previous_position + 1 OR prev_hash <> previous OR hash <> recomputed
-        ORDER BY position LIMIT 1
-        """
+    static let auditQuery = ChainVerifier.auditorSQL
 
     @Test("a fresh log verifies, in Swift and with the auditor's SQL, for generated payloads")
     func freshLogVerifies() throws {

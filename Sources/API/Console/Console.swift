@@ -28,6 +28,9 @@ public struct Console: Sendable {
         router.add("GET", "/") { request in try self.page(request, role: .viewer) { try self.searchPage(request, $0) } }
         router.add("GET", "/timeline") { request in try self.page(request, role: .viewer) { try self.timelinePage(request, $0) } }
         router.add("GET", "/events/{position}") { request in try self.page(request, role: .viewer) { try self.eventPage(request, $0) } }
+        router.add("GET", "/corrections") { request in try self.page(request, role: .auditor) { try self.correctionsPage(request, $0) } }
+        router.add("GET", "/corrections.csv") { request in try self.page(request, role: .auditor) { try self.correctionsCSV(request, $0) } }
+        router.add("GET", "/chain") { request in try self.page(request, role: .auditor) { try self.chainPage(request, $0) } }
         router.setProblemShape(forPathsUnder: "/") { problem in
             HTML.page(title: problem.title ?? "Error", body: "<p class=\"error\" role=\"alert\">\(HTML.escape(problem.detail))</p>",
                       status: problem.status)

@@ -1,3 +1,4 @@
+import API
 import Projections
 import LedgerDomain
 import LedgerJSON
@@ -57,7 +58,7 @@ struct AuditCorrectionsAction: AdminAction {
         if csv {
             receipt.lines = CSV.lines(header: ["position", "account", "correction_id", "corrects", "amount", "actor", "at", "reason"],
                                       rows.map { [String($0.position), $0.account, $0.correctionID, $0.corrects, $0.amount.description,
-                                                  $0.actor, $0.at, $0.reason] })
+                                                  CSV.text($0.actor), $0.at, CSV.text($0.reason)] })
             return receipt
         }
         receipt.lines.append("corrections\(account.map { " of \($0)" } ?? ""): \(rows.count)")

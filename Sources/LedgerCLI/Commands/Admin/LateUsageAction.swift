@@ -1,3 +1,4 @@
+import API
 import LedgerDomain
 import LedgerJSON
 import Projections

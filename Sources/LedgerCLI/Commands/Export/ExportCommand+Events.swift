@@ -1,3 +1,4 @@
+import API
 import Crypto
 import EventStore
 import LedgerJSON

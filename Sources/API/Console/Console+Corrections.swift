@@ -1,0 +1,77 @@
+import Foundation
+import HTTP
+import LedgerDomain
+import Projections
+
+extension Console {
+    /// Every correction posted (J3), across accounts or one, by operator and time, each
+    /// linked to its own event and to the entry it corrects; and the same as CSV.
+    func correctionsPage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
+        let (filter, query) = try Self.correctionFilter(request)
+        let rows = try BillingReadModel(pool: pool).corrections(filter)
+        let body = rows.map { row -> String in
+            let original = JournalEntryID(row.corrects).map { "<a href=\"/events/\($0.position)\">\(HTML.escape(row.corrects))</a>" }
+                ?? HTML.escape(row.corrects)
+            return """
+                <tr><td><a href="/events/\(row.position)">\(HTML.escape(row.correctionID))</a></td><td>\(original)</td>
+                <td>\(HTML.escape(row.account))</td><td>\(HTML.escape(row.amount.description))</td><td>\(HTML.escape(row.actor))</td>
+                <td>\(HTML.escape(row.at))</td><td>\(HTML.escape(row.reason))</td></tr>
+                """
+        }.joined()
+        func field(_ name: String, _ label: String, _ hint: String) -> String {
+            """
+            <label for="\(name)">\(label) <small>(\(hint))</small></label>
+            <input id="\(name)" name="\(name)" value="\(HTML.escape(request.query(name) ?? ""))">
+            """
+        }
+        let table = rows.isEmpty ? "<p role=\"status\">No correction matches.</p>" : """
+            <table><caption>\(rows.count) correction\(rows.count == 1 ? "" : "s"), oldest first</caption><thead><tr>
+            <th scope="col">Correction</th><th scope="col">Corrects</th><th scope="col">Account</th><th scope="col">Amount</th>
+            <th scope="col">Operator</th><th scope="col">At</th><th scope="col">Reason</th></tr></thead><tbody>\(body)</tbody></table>
+            """
+        return HTML.page(title: "Corrections", body: """
+            <form method="get" action="/corrections">
+            \(field("account", "Account", "payer:ID or project:ID"))\(field("actor", "Operator", "name"))
+            \(field("since", "Since", "YYYY-MM-DD or an RFC 3339 time"))\(field("until", "Until", "before; the same forms"))
+            <p><button type="submit">Filter</button></p></form>
+            <p><a href="/corrections.csv\(query)" download>Export these as CSV</a></p>
+            \(table)
+            """, signedIn: viewer.frame)
+    }
+
+    func correctionsCSV(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
+        let (filter, _) = try Self.correctionFilter(request)
+        let rows = try BillingReadModel(pool: pool).corrections(filter)
+        let lines = CSV.lines(header: ["position", "account", "correction_id", "corrects", "amount", "actor", "at", "reason"],
+                              rows.map { [String($0.position), $0.account, $0.correctionID, $0.corrects, $0.amount.description,
+                                          CSV.text($0.actor), $0.at, CSV.text($0.reason)] })
+        return HTTPResponse(status: 200, headers: HTTPHeaders([
+            ("Content-Type", "text/csv; charset=utf-8"), ("Content-Disposition", "attachment; filename=\"corrections.csv\""),
+            ("Cache-Control", "private, no-store"), ("X-Content-Type-Options", "nosniff"),
+        ]), body: Array((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// The filter of the query, and the query again for the export link.
+    static func correctionFilter(_ request: HTTPRequest) throws -> (CorrectionFilter, String) {
+        func value(_ name: String) -> String? {
+            guard let text = request.query(name)?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+            return text
+        }
+        func instant(_ name: String) throws -> Timestamp? {
+            guard let text = value(name) else { return nil }
+            if text.count == 10, let day = Timestamp(iso8601: text + "T00:00:00Z") { return day }
+            guard let time = Timestamp(iso8601: text) else {
+                throw Problem(status: 400, code: "invalid_time", title: "Not a time", detail: "\(name) is YYYY-MM-DD or an RFC 3339 time.")
+            }
+            return time
+        }
+        let account = value("account")
+        if let account, Pool(account) == nil {
+            throw Problem(status: 400, code: "invalid_account", title: "Not an account", detail: "account is payer:ID or project:ID.")
+        }
+        let filter = CorrectionFilter(account: account, actor: value("actor").map { String($0.prefix(200)) },
+                                      since: try instant("since"), until: try instant("until"))
+        let pairs = ["account", "actor", "since", "until"].compactMap { name in value(name).map { "\(name)=\(HTML.query($0))" } }
+        return (filter, pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&amp;"))
+    }
+}
