@@ -59,7 +59,7 @@ struct ConsoleTests {
             let settings = ConsoleSettings(secret: Array("a console secret of the tests, 32+ bytes".utf8),
                                            lockout: ConsoleLockout(limits: lockout), now: { Double(clock.read().microseconds) / 1e6 })
             server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4),
-                                router: Console(pool: f.pool, settings: settings).router(),
+                                router: Console(pool: f.pool, store: f.store, settings: settings).router(),
                                 logger: Logger(minimumLevel: .error, sink: MemoryLogSink()))
             try server.start()
         }
@@ -136,6 +136,55 @@ struct ConsoleTests {
         #expect(try browser.signIn("carol", password).status == 303)
     }
 
+    @Test("an operator posts a correction through a confirmation that shows the event; it is in the log with their name, once")
+    func correctionAct() throws {
+        let h = try Harness()
+        let password = try h.addOperator("olga", role: "operator")
+        let auditorPassword = try h.addOperator("avery", role: "auditor")
+        try h.f.payer("acme")
+        let credit = try h.f.adminJSON(["credit", "--pool", "payer:acme", "--source", "grant", "--amount", "1000", "--description", "goodwill"])
+        let creditPosition = try #require(credit["events"]?.arrayValue?.first?["position"]?.int64Value)
+        try h.f.settle()
+        let entry = "je_\(creditPosition)_0"
+        let browser = h.browser()
+        #expect(try browser.signIn("olga", password).status == 303)
+        let form = try browser.send("GET", "/acts/correct?entry=\(entry)")
+        let csrf = try #require(Browser.csrf(form.text))
+        #expect(form.status == 200 && form.text.contains("value=\"\(entry)\""))
+        let fields = [("csrf", csrf), ("entry", entry), ("amount", "-300"), ("reason", "refund of order 7")]
+        #expect(try browser.send("POST", "/acts/correct/confirm", form: [("csrf", "forged")] + fields.dropFirst()).status == 403)
+        let confirm = try browser.send("POST", "/acts/correct/confirm", form: fields)
+        #expect(confirm.status == 200 && confirm.text.contains("Confirm the correction") && confirm.text.contains("refund of order 7"))
+        #expect(confirm.text.contains(#"<td>payer-acme</td>"#), "the event to be appended is shown: \(confirm.text)")
+        let head = try h.f.head()
+        #expect(try h.f.head() == head, "confirming appends nothing")
+        let key = try #require(confirm.text.range(of: #"name="key" value=""#).map { String(confirm.text[$0.upperBound...].prefix { $0 != "\"" }) })
+        let final = fields + [("key", key)]
+        let appended = try browser.send("POST", "/acts/correct", form: final)
+        let location = try #require(appended.headers["location"])
+        #expect(appended.status == 303 && location.hasPrefix("/events/"))
+        let position = try #require(Int64(location.dropFirst("/events/".count)))
+        let event = try #require(try h.f.store.event(at: position))
+        #expect(event.correctsPosition == creditPosition)
+        let metadata = try #require(try event.metadata())
+        #expect(metadata.actor == Actor(.operator, "olga") && metadata.reason == "refund of order 7")
+        // Sent again (a double click, a retry after a lost answer): the same event, nothing more.
+        let again = try browser.send("POST", "/acts/correct", form: final)
+        #expect(again.headers["location"] == location)
+        #expect(try h.f.head() == head + 1)
+        // Past the entry's bound: refused by the decider, shown on the form, nothing appended.
+        try h.f.settle()
+        let over = try browser.send("POST", "/acts/correct/confirm", form: [("csrf", csrf), ("entry", entry), ("amount", "-800"), ("reason", "too much")])
+        #expect(over.status == 422 && over.text.contains("class=\"error\""))
+        // An auditor may not act.
+        let auditor = h.browser()
+        #expect(try auditor.signIn("avery", auditorPassword).status == 303)
+        let auditorCSRF = try #require(Browser.csrf(try auditor.send("GET", "/").text))
+        #expect(try auditor.send("GET", "/acts/correct").status == 403)
+        #expect(try auditor.send("POST", "/acts/correct/confirm", form: [("csrf", auditorCSRF), ("entry", entry), ("amount", "-1"), ("reason", "x")]).status == 403)
+        #expect(try h.f.head() == head + 1)
+    }
+
     @Test("search finds a payer, a position and an event id; the timeline links a correction to its original and back")
     func searchTimelineAndCorrections() throws {
         let h = try Harness()
@@ -186,6 +235,9 @@ struct ConsoleTests {
         // The chain, verified on request.
         let chain = try browser.send("GET", "/chain?verify=1")
         #expect(chain.status == 200 && chain.text.contains("<strong>Valid</strong>") && chain.text.contains("event_canonical_bytes"))
+
+        let projections = try browser.send("GET", "/projections")
+        #expect(projections.status == 200 && projections.text.contains("<td>billing</td>"))
 
         // A viewer reads timelines but not the auditor's pages.
         let viewerPassword = try h.addOperator("erin", role: "viewer")

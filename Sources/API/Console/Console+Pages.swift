@@ -130,6 +130,8 @@ extension Console {
         rows.append(row("Data", "<pre>\(HTML.escape(event.dataText))</pre>"))
         rows.append(row("Metadata", "<pre>\(HTML.escape(event.metadataText))</pre>"))
         rows.append(row("Hash", "<code>\(event.hash.map { String($0, radix: 16).leftPadded(to: 2) }.joined())</code>"))
-        return HTML.page(title: "Event \(position)", body: "<table>\(rows.joined())</table>", signedIn: viewer.frame)
+        let act = viewer.state.role.includes(.operator)
+            ? "<p><a href=\"/acts/correct?entry=je_\(position)_0\">Correct this event's journal entry</a></p>" : ""
+        return HTML.page(title: "Event \(position)", body: "<table>\(rows.joined())</table>" + act, signedIn: viewer.frame)
     }
 }

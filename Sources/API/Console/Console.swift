@@ -10,11 +10,13 @@ import Postgres
 /// models and the log; every page needs a signed-in operator (docs/console.md).
 public struct Console: Sendable {
     let pool: PostgresPool
+    let store: EventStore
     let settings: ConsoleSettings
     let operators: OperatorDirectory
 
-    public init(pool: PostgresPool, settings: ConsoleSettings) {
+    public init(pool: PostgresPool, store: EventStore, settings: ConsoleSettings) {
         self.pool = pool
+        self.store = store
         self.settings = settings
         self.operators = OperatorDirectory(pool: pool)
     }
@@ -30,6 +32,10 @@ public struct Console: Sendable {
         router.add("GET", "/events/{position}") { request in try self.page(request, role: .viewer) { try self.eventPage(request, $0) } }
         router.add("GET", "/corrections") { request in try self.page(request, role: .auditor) { try self.correctionsPage(request, $0) } }
         router.add("GET", "/corrections.csv") { request in try self.page(request, role: .auditor) { try self.correctionsCSV(request, $0) } }
+        router.add("GET", "/acts/correct") { request in try self.page(request, role: .operator) { try self.correctForm(request, $0) } }
+        router.add("POST", "/acts/correct/confirm") { request in try self.act(request) { try self.confirmCorrection(request, $0) } }
+        router.add("POST", "/acts/correct") { request in try self.act(request) { try self.appendCorrection(request, $0) } }
+        router.add("GET", "/projections") { request in try self.page(request, role: .viewer) { try self.projectionsPage(request, $0) } }
         router.add("GET", "/chain") { request in try self.page(request, role: .auditor) { try self.chainPage(request, $0) } }
         router.setProblemShape(forPathsUnder: "/") { problem in
             HTML.page(title: problem.title ?? "Error", body: "<p class=\"error\" role=\"alert\">\(HTML.escape(problem.detail))</p>",
@@ -63,6 +69,18 @@ public struct Console: Sendable {
         guard viewer.state.role.includes(role) else {
             throw Problem(status: 403, code: "forbidden", title: "Not allowed",
                           detail: "This page needs the role \(role.rawValue); \(viewer.state.name) is \(viewer.state.role.rawValue).")
+        }
+        return try render(viewer)
+    }
+
+    /// A POST that acts: a signed-in operator of the role `operator`; anyone else is refused.
+    func act(_ request: HTTPRequest, _ render: (Viewer) throws -> HTTPResponse) throws -> HTTPResponse {
+        guard let viewer = try viewer(request) else {
+            throw Problem(status: 401, code: "signed_out", title: "Signed out", detail: "Sign in again, then send the form again.")
+        }
+        guard viewer.state.role.includes(.operator) else {
+            throw Problem(status: 403, code: "forbidden", title: "Not allowed",
+                          detail: "Acts need the role operator; \(viewer.state.name) is \(viewer.state.role.rawValue).")
         }
         return try render(viewer)
     }

@@ -42,6 +42,15 @@ extension EventStore {
             .map { directory + "/" + $0.name }
     }
 
+    /// A stream's version and the position of its last event, from `event_streams`; nil
+    /// for a stream without events.
+    public static func streamHead(_ stream: String, on connection: PostgresConnection) throws -> (version: Int64, position: Int64)? {
+        guard let row = try connection.query("SELECT version, position FROM event_streams WHERE stream = $1", [stream]).rows.first else {
+            return nil
+        }
+        return (try row.requireInt64(0), try row.requireInt64(1))
+    }
+
     /// Those of `streams` that have events (archived ones included), from `event_streams`.
     public static func existingStreams(_ streams: [String], on connection: PostgresConnection) throws -> Set<String> {
         guard !streams.isEmpty else { return [] }

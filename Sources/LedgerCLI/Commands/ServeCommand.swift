@@ -78,7 +78,7 @@ struct Service {
             consoleConfiguration.port = address.port
             consoleConfiguration.threads = 4
             let settings = ConsoleSettings(secret: try environment.consoleSecret(logger: logger))
-            console = HTTPServer(configuration: consoleConfiguration, router: Console(pool: pool, settings: settings).router(), logger: logger)
+            console = HTTPServer(configuration: consoleConfiguration, router: Console(pool: pool, store: store, settings: settings).router(), logger: logger)
             consoleHost = address.host
         } else {
             console = nil
