@@ -39,6 +39,10 @@ struct Service {
     /// The operator console, on a listener of its own (LEDGER_CONSOLE_ADDRESS).
     let console: HTTPServer?
     let consoleHost: String
+    /// Whether LEDGER_CONSOLE_ADDRESS was given: a console on the default address that is
+    /// taken (a second API process on the machine) is skipped with a warning; one on an
+    /// address given explicitly must start.
+    let consoleExplicit: Bool
     let store: EventStore
     let context: ServiceContext
     let logger: Logger
@@ -69,6 +73,7 @@ struct Service {
             requestBodyTimeoutSeconds: try environment.positiveSeconds(.requestBodyTimeout),
             maxConnections: try environment.positiveInt(.maxConnections))
         server = HTTPServer(configuration: configuration, router: LedgerAPI.router(context), logger: logger, metrics: metrics)
+        consoleExplicit = environment.string(.consoleAddress) != nil
         if let address = try environment.consoleAddress() {
             if address.host == host && address.port == configuration.port {
                 throw LedgerEnvironment.ConfigurationError(setting: .consoleAddress, problem: "is the public address (\(host):\(address.port)): the console never listens on the public port")
@@ -93,11 +98,14 @@ struct Service {
         if let console {
             do {
                 try console.start()
+                logger.info("console listening", ["url": .string("http://\(consoleHost):\(console.port)")])
+            } catch where !consoleExplicit {
+                logger.warning("console not started: its default address is in use (another API process?); set LEDGER_CONSOLE_ADDRESS to run it elsewhere, or off",
+                               ["error": .string("\(error)")])
             } catch {
                 server.shutdown(gracePeriod: 0)
                 throw LedgerEnvironment.ConfigurationError(setting: .consoleAddress, problem: "cannot be listened on: \(error) (set another HOST:PORT, or off)")
             }
-            logger.info("console listening", ["url": .string("http://\(consoleHost):\(console.port)")])
         }
     }
 
