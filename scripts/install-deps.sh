@@ -6,15 +6,18 @@
 #   libmicrohttpd-dev the HTTP server library
 #   libcurl4-openssl-dev  libcurl, under the Outbound module (webhook deliveries)
 #   python3, curl     what the docs' command blocks use, run by scripts/check-docs.sh
+#   chromium          with --tests only: the headless browser the console's browser tests
+#                     drive (DevTools protocol); `make run` does not need it
 # Idempotent and silent when everything is there, so the test command can run it every time
 # (one dpkg-query, no apt, no network). Swift itself is not installed here: CI images and
 # developers bring their own toolchain (see scripts/test.sh for where it is looked for).
 set -euo pipefail
 
 packages=(postgresql libpq-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev python3 curl)
+if [ "${1:-}" = "--tests" ]; then packages+=(chromium); fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "install-deps: not a Debian-like system; install PostgreSQL (server and libpq), OpenSSL, libmicrohttpd, libcurl, python3 and curl yourself" >&2
+    echo "install-deps: not a Debian-like system; install PostgreSQL (server and libpq), OpenSSL, libmicrohttpd, libcurl, python3, curl and Chromium yourself" >&2
     exit 0
 fi
 

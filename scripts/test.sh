@@ -76,7 +76,7 @@ if ! command -v swift >/dev/null 2>&1; then
 fi
 
 begin "deps"
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --tests
 
 begin "build"
 # Tests too, so that the "tests" phase below measures running them, not compiling them.

@@ -38,7 +38,8 @@ extension Console {
         }
         let key = "console-" + Base64URL.encode(SecureRandom.bytes(12))
         let events = decided.events.map { event in
-            "<tr><td><code>\(HTML.escape(event.type))</code></td><td>\(HTML.escape(event.stream))</td><td><pre>\(HTML.escape(event.data.compactText()))</pre></td></tr>"
+            let corrects = event.correctsPosition.map { "<a href=\"/events/\($0)\">position \($0)</a>" } ?? "—"
+            return "<tr><td><code>\(HTML.escape(event.type))</code></td><td>\(HTML.escape(event.stream))</td><td>\(corrects)</td><td><pre>\(HTML.escape(event.data.compactText()))</pre></td></tr>"
         }.joined()
         let hidden = ["entry", "amount", "reason"].map {
             "<input type=\"hidden\" name=\"\($0)\" value=\"\(HTML.escape(fields[$0] ?? ""))\">"
@@ -46,7 +47,7 @@ extension Console {
         return HTML.page(title: "Confirm the correction", body: """
             <p>This appends the event below to the log, as <strong>\(HTML.escape(viewer.state.name))</strong>, with the reason
             “\(HTML.escape(fields["reason"] ?? ""))”. The log is immutable: a mistake is undone by another correction.</p>
-            <table><thead><tr><th scope="col">Type</th><th scope="col">Stream</th><th scope="col">Data</th></tr></thead><tbody>\(events)</tbody></table>
+            <table><thead><tr><th scope="col">Type</th><th scope="col">Stream</th><th scope="col">Corrects</th><th scope="col">Data</th></tr></thead><tbody>\(events)</tbody></table>
             <form method="post" action="/acts/correct">
             <input type="hidden" name="csrf" value="\(HTML.escape(viewer.csrf))"><input type="hidden" name="key" value="\(HTML.escape(key))">\(hidden)
             <p><button type="submit">Append the correction</button> <a href="/acts/correct?entry=\(HTML.query(fields["entry"] ?? ""))">Change it</a></p>

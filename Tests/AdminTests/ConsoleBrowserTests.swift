@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 14: the console in a real browser (headless Chromium, driven through the
+/// DevTools protocol): sign in, search, open a timeline, follow a correction to its
+/// original, a CSRF and a role refusal, post a correction and see it. The test command
+/// installs Chromium; without it this test fails, naming what to install.
+@Suite("The console in a real browser")
+struct ConsoleBrowserTests {
+    @Test("an auditor finds a correction and its original; an operator posts one; CSRF and roles refuse")
+    func browser() throws {
+        let h = try ConsoleTests.Harness()
+        let auditorPassword = try h.addOperator("ada", role: "auditor")
+        let operatorPassword = try h.addOperator("otto", role: "operator")
+        try h.f.payer("acme")
+        let credit = try h.f.adminJSON(["credit", "--pool", "payer:acme", "--source", "grant", "--amount", "1000", "--description", "goodwill"])
+        let creditPosition = try #require(credit["events"]?.arrayValue?.first?["position"]?.int64Value)
+        _ = try h.f.adminJSON(["correct", "--entry", "je_\(creditPosition)_0", "--amount", "-400"], reason: "half of it was a duplicate")
+        try h.f.settle()
+        let chromium = try Chromium()
+        let base = "http://127.0.0.1:\(h.server.port)"
+        var shots: [(String, [UInt8])] = []
+
+        // The auditor: signed out, every page leads to the sign-in form.
+        let auditor = try chromium.newTab()
+        try auditor.go(base + "/")
+        #expect(try auditor.path == "/login")
+        shots.append(("login", try auditor.screenshot()))
+        try auditor.fill("name", "ada")
+        try auditor.fill("password", auditorPassword)
+        try auditor.andWait("document.querySelector('main form').requestSubmit()")
+        #expect(try auditor.path == "/")
+        #expect(try auditor.text.contains("ada (auditor)"))
+        try auditor.fill("q", "acme")
+        try auditor.andWait("document.querySelector('form[role=search]').requestSubmit()")
+        shots.append(("search", try auditor.screenshot()))
+        try auditor.andWait(#"document.querySelector('a[href^="/timeline"]').click()"#)
+        #expect(try auditor.text.contains("Timeline of payer acme"))
+        #expect(try auditor.text.contains("half of it was a duplicate"))
+        shots.append(("timeline", try auditor.screenshot()))
+        // The correction names its original: follow the link.
+        try auditor.andWait("[...document.querySelectorAll('a')].find(a => a.textContent === 'position \(creditPosition)').click()")
+        #expect(try auditor.path == "/events/\(creditPosition)")
+        #expect(try auditor.text.contains("Corrected by"))
+        shots.append(("event", try auditor.screenshot()))
+        try auditor.andWait(#"[...document.querySelectorAll('a')].find(a => a.textContent === 'Corrections').click()"#)
+        try auditor.fill("account", "payer:acme")
+        try auditor.andWait("document.querySelector('main form').requestSubmit()")
+        #expect(try auditor.text.contains("1 correction, oldest first"))
+        #expect(try auditor.evaluate(#"document.querySelector('a[download]').getAttribute('href')"#).stringValue == "/corrections.csv?account=payer%3Aacme")
+        shots.append(("corrections", try auditor.screenshot()))
+        // An auditor may not act; a form whose token was changed is refused.
+        try auditor.go(base + "/acts/correct")
+        #expect(try auditor.text.contains("needs the role operator"))
+        try auditor.go(base + "/")
+        try auditor.evaluate(#"document.querySelector('form[action="/logout"] input[name=csrf]').value = 'forged'"#)
+        try auditor.andWait(#"document.querySelector('form[action="/logout"]').requestSubmit()"#)
+        #expect(try auditor.text.contains("Form refused"))
+        try auditor.go(base + "/")
+        #expect(try auditor.path == "/", "the refused sign-out changed nothing")
+
+        // The operator, in a browser of their own, posts a correction through its confirmation.
+        let operatorTab = try chromium.newTab()
+        try operatorTab.go(base + "/login")
+        try operatorTab.fill("name", "otto")
+        try operatorTab.fill("password", operatorPassword)
+        try operatorTab.andWait("document.querySelector('main form').requestSubmit()")
+        try operatorTab.go(base + "/acts/correct?entry=je_\(creditPosition)_0")
+        try operatorTab.fill("amount", "-100")
+        try operatorTab.fill("reason", "a browser's correction")
+        try operatorTab.andWait("document.querySelector('main form').requestSubmit()")
+        #expect(try operatorTab.text.contains("Confirm the correction"))
+        shots.append(("confirm-correction", try operatorTab.screenshot()))
+        let head = try h.f.head()
+        try operatorTab.andWait("document.querySelector('main form').requestSubmit()")
+        #expect(try operatorTab.path.hasPrefix("/events/"))
+        #expect(try operatorTab.text.contains("Corrects"))
+        #expect(try h.f.head() == head + 1)
+        try operatorTab.go(base + "/timeline?subject=payer%3Aacme")
+        #expect(try operatorTab.text.contains("a browser's correction"))
+
+        for (name, png) in shots {
+            #expect(png.starts(with: [0x89, 0x50, 0x4e, 0x47]) && png.count > 5_000, "\(name): not a drawn page")
+        }
+        // `LEDGER_CONSOLE_SCREENSHOTS=DIR` keeps them (docs/console.md shows them).
+        if let directory = ProcessInfo.processInfo.environment["LEDGER_CONSOLE_SCREENSHOTS"] {
+            for (name, png) in shots { try Data(png).write(to: URL(fileURLWithPath: "\(directory)/\(name).png")) }
+        }
+    }
+}
