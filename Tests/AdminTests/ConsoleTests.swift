@@ -236,6 +236,28 @@ struct ConsoleTests {
         let chain = try browser.send("GET", "/chain?verify=1")
         #expect(chain.status == 200 && chain.text.contains("<strong>Valid</strong>") && chain.text.contains("event_canonical_bytes"))
 
+        // The journal: the correction and the entry it corrects, linked both ways.
+        #expect(found.text.contains(#"href="/journal?account=payer%3Aacme""#))
+        let journal = try browser.send("GET", "/journal?account=payer%3Aacme")
+        #expect(journal.status == 200 && journal.text.contains("Journal of payer:acme"))
+        #expect(journal.text.contains("corrected by <a id=\"to-je_\(correctionPosition)_0\" href=\"#je_\(correctionPosition)_0\">"))
+        #expect(journal.text.contains("corrects <a id=\"to-je_\(creditPosition)_0\" href=\"#je_\(creditPosition)_0\">"))
+        #expect(journal.text.contains(#"<tr id="je_\#(creditPosition)_0">"#))
+        #expect(try browser.send("GET", "/journal?account=payer%3Aghost").status == 404)
+        #expect(try browser.send("GET", "/journal?account=acme").status == 400)
+        // An organization: its plan now, where it comes from, and its timelines.
+        _ = try h.f.adminJSON(["org", "create", "--id", "school", "--name", "A School"])
+        _ = try h.f.adminJSON(["org", "plan", "--org", "school", "--source", "staff", "--plan", "premium"])
+        try h.f.settle()
+        // The page judges the plan at the console's clock: an hour after the decision.
+        h.clock.set(Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1e6) + 3_600_000_000)!.iso8601)
+        #expect(try browser.signIn("dave", password).status == 303)
+        #expect(Poll.until(timeout: 10) { (try? browser.send("GET", "/?q=school").text.contains(#"href="/orgs/school""#)) == true })
+        let org = try browser.send("GET", "/orgs/school")
+        #expect(org.status == 200 && org.text.contains("<strong>premium</strong>, from staff"), "\(org.text)")
+        #expect(org.text.contains("Staff decisions") && org.text.contains("<td>premium</td>"))
+        #expect(try browser.send("GET", "/orgs/nowhere").status == 404)
+
         let projections = try browser.send("GET", "/projections")
         #expect(projections.status == 200 && projections.text.contains("<td>billing</td>"))
 

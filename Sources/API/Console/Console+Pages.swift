@@ -47,6 +47,12 @@ extension Console {
             var seen = Set<String>()
             for candidate in candidates where existing.contains(candidate.stream) && seen.insert(candidate.stream).inserted {
                 found.append(("timeline of \(candidate.label)", "/timeline?subject=" + HTML.query(candidate.subject)))
+                if candidate.subject.hasPrefix("org:") {
+                    found.append(("plan and subscriptions of \(candidate.label)", "/orgs/" + HTML.query(q)))
+                }
+                if candidate.subject.hasPrefix("payer:") || candidate.subject.hasPrefix("project:") {
+                    found.append(("journal of \(candidate.label)", "/journal?account=" + HTML.query(candidate.subject)))
+                }
             }
             return found
         }

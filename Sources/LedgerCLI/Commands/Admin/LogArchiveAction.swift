@@ -60,7 +60,7 @@ struct LogArchiveAction: AdminAction {
             _ = try session.decide { try LogArchiveDecider.archive([], archivedThrough: archivedThrough, head: head) }
         }
         if !fresh.isEmpty {
-            var link = try acts.last.flatMap { Hex.decode($0.lastHash) } ?? HashChain.genesis
+            var link = acts.last.flatMap { Hex.decode($0.lastHash) } ?? HashChain.genesis
             var files: [LogArchived.File] = []
             for partition in fresh {
                 let file = try write(partition, linkedTo: link, on: owner)

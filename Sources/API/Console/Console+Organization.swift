@@ -1,0 +1,55 @@
+import HTTP
+import LedgerDomain
+import Projections
+
+extension Console {
+    /// Why an organization is on its plan: the plan now and where it comes from, each
+    /// timeline's changes as they take effect (a downgrade at the month's end, O-rules),
+    /// and its App Store subscriptions, each linked to the timeline of its notifications.
+    func organizationPage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
+        let id = request.pathParameters["id"] ?? ""
+        let model = OrganizationsReadModel(pool: pool)
+        guard let org = try model.organizations(id: id).first, let snapshot = try model.snapshot(id) else {
+            throw Problem(status: 404, code: "not_found", title: "No such organization", detail: "There is no organization \(id).")
+        }
+        let now = Timestamp(microseconds: Int64(settings.now() * 1e6)) ?? Timestamp(microseconds: 0)!
+        let current = snapshot.plans.current(at: now)
+        let education: String
+        switch org.staffEducation {
+        case true?: education = "yes (decided by staff)"
+        case false?: education = "no (decided by staff)"
+        case nil: education = org.autoEducationDomain.map { "by its domain \($0)" } ?? "no"
+        }
+        var timelines = ""
+        for (name, timeline) in [("Staff decisions", snapshot.plans.staff), ("Billing", snapshot.plans.billing)] {
+            let rows = timeline.segments.map { "<tr><td>\(HTML.escape($0.plan?.rawValue ?? "none"))</td><td>\(HTML.escape($0.from.iso8601))</td></tr>" }.joined()
+            timelines += "<h2>\(name)</h2>" + (rows.isEmpty ? "<p>No change.</p>"
+                : "<table><thead><tr><th scope=\"col\">Plan</th><th scope=\"col\">In force from</th></tr></thead><tbody>\(rows)</tbody></table>")
+        }
+        let subscriptions = snapshot.plans.subscriptions.map { s -> String in
+            let stream = AppStoreTransactionFacts.stream(originalTransactionID: s.originalTransactionID)
+            return """
+                <tr><td><a href="/timeline?subject=\(HTML.query("stream:" + stream))">\(HTML.escape(s.originalTransactionID))</a></td>
+                <td>\(HTML.escape(snapshot.environments[s.originalTransactionID] ?? "?"))</td><td>\(HTML.escape(s.holder ?? "—"))</td>
+                <td>\(HTML.escape(s.latest.map { "\($0.productID) (\($0.plan.rawValue))" } ?? "no transaction"))</td>
+                <td>\(HTML.escape(s.latest?.expires?.iso8601 ?? "—"))</td><td>\(HTML.escape(s.status(at: now).rawValue))</td></tr>
+                """
+        }.joined()
+        return HTML.page(title: "Organization \(org.id)", body: """
+            <table>
+            <tr><th scope="row">Name</th><td>\(HTML.escape(org.name))</td></tr>
+            <tr><th scope="row">Plan now</th><td><strong>\(HTML.escape(current.plan.rawValue))</strong>, from \(HTML.escape(current.source?.rawValue ?? "nothing: the default"))</td></tr>
+            <tr><th scope="row">Education</th><td>\(HTML.escape(education))</td></tr>
+            <tr><th scope="row">Administrators</th><td>\(HTML.escape(org.admins.isEmpty ? "none" : org.admins.joined(separator: ", ")))</td></tr>
+            <tr><th scope="row">Events</th><td><a href="/timeline?subject=\(HTML.query("org:" + org.id))">the organization's timeline</a></td></tr>
+            </table>
+            \(timelines)
+            <h2>App Store subscriptions</h2>
+            \(subscriptions.isEmpty ? "<p>None.</p>" : """
+                <table><thead><tr><th scope="col">Original transaction (its notifications)</th><th scope="col">Environment</th>
+                <th scope="col">Holder</th><th scope="col">Product</th><th scope="col">Expires</th><th scope="col">Status</th></tr></thead>
+                <tbody>\(subscriptions)</tbody></table>
+                """)
+            """, signedIn: viewer.frame)
+    }
+}
