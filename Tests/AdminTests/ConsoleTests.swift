@@ -245,6 +245,10 @@ struct ConsoleTests {
         #expect(journal.text.contains(#"<tr id="je_\#(creditPosition)_0">"#))
         #expect(try browser.send("GET", "/journal?account=payer%3Aghost").status == 404)
         #expect(try browser.send("GET", "/journal?account=acme").status == 400)
+        let usage = try browser.send("GET", "/usage?account=payer%3Aacme")
+        #expect(usage.status == 200 && usage.text.contains("<th scope=\"row\">granted</th><td style=\"text-align:right\">100</td>"), "\(usage.text)")
+        #expect(usage.text.contains("<th scope=\"row\">corrections</th><td style=\"text-align:right\">-40</td>"))
+        #expect(usage.text.contains(#"<svg role="img" aria-label="API requests per month""#))
         // An organization: its plan now, where it comes from, and its timelines.
         _ = try h.f.adminJSON(["org", "create", "--id", "school", "--name", "A School"])
         _ = try h.f.adminJSON(["org", "plan", "--org", "school", "--source", "staff", "--plan", "premium"])

@@ -52,6 +52,7 @@ extension Console {
                 }
                 if candidate.subject.hasPrefix("payer:") || candidate.subject.hasPrefix("project:") {
                     found.append(("journal of \(candidate.label)", "/journal?account=" + HTML.query(candidate.subject)))
+                    found.append(("balance and usage of \(candidate.label)", "/usage?account=" + HTML.query(candidate.subject)))
                 }
             }
             return found

@@ -36,6 +36,7 @@ public struct Console: Sendable {
         router.add("POST", "/acts/correct/confirm") { request in try self.act(request) { try self.confirmCorrection(request, $0) } }
         router.add("POST", "/acts/correct") { request in try self.act(request) { try self.appendCorrection(request, $0) } }
         router.add("GET", "/orgs/{id}") { request in try self.page(request, role: .viewer) { try self.organizationPage(request, $0) } }
+        router.add("GET", "/usage") { request in try self.page(request, role: .viewer) { try self.usagePage(request, $0) } }
         router.add("GET", "/journal") { request in try self.page(request, role: .viewer) { try self.journalPage(request, $0) } }
         router.add("GET", "/projections") { request in try self.page(request, role: .viewer) { try self.projectionsPage(request, $0) } }
         router.add("GET", "/chain") { request in try self.page(request, role: .auditor) { try self.chainPage(request, $0) } }
