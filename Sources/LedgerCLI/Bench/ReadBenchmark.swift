@@ -80,7 +80,7 @@ enum ReadBenchmark {
 
     /// Runs the projector until the billing projection has reached the head and prints its
     /// throughput.
-    private static func measureProjector(url: String, connection: PostgresConnection) throws {
+    static func measureProjector(url: String, connection: PostgresConnection) throws {
         let head = try EventStore.headPosition(on: connection)
         let pool = PostgresPool(conninfo: url, maximumConnections: 2)
         let projector = BenchProjector(url: url)

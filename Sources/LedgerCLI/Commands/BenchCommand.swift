@@ -12,6 +12,7 @@ public enum BenchCommand: LedgerCommand {
                ledger bench ingest [--batches B] [--batch-size S] [--concurrency C] [--projector]
                ledger bench appstore [--seconds S] [--dir DIR]
                ledger bench products [--users U] [--requests R] [--concurrency C]
+               ledger bench console [--events N] [--projects P] [--requests R]
 
         append   Appends N events (default 200000, ~300-byte JSON payloads, over 1000
                  streams) into the log of DATABASE_URL through the real append path, from
@@ -79,6 +80,8 @@ public enum BenchCommand: LedgerCommand {
 
         products \(ProductsBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
 
+        console \(ConsoleBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
+
         appstore Needs no database. \(AppStoreBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
         """
 
@@ -92,6 +95,7 @@ public enum BenchCommand: LedgerCommand {
         case "ingest": return try IngestBenchmark.run(arguments: rest, environment: environment)
         case "appstore": return try AppStoreBenchmark.run(arguments: rest, environment: environment)
         case "products": return try ProductsBenchmark.run(arguments: rest, environment: environment)
+        case "console": return try ConsoleBenchmark.run(arguments: rest, environment: environment)
         default: throw UsageError("unknown benchmark \(sub)")
         }
     }
