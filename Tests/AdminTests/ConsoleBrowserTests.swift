@@ -70,7 +70,7 @@ struct ConsoleBrowserTests {
         try operatorTab.fill("amount", "-100")
         try operatorTab.fill("reason", "a browser's correction")
         try operatorTab.andWait("document.querySelector('main form').requestSubmit()")
-        #expect(try operatorTab.text.contains("Confirm the correction"))
+        #expect(try operatorTab.text.contains("Confirm: correct a journal entry"))
         shots.append(("confirm-correction", try operatorTab.screenshot()))
         let head = try h.f.head()
         try operatorTab.andWait("document.querySelector('main form').requestSubmit()")

@@ -154,7 +154,7 @@ struct ConsoleTests {
         let fields = [("csrf", csrf), ("entry", entry), ("amount", "-300"), ("reason", "refund of order 7")]
         #expect(try browser.send("POST", "/acts/correct/confirm", form: [("csrf", "forged")] + fields.dropFirst()).status == 403)
         let confirm = try browser.send("POST", "/acts/correct/confirm", form: fields)
-        #expect(confirm.status == 200 && confirm.text.contains("Confirm the correction") && confirm.text.contains("refund of order 7"))
+        #expect(confirm.status == 200 && confirm.text.contains("Confirm: correct a journal entry") && confirm.text.contains("refund of order 7"))
         #expect(confirm.text.contains(#"<td>payer-acme</td>"#), "the event to be appended is shown: \(confirm.text)")
         let head = try h.f.head()
         #expect(try h.f.head() == head, "confirming appends nothing")
@@ -183,6 +183,27 @@ struct ConsoleTests {
         #expect(try auditor.send("GET", "/acts/correct").status == 403)
         #expect(try auditor.send("POST", "/acts/correct/confirm", form: [("csrf", auditorCSRF), ("entry", entry), ("amount", "-1"), ("reason", "x")]).status == 403)
         #expect(try h.f.head() == head + 1)
+
+        // Credit, the same way: the event ledger admin credit appends, under the operator's name.
+        let creditForm = try browser.send("GET", "/acts/credit?pool=payer%3Aacme")
+        #expect(creditForm.status == 200 && creditForm.text.contains("value=\"payer:acme\""))
+        let creditFields = [("csrf", csrf), ("pool", "payer:acme"), ("source", "grant"), ("amount", "2500"),
+                            ("description", "apology for the outage"), ("reason", "ticket 42")]
+        let creditConfirm = try browser.send("POST", "/acts/credit/confirm", form: creditFields)
+        #expect(creditConfirm.status == 200 && creditConfirm.text.contains("credit.posted"))
+        let creditKey = try #require(creditConfirm.text.range(of: #"name="key" value=""#).map { String(creditConfirm.text[$0.upperBound...].prefix { $0 != "\"" }) })
+        let posted = try browser.send("POST", "/acts/credit", form: creditFields + [("key", creditKey)])
+        let creditLocation = try #require(posted.headers["location"])
+        let creditPosted = try #require(Int64(creditLocation.dropFirst("/events/".count)))
+        let creditEvent = try #require(try h.f.store.event(at: creditPosted))
+        let creditMetadata = try creditEvent.metadata()
+        #expect(creditEvent.type == "credit.posted" && creditMetadata?.actor == Actor(.operator, "olga"))
+        #expect(try browser.send("POST", "/acts/credit/confirm", form: [("csrf", csrf), ("pool", "payer:ghost"), ("source", "grant"),
+                                                                        ("amount", "1"), ("description", "d"), ("reason", "r")]).status == 422)
+        #expect(try browser.send("POST", "/acts/credit/confirm", form: [("csrf", csrf), ("pool", "payer:acme"), ("source", "gift"),
+                                                                        ("amount", "1"), ("description", "d"), ("reason", "r")]).status == 422)
+        #expect(try browser.send("GET", "/acts/nothing").status == 404)
+        #expect(try h.f.head() == head + 2)
     }
 
     @Test("search finds a payer, a position and an event id; the timeline links a correction to its original and back")

@@ -32,9 +32,11 @@ public struct Console: Sendable {
         router.add("GET", "/events/{position}") { request in try self.page(request, role: .viewer) { try self.eventPage(request, $0) } }
         router.add("GET", "/corrections") { request in try self.page(request, role: .auditor) { try self.correctionsPage(request, $0) } }
         router.add("GET", "/corrections.csv") { request in try self.page(request, role: .auditor) { try self.correctionsCSV(request, $0) } }
-        router.add("GET", "/acts/correct") { request in try self.page(request, role: .operator) { try self.correctForm(request, $0) } }
-        router.add("POST", "/acts/correct/confirm") { request in try self.act(request) { try self.confirmCorrection(request, $0) } }
-        router.add("POST", "/acts/correct") { request in try self.act(request) { try self.appendCorrection(request, $0) } }
+        router.add("GET", "/acts/{act}") { request in
+            try self.page(request, role: .operator) { try self.actForm(try Self.act(named: request), request, $0) }
+        }
+        router.add("POST", "/acts/{act}/confirm") { request in try self.act(request) { try self.confirmAct(try Self.act(named: request), request, $0) } }
+        router.add("POST", "/acts/{act}") { request in try self.act(request) { try self.appendAct(try Self.act(named: request), request, $0) } }
         router.add("GET", "/orgs/{id}") { request in try self.page(request, role: .viewer) { try self.organizationPage(request, $0) } }
         router.add("GET", "/usage") { request in try self.page(request, role: .viewer) { try self.usagePage(request, $0) } }
         router.add("GET", "/journal") { request in try self.page(request, role: .viewer) { try self.journalPage(request, $0) } }
@@ -74,6 +76,14 @@ public struct Console: Sendable {
                           detail: "This page needs the role \(role.rawValue); \(viewer.state.name) is \(viewer.state.role.rawValue).")
         }
         return try render(viewer)
+    }
+
+    static func act(named request: HTTPRequest) throws -> ConsoleAct {
+        guard let act = ConsoleAct.named(request.pathParameters["act"] ?? "") else {
+            throw Problem(status: 404, code: "not_found", title: "No such act",
+                          detail: "The console's acts are \(ConsoleAct.all.map(\.name).joined(separator: ", ")).")
+        }
+        return act
     }
 
     /// A POST that acts: a signed-in operator of the role `operator`; anyone else is refused.
