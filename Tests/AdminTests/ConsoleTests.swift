@@ -204,6 +204,24 @@ struct ConsoleTests {
                                                                         ("amount", "1"), ("description", "d"), ("reason", "r")]).status == 422)
         #expect(try browser.send("GET", "/acts/nothing").status == 404)
         #expect(try h.f.head() == head + 2)
+
+        // A plan and a key revoked, the same way; each refusal names what was wrong.
+        func act(_ name: String, _ fields: [(String, String)]) throws -> (status: Int, headers: HTTPHeaders, text: String) {
+            let confirmation = try browser.send("POST", "/acts/\(name)/confirm", form: [("csrf", csrf)] + fields)
+            guard confirmation.status == 200, let key = confirmation.text.range(of: #"name="key" value=""#)
+                .map({ String(confirmation.text[$0.upperBound...].prefix { $0 != "\"" }) }) else { return confirmation }
+            return try browser.send("POST", "/acts/\(name)", form: [("csrf", csrf), ("key", key)] + fields)
+        }
+        let plan = try act("plan-set", [("pool", "payer:acme"), ("plan", "scale"), ("allowance_storage_bytes", "1073741824"), ("reason", "upgrade")])
+        #expect(plan.status == 303)
+        let issued = try h.f.adminJSON(["key", "issue", "--payer", "acme"])
+        let keyID = try #require(issued["key_id"]?.stringValue)
+        #expect(try act("key-revoke", [("key_id", keyID), ("reason", "leaked in a log")]).status == 303)
+        let twice = try act("key-revoke", [("key_id", keyID), ("reason", "twice")])
+        #expect(twice.status == 422 && twice.text.contains("already revoked"))
+        #expect(try act("key-revoke", [("key_id", "key_nope"), ("reason", "r")]).text.contains("There is no key key_nope"))
+        #expect(try act("plan-set", [("pool", "payer:acme"), ("plan", "scale"), ("allowance_storage_bytes", "-1"), ("reason", "r")]).status == 422)
+        #expect(try h.f.head() == head + 5, "the plan, the key issued and revoked; refusals appended nothing")
     }
 
     @Test("search finds a payer, a position and an event id; the timeline links a correction to its original and back")

@@ -16,12 +16,15 @@ extension Console {
                 ? "<p role=\"status\">Nothing in the log matches <code>\(HTML.escape(q))</code>.</p>"
                 : "<h2>Matches</h2><ul>" + found.map { "<li><a href=\"\(HTML.escape($0.href))\">\(HTML.escape($0.label))</a></li>" }.joined() + "</ul>"
         }
+        let acts = viewer.state.role.includes(.operator)
+            ? "<h2>Acts</h2><ul>" + ConsoleAct.all.map { "<li><a href=\"/acts/\($0.name)\">\(HTML.escape($0.title))</a></li>" }.joined() + "</ul>" : ""
         return HTML.page(title: "Search", body: """
             <form method="get" action="/" role="search">
             <label for="q">Organization, project, payer, app, transaction id, event id, position or stream</label>
             <input id="q" name="q" value="\(HTML.escape(q))" size="50"> <button type="submit">Search</button>
             </form>
             \(results)
+            \(acts)
             """, signedIn: viewer.frame)
     }
 

@@ -53,7 +53,7 @@ public enum HTML {
         var nav = ""
         if let signedIn {
             nav = """
-                <nav aria-label="Console"><a href="/">Search</a> · <a href="/projections">Projections</a>\(signedIn.role == "viewer" ? "" : " · <a href=\"/corrections\">Corrections</a> · <a href=\"/chain\">Chain</a>")\(signedIn.role == "operator" ? " · <a href=\"/acts/credit\">Post credit</a>" : "")</nav>
+                <nav aria-label="Console"><a href="/">Search</a> · <a href="/projections">Projections</a>\(signedIn.role == "viewer" ? "" : " · <a href=\"/corrections\">Corrections</a> · <a href=\"/chain\">Chain</a>")</nav>
                 <form method="post" action="/logout" style="margin-left:auto"><input type="hidden" name="csrf" value="\(escape(signedIn.csrf))">
                 <span>\(escape(signedIn.name)) (\(escape(signedIn.role)))</span> <button type="submit">Sign out</button></form>
                 """
