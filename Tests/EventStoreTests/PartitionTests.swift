@@ -169,6 +169,7 @@ struct PartitionTests {
             previous = hash
         }
         try Migrator(migrations: all).migrate(on: superuser)
+        try db.ensureServiceLogin()
         try superuser.query("UPDATE event_log_settings SET partition_size = 100")
         #expect(try Self.partitions(db).first.map { [$0.first, $0.last] } == [1, 3])
         let store = EventStore(conninfo: db.serviceURL)

@@ -78,6 +78,12 @@ public final class TestDatabase: Sendable {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     }
 
+    /// Creates the service's login role on the cluster when missing (after migrations
+    /// made `ledger_service`); `create(migrated: true)` does it.
+    public func ensureServiceLogin() throws {
+        try Self.ensureServiceLogin(try PostgresConnection(conninfo: clusterURL))
+    }
+
     private static func ensureServiceLogin(_ admin: PostgresConnection) throws {
         try admin.query("""
             DO $$
