@@ -233,6 +233,21 @@ struct ConsoleTests {
         #expect(try act("key-revoke", [("key_id", "key_nope"), ("reason", "r")]).text.contains("There is no key key_nope"))
         #expect(try act("plan-set", [("pool", "payer:acme"), ("plan", "scale"), ("allowance_storage_bytes", "-1"), ("reason", "r")]).status == 422)
         #expect(try h.f.head() == head + 6, "the unprojected credit, the plan, the key issued and revoked; refusals appended nothing")
+
+        // A hold released, and staff's education decision, the same way.
+        try h.f.project("web", payer: "acme")
+        _ = try h.f.adminJSON(["hold", "place", "--id", "h1", "--project", "web", "--amount", "100", "--description", "render job"])
+        #expect(try act("hold-release", [("hold", "h1"), ("reason", "job cancelled")]).status == 303)
+        let released = try act("hold-release", [("hold", "h1"), ("reason", "again")])
+        #expect(released.status == 422 && released.text.contains("class=\"error\""))
+        _ = try h.f.adminJSON(["org", "create", "--id", "school", "--name", "A School"])
+        #expect(try act("org-education", [("org", "school"), ("decision", "eligible"), ("reason", "accredited")]).status == 303)
+        #expect(try act("org-education", [("org", "nowhere"), ("decision", "eligible"), ("reason", "r")]).text.contains("There is no organization nowhere"))
+        #expect(try act("org-education", [("org", "school"), ("decision", "maybe"), ("reason", "r")]).status == 422)
+        #expect(try h.f.store.readStream("hold-h1").map(\.type) == ["hold.placed", "hold.released"])
+        let school = try h.f.store.readStream("org-school")
+        #expect(school.last.map { (try? $0.metadata())??.reason } == "accredited", "\(school.map(\.type))")
+
     }
 
     @Test("search finds a payer, a position and an event id; the timeline links a correction to its original and back")

@@ -18,7 +18,7 @@ struct ConsoleAct: Sendable {
     /// Decides on the read models as they are; a refusal is a 422 `Problem`.
     var decide: @Sendable (Console, [String: String]) throws -> Decision
 
-    static let all: [ConsoleAct] = [.correct, .credit, .setPlan, .revokeKey]
+    static let all: [ConsoleAct] = [.correct, .credit, .setPlan, .revokeKey, .releaseHold, .decideEducation]
 
     static func named(_ name: String) -> ConsoleAct? { all.first { $0.name == name } }
 }
