@@ -8,6 +8,7 @@ import LedgerCLI
 import LedgerDomain
 import LedgerJSON
 import Observability
+import Postgres
 import Testing
 import TestSupport
 
@@ -136,7 +137,7 @@ struct ConsoleTests {
         #expect(try browser.signIn("carol", password).status == 303)
     }
 
-    @Test("an operator posts a correction through a confirmation that shows the event; it is in the log with their name, once")
+    @Test("J3, J4: an operator posts a correction (bounded by its entry) and a credit through a confirmation that shows the event; each is in the log with their name, once")
     func correctionAct() throws {
         let h = try Harness()
         let password = try h.addOperator("olga", role: "operator")
@@ -248,6 +249,28 @@ struct ConsoleTests {
         let school = try h.f.store.readStream("org-school")
         #expect(school.last.map { (try? $0.metadata())??.reason } == "accredited", "\(school.map(\.type))")
 
+    }
+
+    @Test("a database that cannot be reached is a 503 with Retry-After on the console's pages, never a 500")
+    func databaseDown() throws {
+        let url = "postgresql://ledger@127.0.0.1:1/none?connect_timeout=1"
+        let pool = PostgresPool(conninfo: url, maximumConnections: 1)
+        let store = EventStore(conninfo: url, pool: pool)
+        defer { store.close() }
+        let secret = Array("a console secret of the tests, 32+ bytes".utf8)
+        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 2),
+                                router: Console(pool: pool, store: store, settings: ConsoleSettings(secret: secret)).router(),
+                                logger: Logger(minimumLevel: .error, sink: MemoryLogSink()))
+        try server.start()
+        defer { server.shutdown(gracePeriod: 1) }
+        let session = ConsoleSession(operatorName: "alice", credential: UUID().uuidString.lowercased(),
+                                     issuedAt: Int64(Date().timeIntervalSince1970))
+        let browser = Browser(port: server.port)
+        browser.cookies[ConsoleSession.cookieName] = session.cookieValue(secret: secret)
+        for path in ["/", "/timeline?subject=payer%3Aacme", "/events/1", "/corrections"] {
+            let answer = try browser.send("GET", path)
+            #expect(answer.status == 503 && answer.headers["retry-after"] != nil, "\(path): \(answer.status)")
+        }
     }
 
     @Test("search finds a payer, a position and an event id; the timeline links a correction to its original and back")

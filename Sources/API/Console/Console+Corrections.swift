@@ -42,9 +42,7 @@ extension Console {
     func correctionsCSV(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
         let (filter, _) = try Self.correctionFilter(request)
         let rows = try BillingReadModel(pool: pool).corrections(filter)
-        let lines = CSV.lines(header: ["position", "account", "correction_id", "corrects", "amount", "actor", "at", "reason"],
-                              rows.map { [String($0.position), $0.account, $0.correctionID, $0.corrects, $0.amount.description,
-                                          CSV.text($0.actor), $0.at, CSV.text($0.reason)] })
+        let lines = CSV.lines(header: CorrectionRecord.csvHeader, rows.map(\.csvFields))
         return HTTPResponse(status: 200, headers: HTTPHeaders([
             ("Content-Type", "text/csv; charset=utf-8"), ("Content-Disposition", "attachment; filename=\"corrections.csv\""),
             ("Cache-Control", "private, no-store"), ("X-Content-Type-Options", "nosniff"),
@@ -59,8 +57,7 @@ extension Console {
         }
         func instant(_ name: String) throws -> Timestamp? {
             guard let text = value(name) else { return nil }
-            if text.count == 10, let day = Timestamp(iso8601: text + "T00:00:00Z") { return day }
-            guard let time = Timestamp(iso8601: text) else {
+            guard let time = Timestamp(dayOrInstant: text) else {
                 throw Problem(status: 400, code: "invalid_time", title: "Not a time", detail: "\(name) is YYYY-MM-DD or an RFC 3339 time.")
             }
             return time

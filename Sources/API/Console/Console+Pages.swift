@@ -65,20 +65,11 @@ extension Console {
     /// `kind:id`, as the search links write it.
     static func subject(_ text: String) throws -> TimelineSubject {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-        guard parts.count == 2, !parts[1].isEmpty else {
+        guard parts.count == 2, let subject = TimelineSubject(kind: parts[0], id: parts[1]) else {
             throw Problem(status: 400, code: "invalid_subject", title: "Unknown subject",
                           detail: "subject is kind:id, with kind one of \(TimelineSubject.options.joined(separator: ", ")).")
         }
-        switch parts[0] {
-        case "stream": return .stream(parts[1])
-        case "payer": return .payer(parts[1])
-        case "project": return .project(parts[1])
-        case "org": return .org(parts[1])
-        case "app": return .app(parts[1])
-        default:
-            throw Problem(status: 400, code: "invalid_subject", title: "Unknown subject",
-                          detail: "subject is kind:id, with kind one of \(TimelineSubject.options.joined(separator: ", ")).")
-        }
+        return subject
     }
 
     /// Every event of a subject: when, what, who and why, with links to corrections and

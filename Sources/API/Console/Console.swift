@@ -24,6 +24,8 @@ public struct Console: Sendable {
     /// Every route of the console.
     public func router() -> Router {
         var router = Router()
+        // A database that cannot be reached is a 503 with Retry-After here too, never a 500.
+        router.errorMapper = DependencyProblems.problem(for:)
         router.add("GET", "/login") { request in self.loginPage(request) }
         router.add("POST", "/login") { request in try self.login(request) }
         router.add("POST", "/logout") { request in try self.logout(request) }

@@ -16,6 +16,20 @@ public enum TimelineSubject: Equatable, Sendable {
 
     public static let options = ["stream", "payer", "project", "org", "app"]
 
+    /// The subject of kind `kind` (one of `options`) and `id`; nil for another kind or an
+    /// empty id.
+    public init?(kind: String, id: String) {
+        guard !id.isEmpty else { return nil }
+        switch kind {
+        case "stream": self = .stream(id)
+        case "payer": self = .payer(id)
+        case "project": self = .project(id)
+        case "org": self = .org(id)
+        case "app": self = .app(id)
+        default: return nil
+        }
+    }
+
     public var description: String {
         switch self {
         case .stream(let s): return "stream \(s)"

@@ -70,14 +70,6 @@ extension EventStore {
             .rows.map { try $0.requireInt64(0) }
     }
 
-    /// The last archive act the log records (`log.archived`), if any.
-    public static func lastArchive(on connection: PostgresConnection) throws -> RecordedEvent? {
-        let rows = try connection.query("""
-            SELECT \(eventColumns) FROM events WHERE stream = $1 ORDER BY stream_version DESC LIMIT 1
-            """, [LogArchived.stream], format: .binary)
-        return try rows.rows.first.map(RecordedEvent.init(row:))
-    }
-
     /// A stream's events from `version` on, in version order.
     public static func readStream(_ stream: String, from version: Int64 = 1, limit: Int = 10_000,
                                   on connection: PostgresConnection) throws -> [RecordedEvent] {

@@ -82,3 +82,17 @@ extension Timestamp {
         self.init(microseconds: local.microseconds - offsetSeconds * 1_000_000)
     }
 }
+
+extension Timestamp {
+    /// An RFC 3339 instant, or a day `YYYY-MM-DD` meaning its first instant in UTC: how
+    /// filters take a time (`ledger audit corrections --since`, the console's filters).
+    public init?(dayOrInstant text: String) {
+        if text.count == 10, let day = Timestamp(iso8601: text + "T00:00:00Z") {
+            self = day
+        } else if let instant = Timestamp(iso8601: text) {
+            self = instant
+        } else {
+            return nil
+        }
+    }
+}

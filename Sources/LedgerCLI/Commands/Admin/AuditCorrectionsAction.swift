@@ -36,7 +36,7 @@ struct AuditCorrectionsAction: AdminAction {
     /// An RFC 3339 instant, or a day `YYYY-MM-DD` meaning its first instant in UTC.
     static func instant(_ options: AdminOptions, _ name: String) throws -> Timestamp? {
         guard let text = options.arguments.value(name) else { return nil }
-        if text.count == 10, let day = Timestamp(iso8601: text + "T00:00:00Z") { return day }
+        if let time = Timestamp(dayOrInstant: text) { return time }
         return try options.timestamp(name)
     }
 
@@ -56,9 +56,7 @@ struct AuditCorrectionsAction: AdminAction {
         receipt.fields["account"] = account.map { .string($0.description) } ?? .null
         receipt.fields["corrections"] = try JSONValueEncoder().encode(rows)
         if csv {
-            receipt.lines = CSV.lines(header: ["position", "account", "correction_id", "corrects", "amount", "actor", "at", "reason"],
-                                      rows.map { [String($0.position), $0.account, $0.correctionID, $0.corrects, $0.amount.description,
-                                                  CSV.text($0.actor), $0.at, CSV.text($0.reason)] })
+            receipt.lines = CSV.lines(header: CorrectionRecord.csvHeader, rows.map(\.csvFields))
             return receipt
         }
         receipt.lines.append("corrections\(account.map { " of \($0)" } ?? ""): \(rows.count)")
