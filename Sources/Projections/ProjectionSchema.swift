@@ -19,6 +19,14 @@ public enum ProjectionSchema {
     static func buildSchema(of projection: any Projection) -> String { projection.schema + "__build" }
     static func oldSchema(of projection: any Projection) -> String { projection.schema + "__old" }
 
+    /// The schemas of `schemas` the connection's role may swap a rebuild in for (renaming
+    /// a schema takes its owner, or a member of the owning role).
+    public static func swappable(_ schemas: [String], on connection: PostgresConnection) throws -> Set<String> {
+        Set(try connection.query("""
+            SELECT nspname FROM pg_namespace WHERE nspname = ANY($1::text[]) AND pg_has_role(nspowner, 'MEMBER')
+            """, [PostgresTextArray(schemas)]).rows.map { try $0.requireString(0) })
+    }
+
     /// Whether a schema exists.
     public static func exists(_ schema: String, on connection: PostgresConnection) throws -> Bool {
         try connection.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]).rowCount == 1

@@ -2,6 +2,7 @@ import Crypto
 import EventStore
 import Foundation
 @testable import LedgerCLI
+import LedgerDomain
 import LedgerJSON
 import Postgres
 import Testing

@@ -4,7 +4,8 @@ import TestSupport
 
 /// Issue 14: the console in a real browser (headless Chromium, driven through the
 /// DevTools protocol): sign in, search, open a timeline, follow a correction to its
-/// original, a CSRF and a role refusal, post a correction and see it. The test command
+/// original, verify the chain, open the catalog, a CSRF and a role refusal, post a
+/// correction and see it in the journal, rebuild a projection and swap it in. The test command
 /// installs Chromium; without it this test fails, naming what to install.
 @Suite("The console in a real browser")
 struct ConsoleBrowserTests {
@@ -17,6 +18,11 @@ struct ConsoleBrowserTests {
         let credit = try h.f.adminJSON(["credit", "--pool", "payer:acme", "--source", "grant", "--amount", "1000", "--description", "goodwill"])
         let creditPosition = try #require(credit["events"]?.arrayValue?.first?["position"]?.int64Value)
         _ = try h.f.adminJSON(["correct", "--entry", "je_\(creditPosition)_0", "--amount", "-400"], reason: "half of it was a duplicate")
+        try h.f.app("demo")
+        try h.f.subscription("pro.monthly", app: "demo")
+        try h.f.subscription("pro.yearly", app: "demo")
+        _ = try h.f.adminJSON(["campaign", "migration", "--app", "demo", "--id", "spring", "--product", "pro.yearly",
+                               "--eligible", "pro.monthly", "--discount", "20", "--title", "Save", "--message", "m", "--variants", "1:50,2:50"])
         try h.f.settle()
         let chromium = try Chromium()
         let base = "http://127.0.0.1:\(h.server.port)"
@@ -50,6 +56,16 @@ struct ConsoleBrowserTests {
         #expect(try auditor.text.contains("1 correction, oldest first"))
         #expect(try auditor.evaluate(#"document.querySelector('a[download]').getAttribute('href')"#).stringValue == "/corrections.csv?account=payer%3Aacme")
         shots.append(("corrections", try auditor.screenshot()))
+        // The chain, verified with its progress shown (the page refreshes itself until done).
+        try auditor.andWait(#"[...document.querySelectorAll('a')].find(a => a.textContent === 'Chain').click()"#)
+        try auditor.andWait(#"document.querySelector('form[action="/chain/verify"]').requestSubmit()"#)
+        #expect(Poll.until(timeout: 20) { (try? auditor.text.contains("Valid:")) == true })
+        shots.append(("chain", try auditor.screenshot()))
+        // The catalog: an app's products, its campaign and the variants' impressions.
+        try auditor.andWait(#"[...document.querySelectorAll('a')].find(a => a.textContent === 'Catalog').click()"#)
+        try auditor.andWait(#"document.querySelector('a[href="/apps/demo"]').click()"#)
+        #expect(try auditor.text.contains("Migration campaign spring"))
+        shots.append(("catalog", try auditor.screenshot()))
         // An auditor may not act; a form whose token was changed is refused.
         try auditor.go(base + "/acts/correct")
         #expect(try auditor.text.contains("needs the role operator"))
@@ -79,6 +95,21 @@ struct ConsoleBrowserTests {
         #expect(try h.f.head() == head + 1)
         try operatorTab.go(base + "/timeline?subject=payer%3Aacme")
         #expect(try operatorTab.text.contains("a browser's correction"))
+        try operatorTab.go(base + "/journal?account=payer%3Aacme")
+        #expect(Poll.until(timeout: 20) {
+            try? operatorTab.go(base + "/journal?account=payer%3Aacme")
+            return (try? operatorTab.text.contains("-100")) == true
+        }, "the correction is in the journal once the projection has it")
+        shots.append(("journal", try operatorTab.screenshot()))
+        // A projection rebuilt beside the live one: what it changes, then the swap on confirmation.
+        try operatorTab.go(base + "/projections")
+        try operatorTab.andWait(#"document.querySelector('form[action="/projections/billing/rebuild"]').requestSubmit()"#)
+        #expect(Poll.until(timeout: 30) { (try? operatorTab.text.contains("Swap it in")) == true })
+        #expect(try operatorTab.text.contains("Unchanged"))
+        try operatorTab.fill("reason", "checking the fold after an upgrade")
+        shots.append(("rebuild", try operatorTab.screenshot()))
+        try operatorTab.andWait(#"document.querySelector('button[value=swap]').click()"#)
+        #expect(Poll.until(timeout: 30) { (try? operatorTab.text.contains("Recorded as")) == true })
 
         for (name, png) in shots {
             #expect(png.starts(with: [0x89, 0x50, 0x4e, 0x47]) && png.count > 5_000, "\(name): not a drawn page")

@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import LedgerDomain
 import Postgres
+import Projections
 
 extension Console {
     /// Search: a position, an event id, a payer, project, organization or app id, an App
@@ -20,7 +21,7 @@ extension Console {
             ? "<h2>Acts</h2><ul>" + ConsoleAct.all.map { "<li><a href=\"/acts/\($0.name)\">\(HTML.escape($0.title))</a></li>" }.joined() + "</ul>" : ""
         return HTML.page(title: "Search", body: """
             <form method="get" action="/" role="search">
-            <label for="q">Organization, project, payer, app, transaction id, event id, position or stream</label>
+            <label for="q">Organization, project, payer, app, user id, transaction id, event id, position or stream</label>
             <input id="q" name="q" value="\(HTML.escape(q))" size="50"> <button type="submit">Search</button>
             </form>
             \(results)
@@ -53,12 +54,18 @@ extension Console {
                 if candidate.subject.hasPrefix("org:") {
                     found.append(("plan and subscriptions of \(candidate.label)", "/orgs/" + HTML.query(q)))
                 }
+                if candidate.subject.hasPrefix("app:") {
+                    found.append(("catalog of \(candidate.label)", "/apps/" + HTML.query(q)))
+                }
                 if candidate.subject.hasPrefix("payer:") || candidate.subject.hasPrefix("project:") {
                     found.append(("journal of \(candidate.label)", "/journal?account=" + HTML.query(candidate.subject)))
                     found.append(("balance and usage of \(candidate.label)", "/usage?account=" + HTML.query(candidate.subject)))
                 }
             }
             return found
+        } + (try CatalogSnapshot.apps(withPurchasesBy: q, pool: pool)).map { app in
+            (label: "purchases of user \(q) with app \(app.appID) (\(app.purchases))",
+             href: "/apps/" + HTML.query(app.appID) + "?user=" + HTML.query(q))
         }
     }
 

@@ -7,25 +7,41 @@ extension Console {
     /// built with against the code's, and the event it stopped on, if any.
     func projectionsPage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
         let projections = AllProjections.all
-        let (head, checkpoints) = try pool.read { conn in
-            (try EventStore.headPosition(on: conn), try ProjectionSchema.checkpoints(projections.map(\.schema), on: conn))
+        let (head, checkpoints, swappable) = try pool.read { conn in
+            (try EventStore.headPosition(on: conn), try ProjectionSchema.checkpoints(projections.map(\.schema), on: conn),
+             try ProjectionSchema.swappable(projections.map(\.schema), on: conn))
+        }
+        let mayAct = viewer.state.role.includes(.operator)
+        func rebuild(_ projection: any Projection) -> String {
+            guard mayAct else { return "" }
+            guard swappable.contains(projection.schema) else {
+                return "<td>run <code>ledger replay --projection \(HTML.escape(projection.name))</code> as the projection's owner (this console's database role is not)</td>"
+            }
+            return """
+                <td><form method="post" action="/projections/\(HTML.query(projection.name))/rebuild">
+                <input type="hidden" name="csrf" value="\(HTML.escape(viewer.csrf))">
+                <button type="submit" aria-label="Rebuild \(HTML.escape(projection.name)) and compare">Rebuild and compare</button></form></td>
+                """
         }
         let rows = projections.map { projection -> String in
             guard let c = checkpoints[projection.schema] else {
-                return "<tr><td>\(HTML.escape(projection.name))</td><td colspan=\"4\">not created yet: is the projector running?</td></tr>"
+                return "<tr><td>\(HTML.escape(projection.name))</td><td colspan=\"\(mayAct ? 5 : 4)\">not created yet: is the projector running?</td></tr>"
             }
             let version = c.version == projection.version ? "\(c.version)" : "\(c.version) (the code is at \(projection.version): a rebuild is due)"
             let failure = c.failedPosition.map {
                 "<span class=\"error\">stopped at <a href=\"/events/\($0)\">position \($0)</a>: \(HTML.escape(c.error ?? ""))</span>"
             } ?? "—"
-            return "<tr><td>\(HTML.escape(projection.name))</td><td>\(c.position)</td><td>\(head - c.position)</td><td>\(version)</td><td>\(failure)</td></tr>"
+            return "<tr><td>\(HTML.escape(projection.name))</td><td>\(c.position)</td><td>\(head - c.position)</td><td>\(version)</td><td>\(failure)</td>\(rebuild(projection))</tr>"
         }.joined()
         return HTML.page(title: "Projections", body: """
             <p>The log's head is at position \(head).</p>
             <table><thead><tr><th scope="col">Projection</th><th scope="col">Position</th><th scope="col">Lag (events)</th>
-            <th scope="col">Version</th><th scope="col">Stopped on</th></tr></thead><tbody>\(rows)</tbody></table>
-            <p>A projection that stopped is set aside with <code>ledger admin event set-aside</code>, and rebuilt with
-            <code>ledger replay</code>, which shows what it changes before it swaps (docs/operations.md).</p>
+            <th scope="col">Version</th><th scope="col">Stopped on</th>\(mayAct ? "<th scope=\"col\">Rebuild</th>" : "")</tr></thead><tbody>\(rows)</tbody></table>
+            \(jobs.currentRebuild.map { "<p><a href=\"/projections/rebuild\">The rebuild of \(HTML.escape($0.projection))</a> (\($0.phase.rawValue))</p>" } ?? "")
+            <p>A rebuild folds the whole log into a copy beside the live projection, shows what it changes (as
+            <code>ledger replay</code> does), and swaps it in only when an operator confirms, with a reason recorded as
+            <code>projection.rebuilt</code>. A projection that stopped is set aside with <code>ledger admin event set-aside</code>
+            (docs/operations.md).</p>
             """, signedIn: viewer.frame)
     }
 }

@@ -13,12 +13,14 @@ public struct Console: Sendable {
     let store: EventStore
     let settings: ConsoleSettings
     let operators: OperatorDirectory
+    let jobs: ConsoleJobs
 
     public init(pool: PostgresPool, store: EventStore, settings: ConsoleSettings) {
         self.pool = pool
         self.store = store
         self.settings = settings
         self.operators = OperatorDirectory(pool: pool)
+        self.jobs = ConsoleJobs(readyTimeout: settings.rebuildDecisionTimeout)
     }
 
     /// Every route of the console.
@@ -42,8 +44,14 @@ public struct Console: Sendable {
         router.add("GET", "/orgs/{id}") { request in try self.page(request, role: .viewer) { try self.organizationPage(request, $0) } }
         router.add("GET", "/usage") { request in try self.page(request, role: .viewer) { try self.usagePage(request, $0) } }
         router.add("GET", "/journal") { request in try self.page(request, role: .viewer) { try self.journalPage(request, $0) } }
+        router.add("GET", "/apps") { request in try self.page(request, role: .viewer) { try self.appsPage(request, $0) } }
+        router.add("GET", "/apps/{id}") { request in try self.page(request, role: .viewer) { try self.appPage(request, $0) } }
         router.add("GET", "/projections") { request in try self.page(request, role: .viewer) { try self.projectionsPage(request, $0) } }
         router.add("GET", "/chain") { request in try self.page(request, role: .auditor) { try self.chainPage(request, $0) } }
+        router.add("POST", "/chain/verify") { request in try self.posted(request, role: .auditor) { try self.startVerification(request, $0) } }
+        router.add("POST", "/projections/{name}/rebuild") { request in try self.act(request) { try self.startRebuild(request, $0) } }
+        router.add("GET", "/projections/rebuild") { request in try self.page(request, role: .viewer) { try self.rebuildPage(request, $0) } }
+        router.add("POST", "/projections/rebuild/decide") { request in try self.act(request) { try self.decideRebuild(request, $0) } }
         router.setProblemShape(forPathsUnder: "/") { problem in
             HTML.page(title: problem.title ?? "Error", body: "<p class=\"error\" role=\"alert\">\(HTML.escape(problem.detail))</p>",
                       status: problem.status)
@@ -90,12 +98,17 @@ public struct Console: Sendable {
 
     /// A POST that acts: a signed-in operator of the role `operator`; anyone else is refused.
     func act(_ request: HTTPRequest, _ render: (Viewer) throws -> HTTPResponse) throws -> HTTPResponse {
+        try posted(request, role: .operator, render)
+    }
+
+    /// A POST by a signed-in operator of at least `role`; anyone else is refused.
+    func posted(_ request: HTTPRequest, role: OperatorRole, _ render: (Viewer) throws -> HTTPResponse) throws -> HTTPResponse {
         guard let viewer = try viewer(request) else {
             throw Problem(status: 401, code: "signed_out", title: "Signed out", detail: "Sign in again, then send the form again.")
         }
-        guard viewer.state.role.includes(.operator) else {
+        guard viewer.state.role.includes(role) else {
             throw Problem(status: 403, code: "forbidden", title: "Not allowed",
-                          detail: "Acts need the role operator; \(viewer.state.name) is \(viewer.state.role.rawValue).")
+                          detail: "This needs the role \(role.rawValue); \(viewer.state.name) is \(viewer.state.role.rawValue).")
         }
         return try render(viewer)
     }

@@ -8,6 +8,9 @@ public struct ConsoleSettings: Sendable {
     public var lockout: ConsoleLockout
     /// The clock, in seconds since 1970 (tests set it).
     public var now: @Sendable () -> Double
+    /// Seconds a rebuild started from the projections page waits for an operator to swap
+    /// it in or discard it, before it is discarded.
+    public var rebuildDecisionTimeout: Double = 1_800
 
     public init(secret: [UInt8], lockout: ConsoleLockout = ConsoleLockout(),
                 now: @escaping @Sendable () -> Double = { Double(ServiceContext.systemClock().microseconds) / 1e6 }) {

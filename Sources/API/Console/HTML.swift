@@ -48,12 +48,14 @@ public enum HTML {
         """
 
     /// A whole page. `operator` names who is signed in (with the form that signs out).
+    /// `refresh`: seconds after which the browser loads the page again (the progress of
+    /// the console's long work, without script).
     public static func page(title: String, body: String, signedIn: (name: String, role: String, csrf: String)? = nil,
-                            status: Int = 200) -> HTTPResponse {
+                            status: Int = 200, refresh: Int? = nil) -> HTTPResponse {
         var nav = ""
         if let signedIn {
             nav = """
-                <nav aria-label="Console"><a href="/">Search</a> · <a href="/projections">Projections</a>\(signedIn.role == "viewer" ? "" : " · <a href=\"/corrections\">Corrections</a> · <a href=\"/chain\">Chain</a>")</nav>
+                <nav aria-label="Console"><a href="/">Search</a> · <a href="/apps">Catalog</a> · <a href="/projections">Projections</a>\(signedIn.role == "viewer" ? "" : " · <a href=\"/corrections\">Corrections</a> · <a href=\"/chain\">Chain</a>")</nav>
                 <form method="post" action="/logout" style="margin-left:auto"><input type="hidden" name="csrf" value="\(escape(signedIn.csrf))">
                 <span>\(escape(signedIn.name)) (\(escape(signedIn.role)))</span> <button type="submit">Sign out</button></form>
                 """
@@ -61,7 +63,7 @@ public enum HTML {
         let text = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-            <title>\(escape(title)) · ledger console</title><style>\(style)</style></head>
+            \(refresh.map { "<meta http-equiv=\"refresh\" content=\"\($0)\">" } ?? "")<title>\(escape(title)) · ledger console</title><style>\(style)</style></head>
             <body><a class="skip" href="#main">Skip to content</a>
             <header><p><strong>ledger console</strong></p>\(nav)</header>
             <main id="main"><h1>\(escape(title))</h1>

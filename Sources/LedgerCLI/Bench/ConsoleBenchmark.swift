@@ -7,6 +7,7 @@ import HTTP
 import LedgerDomain
 import Observability
 import Postgres
+import Projections
 
 /// `ledger bench console`: how long each console page takes on the read benchmark's log
 /// (1,000,000 events by default), signed in, one client at a time, beside the console's
@@ -20,7 +21,9 @@ enum ConsoleBenchmark {
         role operator, serves the console in this process on a free port, signs in, and
         times R requests (default 200, after 20 unmeasured) of each page from one client:
         search, a project's timeline, its journal, its balance and usage, an event, the
-        corrections, the chain (without verifying) and the projections. Ends with
+        corrections, the chain (without verifying), the projections, the catalog, an app's
+        page (with and without a user's purchases), a search for a user id, an
+        organization and the rebuild page. Ends with
         `console: slowest page p99 X ms at N events (target < 50 ms)`.
         """
 
@@ -57,6 +60,10 @@ enum ConsoleBenchmark {
 
         let project = log.accounts[0].id
         let head = try EventStore.headPosition(on: connection)
+        // An app with purchases and impressions, one of its users, and an organization of the log.
+        let app = try CatalogSnapshot.apps(pool: pool)?.first?.id ?? "none"
+        let user = "bx-user-1"
+        let org = try OrganizationsReadModel(pool: pool).organizations().first?.id ?? "none"
         let pages: [(String, String)] = [
             ("sign-in page (ceiling)", "/login"),
             ("search", "/?q=\(project)"),
@@ -67,6 +74,12 @@ enum ConsoleBenchmark {
             ("corrections", "/corrections"),
             ("chain", "/chain"),
             ("projections", "/projections"),
+            ("catalog", "/apps"),
+            ("an app's catalog, campaigns and impressions", "/apps/\(app)"),
+            ("a user's purchases with an app", "/apps/\(app)?user=\(user)"),
+            ("search for a user id", "/?q=\(user)"),
+            ("an organization", "/orgs/\(org)"),
+            ("rebuild (none running)", "/projections/rebuild"),
         ]
         var slowest = 0.0
         for (label, path) in pages {

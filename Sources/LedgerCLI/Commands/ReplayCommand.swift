@@ -1,4 +1,5 @@
 import EventStore
+import LedgerDomain
 import Foundation
 import Postgres
 import Projections
@@ -10,6 +11,7 @@ public enum ReplayCommand: LedgerCommand {
     public static let summary = "Rebuild projections from zero into a fresh schema, show what changes, then swap them in atomically."
     public static let usage = """
         usage: ledger replay [--projection NAME] [--batch N] [--archive FILE ...] [--dry-run | --yes]
+                             [--reason TEXT] [--operator NAME]
 
         Rebuilds every projection (or only NAME) from position 1 into a new schema while
         the live one keeps serving. Before it swaps, it brings the rebuild to the live
@@ -21,6 +23,9 @@ public enum ReplayCommand: LedgerCommand {
 
         When nothing changes it swaps at once. When something does, it asks on a terminal
         and, elsewhere, swaps only with --yes (exit status 3 otherwise, nothing swapped).
+        A swap is recorded in the log as `projection.rebuilt` (per projection: the tables
+        and the number of accounts it changed), as the operator (--operator, else
+        LEDGER_OPERATOR, else USER) with the reason (default "ledger replay").
 
           --projection NAME   one of: \(AllProjections.all.map(\.name).joined(separator: ", "))
           --batch N           events per transaction (default 10000)
@@ -30,11 +35,19 @@ public enum ReplayCommand: LedgerCommand {
                               once positions are archived, repeatable
           --dry-run           show what the rebuild changes, and swap nothing
           --yes               swap even when the rebuild changes something
+          --reason TEXT       why, recorded with the swap
+          --operator NAME     who, recorded with the swap
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["projection", "batch", "archive"], boolean: ["dry-run", "yes"])
+        let args = try Arguments(arguments, valued: ["projection", "batch", "archive", "reason", "operator"], boolean: ["dry-run", "yes"])
         if args.flag("dry-run") && args.flag("yes") { throw UsageError("--dry-run and --yes exclude each other") }
+        let reason = args.value("reason") ?? "ledger replay"
+        guard let operatorName = [args.value("operator"), environment.values["LEDGER_OPERATOR"], environment.values["USER"], "unknown"]
+            .compactMap({ $0 }).first(where: { !$0.isEmpty }) else { throw UsageError("--operator is empty") }
+        guard (1...2_000).contains(reason.utf8.count), operatorName.utf8.count <= 100 else {
+            throw UsageError("--reason is 1 to 2,000 bytes, --operator at most 100")
+        }
         let url = try environment.databaseURL()
         var projections = AllProjections.all
         if let name = args.value("projection") {
@@ -71,7 +84,26 @@ public enum ReplayCommand: LedgerCommand {
         try rebuilt.swap()
         bars.finish()
         print(String(format: "swapped in %@ (%.1f s)", projections.map(\.name).joined(separator: ", "), Date().timeIntervalSince(started)))
-        return 0
+        // The swap committed; its record is appended under one key, so a retry after an
+        // unknown outcome records it once.
+        let store = EventStore(conninfo: url)
+        defer { store.close() }
+        let key = "replay-" + UUID().uuidString.lowercased()
+        var lastError: (any Error)?
+        for attempt in 1...3 {
+            do {
+                let position = try ProjectionDifferences.record(differences, store: store, actor: Actor(.operator, operatorName),
+                                                                reason: reason, requestID: key, key: key)
+                print("recorded as projection.rebuilt at position \(position)")
+                return 0
+            } catch {
+                lastError = error
+                if attempt < 3 { Thread.sleep(forTimeInterval: 1) }
+            }
+        }
+        logger.error("swapped, but the record could not be appended", ["error": .string("\(lastError.map { "\($0)" } ?? "")")])
+        print("swapped, but the record (projection.rebuilt) could not be appended: \(lastError.map { "\($0)" } ?? "")")
+        return 1
     }
 
     private static func confirm() -> Bool {

@@ -34,6 +34,20 @@ public enum ProjectionDecider {
     }
 }
 
+extension ProjectionDecider {
+    /// Records rebuilds swapped in, one event per projection on its stream, in one append
+    /// under the caller's key (made once per swap, so a retry records it once).
+    public static func rebuilt(_ rebuilds: [ProjectionRebuilt], key: String) throws(Refusal) -> Decision {
+        guard !rebuilds.isEmpty else { throw Refusal(.outOfRange, "no projection was rebuilt") }
+        guard !key.isEmpty, key.utf8.count <= 200 else { throw Refusal(.outOfRange, "the record's idempotency key must be 1 to 200 bytes") }
+        for r in rebuilds where r.projection.isEmpty || r.comparedAt < 0 || r.accountsChanged < 0
+            || r.tables.contains(where: { $0.added < 0 || $0.removed < 0 || $0.changed < 0 }) {
+            throw Refusal(.outOfRange, "the rebuild of \(r.projection) has negative counts or no name")
+        }
+        return Decision(rebuilds.map { PendingEvent($0, on: stream($0.projection)) }, idempotencyKey: key)
+    }
+}
+
 extension Refusal.Code {
     /// The projection is not stopped on the event named.
     public static let notStopped = Refusal.Code("not_stopped")

@@ -1,14 +1,14 @@
 /// Prices as operators write them (`4.99`) and as the catalog keeps them (micros, 1/1,000,000
 /// of the currency unit). Parsed digit by digit into an integer: a price never passes
 /// through a floating-point type, so `4.99` is 4 990 000 exactly, not 4 989 999.
-enum DecimalMicros {
+public enum DecimalMicros {
     /// Digits after the point that a micro can still tell apart.
-    static let fractionDigits = 6
+    public static let fractionDigits = 6
 
     /// The micros of plain decimal text: digits (no leading zeros), optionally a point and
     /// 1 to 6 digits. No sign, exponent, spaces or group separators; nil when the text is
     /// anything else or does not fit in `Int64` micros.
-    static func parse(_ text: String) -> Int64? {
+    public static func parse(_ text: String) -> Int64? {
         let parts = text.utf8.split(separator: UInt8(ascii: "."), maxSplits: 2, omittingEmptySubsequences: false)
         guard let whole = parts.first, !whole.isEmpty, parts.count <= 2, whole.allSatisfy(isDigit) else { return nil }
         // "007" is more likely a typo than a price; "0.99" is fine.
@@ -27,7 +27,7 @@ enum DecimalMicros {
     }
 
     /// The shortest text `parse` reads back as `micros` (not negative): `4990000` is `4.99`.
-    static func format(_ micros: Int64) -> String {
+    public static func format(_ micros: Int64) -> String {
         precondition(micros >= 0, "prices are not negative")
         let whole = micros / 1_000_000, fraction = micros % 1_000_000
         guard fraction != 0 else { return String(whole) }
