@@ -36,9 +36,20 @@ enum ConsoleBenchmark {
         }
         let url = try environment.databaseURL()
         let connection = try PostgresConnection(conninfo: url)
-        let log = BenchReadLog(events: events, projects: projects)
+        // With the other projections' events (organizations, subscriptions, purchases,
+        // impressions), so the organization and catalog pages have something to show.
+        let log = BenchReadLog(events: events, projects: projects, extras: true)
         BenchOutput.line("log: \(events) events over \(projects) projects")
         try log.reuseOrBuild(url: url, connection: connection)
+        // One of the log's apps gets the demo's catalog (products, campaigns with variants).
+        let app = "bx-\(events)-app-1"
+        let setup = DemoData.catalogApp(app, name: "Bench", keySeed: "ledger bench console").events
+        let benchStore = EventStore(conninfo: url)
+        _ = try benchStore.append(AppendRequest(events: try setup.map {
+            try DemoData.toAppend($0.event, stream: "app-" + app, metadata: EventMetadata(actor: Actor(.system, "bench"), reason: "ledger bench console"),
+                                  idempotencyKey: "bench-console:" + $0.name)
+        }))
+        benchStore.close()
         try ReadBenchmark.measureProjector(url: url, connection: connection)
 
         let pool = PostgresPool(conninfo: url, maximumConnections: 8)
@@ -61,7 +72,6 @@ enum ConsoleBenchmark {
         let project = log.accounts[0].id
         let head = try EventStore.headPosition(on: connection)
         // An app with purchases and impressions, one of its users, and an organization of the log.
-        let app = try CatalogSnapshot.apps(pool: pool)?.first?.id ?? "none"
         let user = "bx-user-1"
         let org = try OrganizationsReadModel(pool: pool).organizations().first?.id ?? "none"
         let pages: [(String, String)] = [
