@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "LedgerDomain", dependencies: ["LedgerJSON", "Crypto"]),
         .target(name: "AppStore", dependencies: ["COpenSSL", "Crypto", "LedgerJSON", "LedgerDomain"]),
         .target(name: "EventStore", dependencies: ["Postgres", "Crypto", "LedgerJSON", "LedgerDomain", "Observability"]),
-        .target(name: "Projections", dependencies: ["EventStore", "Postgres", "LedgerJSON", "LedgerDomain", "Observability"]),
+        .target(name: "Projections", dependencies: ["EventStore", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto"]),
         .target(name: "Outbound", dependencies: ["CCurl"]),
         .target(name: "Webhooks", dependencies: ["Crypto"]),
         .target(name: "WebhookDispatch", dependencies: ["Webhooks", "Outbound", "EventStore", "Projections", "Postgres", "LedgerDomain"]),

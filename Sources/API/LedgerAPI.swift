@@ -11,6 +11,7 @@ public enum LedgerAPI {
         BillingEndpoints.register(in: &router, context: context)
         AppStoreEndpoints.register(in: &router, context: context)
         CatalogEndpoints.register(in: &router, context: context)
+        LogEndpoints.register(in: &router, context: context)
         OperationsEndpoints.registerOpenAPI(in: &router)
         return router
     }

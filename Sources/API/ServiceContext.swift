@@ -34,6 +34,8 @@ public struct ServiceContext: Sendable {
     let monitor: ServiceMonitor
     /// The read replicas (`LEDGER_READ_DATABASE_URLS`), nil without any.
     public let replicas: ReplicaSet?
+    /// LEDGER_PUBLIC_CHECKPOINTS: the log's checkpoints answer without a key.
+    public var publicCheckpoints = false
     /// Reads by where they were served (`primary`, `replica-1`, …).
     let readCounter: Counter
     /// N8: notifications per client address.

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Reading root certificates from files, for `AppStoreEnvironmentPolicy.development(extraRoots:)`.

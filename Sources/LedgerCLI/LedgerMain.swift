@@ -13,6 +13,7 @@ public enum LedgerMain {
         ProjectionsCommand.self,
         VerifyCommand.self,
         ArchiveCommand.self,
+        CheckpointKeyCommand.self,
         LogCommand.self,
         ExportCommand.self,
         BenchCommand.self,

@@ -18,10 +18,10 @@ enum OpenAPIDocument {
             "webhooks": webhooks,
             "components": [
                 "headers": .object(headers),
-                "schemas": .object(schemas.merging(billingSchemas) { a, _ in a }.merging(appStoreSchemas) { a, _ in a }.merging(catalogSchemas) { a, _ in a }.merging(webhookSchemas) { a, _ in a }),
+                "schemas": .object(schemas.merging(billingSchemas) { a, _ in a }.merging(appStoreSchemas) { a, _ in a }.merging(catalogSchemas) { a, _ in a }.merging(webhookSchemas) { a, _ in a }.merging(transparencySchemas) { a, _ in a }),
                 "securitySchemes": [
                     "secretKey": ["type": "http", "scheme": "bearer",
-                                  "description": "A secret key `sk_…` issued by `ledger admin key issue` to one project, payer or internal service."],
+                                  "description": "A secret key `sk_…` issued by `ledger admin key issue` to one project, payer, internal service or auditor."],
                     "ApiKeyAuth": ["type": "apiKey", "in": "header", "name": "X-ZeroSettle-Key",
                                    "description": "A publishable key of one app: `zs_pk_test_*` for sandbox, `zs_pk_live_*` for production (`ledger admin app key issue`)."],
                     "session": ["type": "apiKey", "in": "cookie", "name": "session",

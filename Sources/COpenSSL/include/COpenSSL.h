@@ -104,4 +104,21 @@ size_t ledger_x509_issue(EVP_PKEY *subject_key, const char *common_name,
                          int64_t not_before, int64_t not_after, int64_t serial, int is_ca,
                          const char *marker_oid, uint8_t *out, size_t capacity);
 
+/* ---- Ed25519, for signed checkpoints of the log (issue 15) ---- */
+
+/* A new Ed25519 key; NULL on failure. Free with EVP_PKEY_free. */
+EVP_PKEY *ledger_ed25519_generate(void);
+
+/* 1 when `key` is an Ed25519 key. */
+int ledger_pkey_is_ed25519(const EVP_PKEY *key);
+
+/* The 32 raw bytes of an Ed25519 key's public half. Returns 1 on success. */
+int ledger_ed25519_public_raw(const EVP_PKEY *key, uint8_t out[32]);
+
+/* Ed25519 (pure, RFC 8032) signature of `message`. Returns 1 on success. */
+int ledger_ed25519_sign(EVP_PKEY *key, const uint8_t *message, size_t length, uint8_t signature[64]);
+
+/* 1 when `signature` is a valid Ed25519 signature of `message` by the raw public key. */
+int ledger_ed25519_verify(const uint8_t public_key[32], const uint8_t *message, size_t length, const uint8_t signature[64]);
+
 #endif

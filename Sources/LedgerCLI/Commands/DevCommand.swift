@@ -106,6 +106,18 @@ public enum DevCommand: LedgerCommand {
         childEnvironment["LEDGER_WEBHOOK_KEY"] = webhookKey
         childEnvironment["LEDGER_CONSOLE_SECRET"] = consoleSecret
         childEnvironment["LEDGER_CONSOLE_ADDRESS"] = console.map { "\($0.host):\($0.port)" } ?? "off"
+        // The log's checkpoints: a key kept beside the cluster, and a witness folder.
+        if environment.string(.checkpointKeyFile) == nil {
+            let keyFile = dataDirectory + "/" + LedgerEnvironment.devCheckpointKeyFile
+            if !FileManager.default.fileExists(atPath: keyFile) {
+                guard FileManager.default.createFile(atPath: keyFile, contents: Data(Ed25519SigningKey().privateKeyPEM.utf8),
+                                                     attributes: [.posixPermissions: 0o600]) else { throw UsageError("cannot write \(keyFile)") }
+            }
+            childEnvironment["LEDGER_CHECKPOINT_KEY_FILE"] = keyFile
+        }
+        let checkpointDirectory = environment.string(.checkpointDirectory) ?? dataDirectory + "/checkpoints"
+        try FileManager.default.createDirectory(atPath: checkpointDirectory, withIntermediateDirectories: true)
+        childEnvironment["LEDGER_CHECKPOINT_DIR"] = checkpointDirectory
         // A development certificate authority the local service trusts, so that
         // `ledger appstore sign` makes transactions it accepts (never in production).
         let authorityDirectory = dataDirectory + "/appstore-test-ca"
@@ -139,6 +151,9 @@ public enum DevCommand: LedgerCommand {
         document["base_url"] = .string(baseURL)
         document["database_url"] = .string(serviceURL)
         document["admin_database_url"] = .string(adminURL)
+        document["checkpoints"] = ["directory": .string(checkpointDirectory),
+                                   "key_file": .string(childEnvironment["LEDGER_CHECKPOINT_KEY_FILE"] ?? ""),
+                                   "latest": .string(baseURL + "/v1/log/checkpoints/latest")]
         let demoPath = dataDirectory + "/demo.json"
         try Data(JSONValue.object(document).prettyText().utf8).write(to: URL(fileURLWithPath: demoPath))
         print("""

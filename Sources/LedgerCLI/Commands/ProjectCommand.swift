@@ -23,7 +23,8 @@ public enum ProjectCommand: LedgerCommand {
 
         With LEDGER_WEBHOOK_KEY set, the active projector also sends the webhook messages
         (docs/webhooks.md): each subscription's in order, retried for three days, every
-        attempt recorded in the log.
+        attempt recorded in the log. With LEDGER_CHECKPOINT_KEY_FILE set, it also signs
+        checkpoints of the log's Merkle tree and appends them (docs/audit.md).
 
           --batch N   events per transaction (default 5000)
 
@@ -59,9 +60,22 @@ public enum ProjectCommand: LedgerCommand {
             return (dispatcher, store)
         }
         if webhooks == nil { logger.info("no LEDGER_WEBHOOK_KEY: webhook messages are not sent", [:]) }
+        // The checkpointer signs the log's checkpoints while this process is the active
+        // projector (docs/audit.md).
+        let checkpoints = try environment.checkpointConfiguration(now: ServiceContext.systemClock).map { configuration in
+            let pool = PostgresPool(conninfo: url, maximumConnections: 2)
+            let store = EventStore(conninfo: url, pool: pool)
+            let checkpointer = Checkpointer(configuration: configuration, store: store, pool: pool,
+                                            isActive: { projector.status.withLock { $0.active } }, log: logger.projectorLog)
+            checkpointer.start()
+            return (checkpointer: checkpointer, store: store)
+        }
+        if checkpoints == nil { logger.info("no LEDGER_CHECKPOINT_KEY_FILE: the log's checkpoints are not signed", [:]) }
         projector.run { SignalWatcher.shared.shouldStop }
         webhooks?.dispatcher.stop()
         webhooks?.store.close()
+        checkpoints?.checkpointer.stop()
+        checkpoints?.store.close()
         logger.info("projector stopped")
         return 0
     }

@@ -53,7 +53,7 @@ struct Service {
         let metrics = MetricsRegistry()
         let pool = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))
         store = EventStore(conninfo: url, pool: pool)
-        context = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
+        var made = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
                                      migrations: try environment.migrations(), projections: AllProjections.all,
                                      readyMaxLag: Int64(try environment.int(.readyMaxLag)),
                                      cursorSecret: try environment.cursorSecret(logger: logger),
@@ -61,6 +61,8 @@ struct Service {
                                      readReplicaURLs: try environment.readReplicaURLs(),
                                      replicaSettings: ReplicaSet.Settings(maxLagEvents: Int64(try environment.int(.readMaxLagEvents)),
                                                                           maxLagSeconds: try environment.positiveSeconds(.readMaxLagSeconds)))
+        made.publicCheckpoints = try environment.publicCheckpoints()
+        context = made
         host = try environment.require(.host)
         let configuration = HTTPServerConfiguration(
             host: host, port: try environment.int(.port), threads: try environment.positiveInt(.httpThreads),

@@ -56,7 +56,8 @@ enum DemoData {
         var keys: [String: JSONValue] = [:]
         for (name, principal) in [("acme", KeyPrincipal(kind: .payer, id: "acme")), ("acme-web", KeyPrincipal(kind: .project, id: "acme-web")),
                                   ("acme-mobile", KeyPrincipal(kind: .project, id: "acme-mobile")), ("solo", KeyPrincipal(kind: .project, id: "solo")),
-                                  ("metering", KeyPrincipal(kind: .service, id: "metering"))] {
+                                  ("metering", KeyPrincipal(kind: .service, id: "metering")),
+                                  ("auditor", KeyPrincipal(kind: .auditor, id: "demo-auditor"))] {
             let secret = "sk_test_demo_" + Hex.encode(SHA256.hash(Array("ledger demo key \(name)".utf8)).prefix(16))
             try append(KeyIssued(keyID: "demo-" + name, principal: principal, sha256: Hex.encode(SHA256.hash(Array(secret.utf8))),
                                  prefix: String(secret.prefix(12))), "key-demo-" + name, key: "key-" + name)

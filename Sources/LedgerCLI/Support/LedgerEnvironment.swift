@@ -138,6 +138,18 @@ extension LedgerEnvironment.Setting {
         help: "`production` or `development`; decides which App Store environments and test roots are accepted.")
     public static let appStoreExtraRoots = Self(name: "LEDGER_APPSTORE_EXTRA_ROOTS", defaultValue: nil,
         help: "Colon-separated DER or PEM files of roots trusted for App Store JWS besides Apple Root CA - G3 (a test CA, Xcode's StoreKit test certificate); ignored when LEDGER_ENVIRONMENT is production.")
+    public static let checkpointKeyFile = Self(name: "LEDGER_CHECKPOINT_KEY_FILE", defaultValue: nil,
+        help: "PEM file of the Ed25519 key the active projector signs the log's checkpoints with (`ledger checkpoint-key create`); no checkpoints when unset. `ledger dev` keeps one in LEDGER_DATA_DIR.")
+    public static let checkpointOrigin = Self(name: "LEDGER_CHECKPOINT_ORIGIN", defaultValue: "ledger",
+        help: "The name checkpoints give the log (printable ASCII, no spaces): the deployment's host name, say.")
+    public static let checkpointEvents = Self(name: "LEDGER_CHECKPOINT_EVERY_EVENTS", defaultValue: "10000",
+        help: "A checkpoint is signed once this many events were appended since the last one…")
+    public static let checkpointSeconds = Self(name: "LEDGER_CHECKPOINT_EVERY_SECONDS", defaultValue: "60",
+        help: "…or once this many seconds passed, whichever comes first (never for a log that only grew by the last checkpoint).")
+    public static let checkpointDirectory = Self(name: "LEDGER_CHECKPOINT_DIR", defaultValue: nil,
+        help: "A directory (a mount another system keeps) each signed checkpoint is also written to: checkpoint-SIZE.txt, checkpoint-SIZE.sig, checkpoint-key.pem.")
+    public static let publicCheckpoints = Self(name: "LEDGER_PUBLIC_CHECKPOINTS", defaultValue: "false",
+        help: "`true`: GET /v1/log/checkpoints/… answers without a key (a checkpoint reveals only the log's size); proofs always need an auditor key.")
 
     /// Every setting, in the order `ledger --help` prints them.
     public static let all: [Self] = [
@@ -146,6 +158,7 @@ extension LedgerEnvironment.Setting {
         .connectionTimeout, .maxConnections, .poolSize, .logLevel, .readyMaxLag, .readDatabaseURLs, .readMaxLagEvents,
         .readMaxLagSeconds, .pollInterval,
         .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .sessionSecret, .webhookKey, .publicOrigin, .appStoreBundleID, .appStoreProducts, .schoolDomains,
-        .notificationRate, .operatorName, .environment, .appStoreExtraRoots,
+        .notificationRate, .operatorName, .environment, .appStoreExtraRoots, .checkpointKeyFile, .checkpointOrigin, .checkpointEvents,
+        .checkpointSeconds, .checkpointDirectory, .publicCheckpoints,
     ]
 }

@@ -40,6 +40,8 @@ public struct AdminError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let outcomeUnknown = Code(rawValue: "append_outcome_unknown")
         /// A setting the command needs is missing (LEDGER_WEBHOOK_KEY for webhook secrets).
         public static let configuration = Code(rawValue: "configuration_missing")
+        /// A signed checkpoint whose signature or root does not check (`ledger audit checkpoint`).
+        public static let checkpointInvalid = Code(rawValue: "checkpoint_invalid")
         /// A URL the outbound policy refuses (not https, credentials in it).
         public static let refusedURL = Code(rawValue: "refused_url")
     }

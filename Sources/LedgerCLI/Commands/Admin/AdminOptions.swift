@@ -91,6 +91,15 @@ struct AdminOptions {
         return n
     }
 
+    /// A required positive integer (a position, a size).
+    func positiveInteger(_ name: String) throws -> Int64 {
+        let text = try arguments.require(name)
+        guard let n = Int64(text), n > 0, String(n) == text else {
+            throw UsageError("--\(name) must be a positive integer, got \(text.debugDescription)")
+        }
+        return n
+    }
+
     func pool(_ name: String) throws -> Pool {
         let text = try arguments.require(name)
         guard let pool = Pool(text) else {

@@ -5,7 +5,8 @@ public enum AuditCommand: LedgerCommand {
     public static let name = "audit"
     public static let summary = "Audit reports: every correction posted to an account, usage recorded after its month closed, and every event set aside for a projection, with who, when and why."
 
-    static let actions: [any AdminAction.Type] = [AuditCorrectionsAction.self, LateUsageAction.self, AuditSetAsidesAction.self]
+    static let actions: [any AdminAction.Type] = [AuditCorrectionsAction.self, LateUsageAction.self, AuditSetAsidesAction.self,
+                                                  AuditCheckpointAction.self, AuditProveAction.self, AuditConsistencyAction.self]
 
     public static var usage: String {
         """

@@ -7,9 +7,9 @@ import LedgerJSON
 /// and a recognisable prefix (`key.issued` on `key-<key_id>`). The secret is printed once.
 struct KeyIssueAction: AdminAction {
     static let words = ["key", "issue"]
-    static let synopsis = "(--project ID | --payer ID | --service NAME) [--key-id ID]"
-    static let summary = "Issue a secret key for a project or payer (sk_live_…) or an internal service (sk_svc_…); shown once."
-    static let valued: Set<String> = ["project", "payer", "service", "key-id"]
+    static let synopsis = "(--project ID | --payer ID | --service NAME | --auditor NAME) [--key-id ID]"
+    static let summary = "Issue a secret key for a project or payer (sk_live_…), an internal service (sk_svc_…) or an auditor of the log's proofs (sk_aud_…); shown once."
+    static let valued: Set<String> = ["project", "payer", "service", "auditor", "key-id"]
 
     /// Characters of the key kept in the log to recognise it: the kind and a few random ones.
     static let prefixLength = 12
@@ -19,9 +19,10 @@ struct KeyIssueAction: AdminAction {
     let keyID: String?
 
     init(_ options: AdminOptions) throws {
-        switch try options.exactlyOne(of: ["project", "payer", "service"]) {
+        switch try options.exactlyOne(of: ["project", "payer", "service", "auditor"]) {
         case "project": principal = KeyPrincipal(kind: .project, id: try options.identifier("project", "project"))
         case "payer": principal = KeyPrincipal(kind: .payer, id: try options.identifier("payer", "payer"))
+        case "auditor": principal = KeyPrincipal(kind: .auditor, id: try options.identifier("auditor", "auditor"))
         default: principal = KeyPrincipal(kind: .service, id: try options.identifier("service", "service"))
         }
         keyID = try options.optionalIdentifier("key-id", "key")
@@ -34,10 +35,11 @@ struct KeyIssueAction: AdminAction {
         switch principal.kind {
         case .project: state = try session.accountsState(projects: [principal.id])
         case .payer: state = try session.accountsState(payers: [principal.id])
-        case .service: state = AccountsDecider.State()  // Services are named by the operator; nothing records them beforehand.
+        case .service, .auditor: state = AccountsDecider.State()  // Named by the operator; nothing records them beforehand.
         }
         // 256 random bits: a plain SHA-256 is then enough to store it (docs/billing.md).
-        let secret = (principal.kind == .service ? "sk_svc_" : "sk_live_") + Base64URL.encode(SecureRandom.bytes(32))
+        let kind = [KeyPrincipal.Kind.service: "sk_svc_", .auditor: "sk_aud_"][principal.kind] ?? "sk_live_"
+        let secret = kind + Base64URL.encode(SecureRandom.bytes(32))
         let decision = try session.decide {
             try AccountsDecider.issueKey(keyID: keyID, principal: principal, sha256: Hex.encode(SHA256.hash(Array(secret.utf8))),
                                          prefix: String(secret.prefix(Self.prefixLength)), state: state)

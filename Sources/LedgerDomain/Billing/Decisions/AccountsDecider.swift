@@ -90,8 +90,9 @@ public enum AccountsDecider {
         case .payer:
             try requirePayer(principal.id, state)
             expected[Pool.payer(principal.id).ownerStream] = .streamExists
-        case .service:
-            try checkIdentifier(principal.id, "service")  // Services are named by the operator, recorded nowhere else.
+        case .service, .auditor:
+            // Services and auditors are named by the operator, recorded nowhere else.
+            try checkIdentifier(principal.id, principal.kind.rawValue)
         }
         let event = KeyIssued(keyID: keyID, principal: principal, sha256: sha256, prefix: prefix)
         return Decision(PendingEvent(event, on: stream), expecting: expected)

@@ -52,7 +52,8 @@ public struct PlanSet: DomainEvent {
 
 /// Who a secret key speaks for.
 public struct KeyPrincipal: Sendable, Hashable, Codable {
-    public enum Kind: String, Sendable, Hashable, Codable { case project, payer, service }
+    /// `auditor`: reads the log's checkpoints and proofs (`/v1/log/…`), nothing else.
+    public enum Kind: String, Sendable, Hashable, Codable { case project, payer, service, auditor }
     public var kind: Kind
     public var id: String
     public init(kind: Kind, id: String) { self.kind = kind; self.id = id }

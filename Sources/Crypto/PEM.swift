@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// PEM text (RFC 7468): base64 DER between `-----BEGIN label-----` and `-----END label-----`.

@@ -1,0 +1,105 @@
+import Crypto
+import EventStore
+import LedgerDomain
+import Postgres
+
+/// The Merkle tree over the log (issue 15, docs/audit.md): every perfect subtree of RFC
+/// 9162's tree, as the log grows, and the signed checkpoints the log records. Each event
+/// is one leaf (`MerkleTree.leafHash` of its chain hash), so the tree of size n is the
+/// first n events, whatever they are; a proof for any size reads O(log n) nodes
+/// (`MerkleReadModel`).
+///
+/// The fold reads and writes `frontier`, the last node made at each level, so that it
+/// never reads `nodes`: a rebuild builds the nodes' key once, after the bulk of the log.
+public struct MerkleProjection: Projection {
+    public let name = "merkle"
+    public let version = 1
+    public let tables = ["nodes", "frontier", "checkpoints"]
+
+    public init() {}
+
+    public var tablesSQL: [String] {
+        [
+            // level 0 holds the leaves; (level, idx) covers leaves idx·2^level to (idx+1)·2^level − 1.
+            "CREATE TABLE nodes (level smallint NOT NULL, idx bigint NOT NULL, hash bytea NOT NULL)",
+            "CREATE TABLE frontier (level smallint PRIMARY KEY, idx bigint NOT NULL, hash bytea NOT NULL)",
+            """
+            CREATE TABLE checkpoints (position bigint PRIMARY KEY, size bigint NOT NULL, origin text NOT NULL,
+                root bytea NOT NULL, head bytea NOT NULL, time_us bigint NOT NULL, key_id text NOT NULL,
+                public_key bytea NOT NULL, signature bytea NOT NULL)
+            """,
+            "CREATE INDEX checkpoints_size_idx ON checkpoints (size)",
+        ]
+    }
+
+    public var deferredIndexesSQL: [String] {
+        ["ALTER TABLE nodes ADD CONSTRAINT nodes_pkey PRIMARY KEY (level, idx)"]
+    }
+
+    public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
+        guard let first = events.first else { return }
+        var frontier: [Int: (index: Int64, hash: [UInt8])] = [:]
+        for row in try context.execute("SELECT level, idx, hash FROM frontier").rows {
+            frontier[Int(try row.requireInt64(0))] = (try row.requireInt64(1), try row.requireBytes(2))
+        }
+        // The tree holds positions 1 to first − 1: its last leaf is first − 2.
+        guard first.position == 1 || frontier[0]?.index == first.position - 2 else {
+            throw PoisonEvent(position: first.position, underlying: MerkleTree.ProofError.outOfRange(
+                "the tree's last leaf is \(frontier[0]?.index ?? -1), not the one before position \(first.position)"))
+        }
+        var nodes = RowBuffer(columns: 3)
+        var checkpoints = RowBuffer(columns: 9)
+        var touched = Set<Int>()
+        var expected = first.position
+        for event in events {
+            // Leaf p − 1 is the event at position p: the tree has no holes (the projector
+            // hands every event, in order; nothing can be set aside from this fold).
+            guard event.position == expected else {
+                throw PoisonEvent(position: event.position,
+                                  underlying: MerkleTree.ProofError.outOfRange("the tree expected position \(expected), got \(event.position)"))
+            }
+            expected += 1
+            var level = 0
+            var index = event.position - 1
+            var hash = MerkleTree.leafHash(event.hash)
+            while true {
+                nodes.append([Int64(level), index, PostgresBytes(hash)])
+                let left = frontier[level]
+                frontier[level] = (index, hash)
+                touched.insert(level)
+                // A right child completes its parent with the left one, the last node made
+                // at its level.
+                guard index & 1 == 1 else { break }
+                guard let left, left.index == index - 1 else {
+                    throw PoisonEvent(position: event.position, underlying: MerkleTree.ProofError.missingNode(.init(level: level, index: index - 1)))
+                }
+                hash = MerkleTree.nodeHash(left.hash, hash)
+                level += 1
+                index >>= 1
+            }
+            if event.type == LogCheckpointSigned.type {
+                try folding(event) {
+                    let e = try event.decode(LogCheckpointSigned.self)
+                    guard let checkpoint = e.checkpoint, let key = Hex.decode(e.publicKey), let signature = Hex.decode(e.signature) else {
+                        throw MerkleTree.ProofError.outOfRange("a checkpoint with hashes that are not 32 bytes of hex")
+                    }
+                    checkpoints.append([event.position, checkpoint.size, checkpoint.origin, PostgresBytes(checkpoint.root),
+                                        PostgresBytes(checkpoint.head), checkpoint.time.microseconds, e.keyID,
+                                        PostgresBytes(key), PostgresBytes(signature)])
+                }
+            }
+        }
+        try context.copy(into: "nodes", columns: ["level", "idx", "hash"], rows: nodes)
+        try context.copy(into: "checkpoints", columns: ["position", "size", "origin", "root", "head", "time_us", "key_id",
+                                                        "public_key", "signature"], rows: checkpoints)
+        var last = RowBuffer(columns: 3)
+        for level in touched.sorted() {
+            guard let node = frontier[level] else { continue }
+            last.append([Int64(level), node.index, PostgresBytes(node.hash)])
+        }
+        context.enqueue("""
+            INSERT INTO frontier (level, idx, hash) SELECT * FROM unnest($1::smallint[], $2::bigint[], $3::bytea[])
+            ON CONFLICT (level) DO UPDATE SET idx = excluded.idx, hash = excluded.hash
+            """, rows: last)
+    }
+}
