@@ -5,7 +5,8 @@
 #   libssl-dev        OpenSSL, under the Crypto and AppStore modules
 #   libmicrohttpd-dev the HTTP server library
 #   libcurl4-openssl-dev  libcurl, under the Outbound module (webhook deliveries)
-#   python3, curl     what the docs' command blocks use, run by scripts/check-docs.sh
+#   python3, curl, openssl  what the docs' command blocks use, run by scripts/check-docs.sh
+#                     (openssl: the auditor's check of a signed checkpoint, docs/audit.md)
 #   chromium          with --tests only: the headless browser the console's browser tests
 #                     drive (DevTools protocol); `make run` does not need it
 # Idempotent and silent when everything is there, so the test command can run it every time
@@ -13,11 +14,11 @@
 # developers bring their own toolchain (see scripts/test.sh for where it is looked for).
 set -euo pipefail
 
-packages=(postgresql libpq-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev python3 curl)
+packages=(postgresql libpq-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev python3 curl openssl)
 if [ "${1:-}" = "--tests" ]; then packages+=(chromium); fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "install-deps: not a Debian-like system; install PostgreSQL (server and libpq), OpenSSL, libmicrohttpd, libcurl, python3, curl and Chromium yourself" >&2
+    echo "install-deps: not a Debian-like system; install PostgreSQL (server and libpq), OpenSSL (library and command), libmicrohttpd, libcurl, python3, curl and Chromium yourself" >&2
     exit 0
 fi
 

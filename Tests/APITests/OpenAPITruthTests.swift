@@ -5,6 +5,7 @@ import Foundation
 import HTTP
 import LedgerDomain
 import LedgerJSON
+import Projections
 import Testing
 import TestSupport
 
@@ -70,8 +71,19 @@ struct OpenAPITruthTests {
         let serviceKey = try f.key(for: KeyPrincipal(kind: .service, id: "metering"))
         let token = try f.org("screenrig", admins: ["alice"])
         let appKey = try f.app("demo")
+        let auditorKey = try f.key(for: KeyPrincipal(kind: .auditor, id: "auditor"))
         try f.settle()
         #expect(try f.service.context.catalog.waitUntilCurrent(position: try f.service.store.headPosition()))
+        // A signed checkpoint of the log, held by the tree, for the transparency routes.
+        let checkpointer = Checkpointer(configuration: .init(key: Ed25519SigningKey(), origin: "test", now: f.service.clock.read),
+                                        store: f.service.store, pool: f.service.context.pool, isActive: { true }, log: { _, _, _ in })
+        let model = MerkleReadModel(pool: f.service.context.pool)
+        var checkpointed: Int64?
+        #expect(Poll.until(timeout: 20) {
+            if checkpointed == nil { checkpointed = try? checkpointer.tick() }
+            return checkpointed.map { position in ((try? model.treeSize()) ?? nil).map { $0 >= position } ?? false } ?? false
+        })
+        let size = try #require(try model.latestCheckpoint()?.checkpoint.size)
 
         let document = try JSONValue.parse(try f.service.get("/openapi.json").body)
         let validator = OpenAPISchemaValidator(document: document)
@@ -158,6 +170,20 @@ struct OpenAPITruthTests {
             Call(method: "POST", path: "/v1/iap/transactions", headers: [json], body: "{}", expected: 401),
             Call(method: "POST", path: "/v1/iap/transactions", headers: [("X-ZeroSettle-Key", appKey), ("Content-Type", "text/plain")],
                  body: "{}", expected: 415),
+        ]
+
+        calls += [
+            Call(method: "GET", path: "/v1/log/checkpoints/latest", headers: [bearer(auditorKey)], expected: 200),
+            Call(method: "GET", path: "/v1/log/checkpoints/latest", expected: 401),
+            Call(method: "GET", path: "/v1/log/checkpoints/latest", headers: [bearer(payerKey)], expected: 403),
+            Call(method: "GET", path: "/v1/log/checkpoints/1", headers: [bearer(auditorKey)], expected: 404),
+            Call(method: "GET", path: "/v1/log/checkpoints/first", headers: [bearer(auditorKey)], expected: 400),
+            Call(method: "GET", path: "/v1/log/proofs/inclusion?position=1&size=\(size)", headers: [bearer(auditorKey)], expected: 200),
+            Call(method: "GET", path: "/v1/log/proofs/inclusion?position=1", headers: [bearer(auditorKey)], expected: 400),
+            Call(method: "GET", path: "/v1/log/proofs/inclusion?position=1&size=\(size)", headers: [bearer(serviceKey)], expected: 403),
+            Call(method: "GET", path: "/v1/log/proofs/consistency?from=1&to=\(size)", headers: [bearer(auditorKey)], expected: 200),
+            Call(method: "GET", path: "/v1/log/proofs/consistency?from=0&to=\(size)", headers: [bearer(auditorKey)], expected: 400),
+            Call(method: "GET", path: "/v1/log/proofs/consistency?from=1&to=\(size)", expected: 401),
         ]
 
         var covered = Set<String>()

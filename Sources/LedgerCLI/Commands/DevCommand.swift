@@ -115,6 +115,10 @@ public enum DevCommand: LedgerCommand {
             }
             childEnvironment["LEDGER_CHECKPOINT_KEY_FILE"] = keyFile
         }
+        // Every 5 seconds rather than every minute, so that a demo's log shows its checkpoints move.
+        if environment.values[LedgerEnvironment.Setting.checkpointSeconds.name] == nil {
+            childEnvironment[LedgerEnvironment.Setting.checkpointSeconds.name] = "5"
+        }
         let checkpointDirectory = environment.string(.checkpointDirectory) ?? dataDirectory + "/checkpoints"
         try FileManager.default.createDirectory(atPath: checkpointDirectory, withIntermediateDirectories: true)
         childEnvironment["LEDGER_CHECKPOINT_DIR"] = checkpointDirectory
