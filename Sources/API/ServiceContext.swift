@@ -36,6 +36,8 @@ public struct ServiceContext: Sendable {
     public let replicas: ReplicaSet?
     /// LEDGER_PUBLIC_CHECKPOINTS: the log's checkpoints answer without a key.
     public var publicCheckpoints = false
+    /// The Merkle tree's upper nodes, which every proof shares (immutable once written).
+    public let merkleNodes = MerkleNodeCache()
     /// Reads by where they were served (`primary`, `replica-1`, …).
     let readCounter: Counter
     /// N8: notifications per client address.

@@ -58,16 +58,16 @@ extension LogEndpoints {
             case position, root, path, event, leafIndex = "leaf_index", treeSize = "tree_size", leafHash = "leaf_hash"
         }
 
-        public init(_ proof: MerkleReadModel.InclusionProof, event: RecordedEvent?) {
+        public init(_ proof: MerkleReadModel.InclusionProof) {
             position = proof.position
             leafIndex = proof.position - 1
             treeSize = proof.size
             root = Hex.encode(proof.root)
             path = proof.path.map(Hex.encode)
-            leafHash = event.map { Hex.encode(MerkleTree.leafHash($0.hash)) }
-            self.event = event.map {
-                Event(position: $0.position, type: $0.type, stream: $0.stream, prevHash: Hex.encode($0.prevHash), hash: Hex.encode($0.hash),
-                      canonical: StrictBase64.encode(HashChain.canonicalBytes($0.chainFields), .standard))
+            leafHash = proof.event.map { Hex.encode(MerkleTree.leafHash($0.hash)) }
+            event = proof.event.map {
+                Event(position: proof.position, type: $0.type, stream: $0.stream, prevHash: Hex.encode($0.prevHash), hash: Hex.encode($0.hash),
+                      canonical: StrictBase64.encode($0.canonical, .standard))
             }
         }
     }

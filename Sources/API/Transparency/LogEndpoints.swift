@@ -57,15 +57,14 @@ public enum LogEndpoints {
     static func inclusion(_ request: HTTPRequest, context: ServiceContext) throws -> HTTPResponse {
         try requireAuditor(request, context: context)
         let position = try integer(request, "position"), size = try integer(request, "size")
-        let proof = try proving(context) { try MerkleReadModel(pool: context.pool).inclusionProof(position: position, size: size) }
-        let event = try context.pool.read { try EventStore.event(at: position, on: $0) }
-        return .json(InclusionBody(proof, event: event), headers: ["Cache-Control": "no-store"])
+        let proof = try proving(context) { try MerkleReadModel(pool: context.pool, cache: context.merkleNodes).inclusionProof(position: position, size: size) }
+        return .json(InclusionBody(proof), headers: ["Cache-Control": "no-store"])
     }
 
     static func consistency(_ request: HTTPRequest, context: ServiceContext) throws -> HTTPResponse {
         try requireAuditor(request, context: context)
         let from = try integer(request, "from"), to = try integer(request, "to")
-        let proof = try proving(context) { try MerkleReadModel(pool: context.pool).consistencyProof(from: from, to: to) }
+        let proof = try proving(context) { try MerkleReadModel(pool: context.pool, cache: context.merkleNodes).consistencyProof(from: from, to: to) }
         return .json(ConsistencyBody(proof), headers: ["Cache-Control": "no-store"])
     }
 

@@ -71,7 +71,16 @@ final class BenchProjector: Sendable {
                          position, target, Double(position) / Double(max(target, 1)) * 100, average, recent, now - last.at, eta))
             last = (position, now)
         }
-        return Progress(from: from, to: try Self.billingPosition(pool), seconds: elapsed())
+        let reached = Progress(from: from, to: try Self.billingPosition(pool), seconds: elapsed())
+        // The others too (a projection new in this build is rebuilt beside the live ones):
+        // the reads measured next must not race a projection still folding.
+        for projection in AllProjections.all where projection.name != BillingProjection().name {
+            while try !progress.waitBlocking(for: projection.name, position: target, timeout: every) {
+                try checkNotFailed(pool)
+                BenchOutput.line("projector: waiting for the \(projection.name) projection to reach \(target)")
+            }
+        }
+        return reached
     }
 
     /// The billing projection's position; 0 before the projector has created it.

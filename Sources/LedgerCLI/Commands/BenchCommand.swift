@@ -4,7 +4,7 @@ import Foundation
 /// in the same run, never as an absolute number alone (the machines are shared and noisy).
 public enum BenchCommand: LedgerCommand {
     public static let name = "bench"
-    public static let summary = "Benchmarks: `ledger bench append|read|replay|ingest|products|appstore` (append path, projector and billing reads, replay, usage ingestion, the IAP catalog, App Store verification)."
+    public static let summary = "Benchmarks: `ledger bench append|read|replay|ingest|products|console|proofs|appstore` (append path, projector and billing reads, replay, usage ingestion, the IAP catalog, App Store verification)."
     public static let usage = """
         usage: ledger bench append [--events N] [--writers N] [--window N] [--preload N]
                ledger bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--rounds K] [--reproject] [--replicas N]
@@ -82,6 +82,8 @@ public enum BenchCommand: LedgerCommand {
 
         console \(ConsoleBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
 
+        proofs \(ProofsBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
+
         appstore Needs no database. \(AppStoreBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
         """
 
@@ -96,6 +98,7 @@ public enum BenchCommand: LedgerCommand {
         case "appstore": return try AppStoreBenchmark.run(arguments: rest, environment: environment)
         case "products": return try ProductsBenchmark.run(arguments: rest, environment: environment)
         case "console": return try ConsoleBenchmark.run(arguments: rest, environment: environment)
+        case "proofs": return try ProofsBenchmark.run(arguments: rest, environment: environment)
         default: throw UsageError("unknown benchmark \(sub)")
         }
     }

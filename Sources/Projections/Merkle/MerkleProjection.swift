@@ -20,8 +20,10 @@ public struct MerkleProjection: Projection {
 
     public var tablesSQL: [String] {
         [
-            // level 0 holds the leaves; (level, idx) covers leaves idx·2^level to (idx+1)·2^level − 1.
-            "CREATE TABLE nodes (level smallint NOT NULL, idx bigint NOT NULL, hash bytea NOT NULL)",
+            // The node (level, index) covers leaves index·2^level to (index+1)·2^level − 1; its
+            // id is level·2^48 + index (`MerkleProjection.id`), one key that a proof's nodes
+            // are fetched by in one index scan (`id = ANY(…)`). Level 0 holds the leaves.
+            "CREATE TABLE nodes (id bigint NOT NULL, hash bytea NOT NULL)",
             "CREATE TABLE frontier (level smallint PRIMARY KEY, idx bigint NOT NULL, hash bytea NOT NULL)",
             """
             CREATE TABLE checkpoints (position bigint PRIMARY KEY, size bigint NOT NULL, origin text NOT NULL,
@@ -33,8 +35,14 @@ public struct MerkleProjection: Projection {
     }
 
     public var deferredIndexesSQL: [String] {
-        ["ALTER TABLE nodes ADD CONSTRAINT nodes_pkey PRIMARY KEY (level, idx)"]
+        ["ALTER TABLE nodes ADD CONSTRAINT nodes_pkey PRIMARY KEY (id)"]
     }
+
+    /// A node's key: its level in the top 16 bits, its index in the other 48 (a log of
+    /// 2^48 events is far beyond any one database).
+    public static func id(_ node: MerkleTree.Node) -> Int64 { Int64(node.level) << 48 | node.index }
+
+    static func node(id: Int64) -> MerkleTree.Node { MerkleTree.Node(level: Int(id >> 48), index: id & (1 << 48 - 1)) }
 
     public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
         guard let first = events.first else { return }
@@ -47,7 +55,7 @@ public struct MerkleProjection: Projection {
             throw PoisonEvent(position: first.position, underlying: MerkleTree.ProofError.outOfRange(
                 "the tree's last leaf is \(frontier[0]?.index ?? -1), not the one before position \(first.position)"))
         }
-        var nodes = RowBuffer(columns: 3)
+        var nodes = RowBuffer(columns: 2)
         var checkpoints = RowBuffer(columns: 9)
         var touched = Set<Int>()
         var expected = first.position
@@ -63,7 +71,7 @@ public struct MerkleProjection: Projection {
             var index = event.position - 1
             var hash = MerkleTree.leafHash(event.hash)
             while true {
-                nodes.append([Int64(level), index, PostgresBytes(hash)])
+                nodes.append([Self.id(MerkleTree.Node(level: level, index: index)), PostgresBytes(hash)])
                 let left = frontier[level]
                 frontier[level] = (index, hash)
                 touched.insert(level)
@@ -89,7 +97,7 @@ public struct MerkleProjection: Projection {
                 }
             }
         }
-        try context.copy(into: "nodes", columns: ["level", "idx", "hash"], rows: nodes)
+        try context.copy(into: "nodes", columns: ["id", "hash"], rows: nodes)
         try context.copy(into: "checkpoints", columns: ["position", "size", "origin", "root", "head", "time_us", "key_id",
                                                         "public_key", "signature"], rows: checkpoints)
         var last = RowBuffer(columns: 3)

@@ -1,3 +1,4 @@
+import Crypto
 import LedgerDomain
 import Postgres
 
@@ -6,8 +7,13 @@ import Postgres
 /// subtrees it is made of in one statement, in the same snapshot as the tree's size.
 public struct MerkleReadModel: Sendable {
     public let pool: PostgresPool
+    /// The upper nodes a long-lived reader keeps (the API's); nil: every node is fetched.
+    public let cache: MerkleNodeCache?
 
-    public init(pool: PostgresPool) { self.pool = pool }
+    public init(pool: PostgresPool, cache: MerkleNodeCache? = nil) {
+        self.pool = pool
+        self.cache = cache
+    }
 
     /// Why a proof cannot be given.
     public enum Refusal: Error, Equatable, CustomStringConvertible {
@@ -42,6 +48,19 @@ public struct MerkleReadModel: Sendable {
         public var root: [UInt8]
         /// Nearest the leaf first.
         public var path: [[UInt8]]
+        /// The event at `position`, as its leaf covers it; nil when it is archived.
+        public var event: LeafEvent?
+    }
+
+    /// What an auditor needs of an event to recompute its leaf: its chain hash from its
+    /// `prev_hash` and canonical bytes (docs/audit.md), and what it is.
+    public struct LeafEvent: Sendable, Hashable {
+        public var type: String
+        public var stream: String
+        public var prevHash: [UInt8]
+        public var hash: [UInt8]
+        /// `event_canonical_bytes` of the stored row.
+        public var canonical: [UInt8]
     }
 
     public struct ConsistencyProof: Sendable, Hashable {
@@ -60,46 +79,39 @@ public struct MerkleReadModel: Sendable {
     /// The proof that the event at `position` is in the tree of `size` events (the whole
     /// tree when nil).
     public func inclusionProof(position: Int64, size: Int64? = nil) throws -> InclusionProof {
-        try snapshot { tx, treeSize in
-            let n = size ?? treeSize
-            try Self.check(size: n, treeSize: treeSize)
-            guard position >= 1, position <= n else {
-                throw Refusal.invalid("position \(position) is not in a tree of \(n) events (positions 1 to \(n))")
-            }
-            let nodes = try Self.fetch(MerkleTree.nodes { source in
-                _ = try MerkleTree.inclusionProof(leaf: position - 1, size: n, source)
-                _ = try MerkleTree.root(size: n, source)
-            }, on: tx)
-            return InclusionProof(position: position, size: n, root: try MerkleTree.root(size: n, nodes),
-                                  path: try MerkleTree.inclusionProof(leaf: position - 1, size: n, nodes))
+        let n = try size ?? currentSize()
+        try Self.check(size: n)
+        guard position >= 1, position <= n else {
+            throw Refusal.invalid("position \(position) is not in a tree of \(n) events (positions 1 to \(n))")
         }
+        let (nodes, event) = try read(size: n, MerkleTree.nodes { source in
+            _ = try MerkleTree.inclusionProof(leaf: position - 1, size: n, source)
+            _ = try MerkleTree.root(size: n, source)
+        }, event: position)
+        return InclusionProof(position: position, size: n, root: try MerkleTree.root(size: n, nodes),
+                              path: try MerkleTree.inclusionProof(leaf: position - 1, size: n, nodes), event: event)
     }
 
     /// The proof that the tree of `from` events is the beginning of the tree of `to`
     /// (the whole tree when nil).
     public func consistencyProof(from: Int64, to: Int64? = nil) throws -> ConsistencyProof {
-        try snapshot { tx, treeSize in
-            let n = to ?? treeSize
-            try Self.check(size: n, treeSize: treeSize)
-            guard from >= 1, from <= n else { throw Refusal.invalid("from is 1 to the later size (\(n)), not \(from)") }
-            let nodes = try Self.fetch(MerkleTree.nodes { source in
-                _ = try MerkleTree.consistencyProof(from: from, to: n, source)
-                _ = try MerkleTree.root(size: from, source)
-                _ = try MerkleTree.root(size: n, source)
-            }, on: tx)
-            return ConsistencyProof(from: from, to: n, fromRoot: try MerkleTree.root(size: from, nodes),
-                                    toRoot: try MerkleTree.root(size: n, nodes),
-                                    path: try MerkleTree.consistencyProof(from: from, to: n, nodes))
-        }
+        let n = try to ?? currentSize()
+        try Self.check(size: n)
+        guard from >= 1, from <= n else { throw Refusal.invalid("from is 1 to the later size (\(n)), not \(from)") }
+        let (nodes, _) = try read(size: n, MerkleTree.nodes { source in
+            _ = try MerkleTree.consistencyProof(from: from, to: n, source)
+            _ = try MerkleTree.root(size: from, source)
+            _ = try MerkleTree.root(size: n, source)
+        })
+        return ConsistencyProof(from: from, to: n, fromRoot: try MerkleTree.root(size: from, nodes),
+                                toRoot: try MerkleTree.root(size: n, nodes),
+                                path: try MerkleTree.consistencyProof(from: from, to: n, nodes))
     }
 
     /// The root of the tree of `size` events.
     public func root(size: Int64) throws -> [UInt8] {
-        try snapshot { tx, treeSize in
-            try Self.check(size: size, treeSize: treeSize)
-            let nodes = try Self.fetch(MerkleTree.nodes { _ = try MerkleTree.root(size: size, $0) }, on: tx)
-            return try MerkleTree.root(size: size, nodes)
-        }
+        try Self.check(size: size)
+        return try MerkleTree.root(size: size, try read(size: size, MerkleTree.nodes { _ = try MerkleTree.root(size: size, $0) }).nodes)
     }
 
     /// The latest signed checkpoint; nil when there is none (or no tree yet).
@@ -134,13 +146,71 @@ public struct MerkleReadModel: Sendable {
         }
     }
 
-    private func snapshot<T>(_ body: (PostgresConnection, Int64) throws -> T) throws -> T {
-        try pool.read { conn in
-            try conn.transaction(isolation: "REPEATABLE READ READ ONLY") { tx in
-                guard let size = try Self.size(on: tx) else { throw Refusal.notCreated }
-                return try body(tx, size)
+    /// A proof's one statement: three kinds of rows in one answer, in binary (no hex to
+    /// print and parse): 0 the tree's size, 1 a node by its id, 2 the event at $2 (none
+    /// when $2 is null). Public for `ledger bench proofs`, whose baseline runs it through libpq.
+    public static let proofStatement = """
+        SELECT 0::int8, 0::int8, position, NULL::bytea, NULL::text, NULL::text, NULL::bytea, NULL::bytea
+          FROM proj_merkle._checkpoint
+        UNION ALL
+        SELECT 1, 0, n.id, n.hash, NULL, NULL, NULL, NULL FROM proj_merkle.nodes n WHERE n.id = ANY($1::bigint[])
+        UNION ALL
+        SELECT 2, 0, e.position, e.hash, e.type, e.stream, e.prev_hash, event_canonical_bytes(e)
+          FROM events e WHERE e.position = $2
+        """
+
+    /// The ids `proofStatement` fetches for the inclusion proof of `position` in the tree
+    /// of `size`, with `cache` holding what it holds (the same nodes as the route fetches).
+    public static func inclusionNodeIDs(position: Int64, size: Int64, cachedFromLevel: Int) throws -> [Int64] {
+        try MerkleTree.nodes { source in
+            _ = try MerkleTree.inclusionProof(leaf: position - 1, size: size, source)
+            _ = try MerkleTree.root(size: size, source)
+        }.filter { $0.level < cachedFromLevel }.map(MerkleProjection.id)
+    }
+
+    /// The tree's size now.
+    private func currentSize() throws -> Int64 {
+        guard let size = try treeSize() else { throw Refusal.notCreated }
+        return size
+    }
+
+    /// The hashes of `nodes` for a proof in the tree of `size` events, the tree's size, and
+    /// the event at `event` when asked, in one statement (one round trip: a proof is a
+    /// handful of index probes); refused when the tree does not reach `size` yet. Nodes
+    /// never change once written, so the size and the nodes need no snapshot of their own.
+    private func read(size: Int64, _ nodes: Set<MerkleTree.Node>, event position: Int64? = nil)
+        throws -> (nodes: MerkleTree.Source, event: LeafEvent?) {
+        var found = cache?.lookup(nodes) ?? [:]
+        let list = nodes.filter { found[$0] == nil }
+        var fetched: [MerkleTree.Node: [UInt8]] = [:]
+        var treeSize: Int64 = 0
+        var event: LeafEvent?
+        do {
+            try pool.read { conn in
+                for r in try conn.query(Self.proofStatement, [PostgresTextArray(list.map { String(MerkleProjection.id($0)) }), position],
+                                        format: .binary).rows {
+                    switch try r.requireBinaryInt64(0) {
+                    case 0:
+                        treeSize = try r.requireBinaryInt64(2)
+                    case 1:
+                        fetched[MerkleProjection.node(id: try r.requireBinaryInt64(2))] = try r.requireBinaryBytes(3)
+                    default:
+                        event = LeafEvent(type: try r.requireBinaryString(4), stream: try r.requireBinaryString(5),
+                                          prevHash: try r.requireBinaryBytes(6), hash: try r.requireBinaryBytes(3),
+                                          canonical: try r.requireBinaryBytes(7))
+                    }
+                }
             }
+        } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.undefinedTable {
+            throw Refusal.notCreated
         }
+        guard size <= treeSize else { throw Refusal.beyondTree(size: size, treeSize: treeSize) }
+        cache?.store(fetched)
+        found.merge(fetched) { old, _ in old }
+        return ({ node in
+            guard let hash = found[node] else { throw MerkleTree.ProofError.missingNode(node) }
+            return hash
+        }, event)
     }
 
     private static func size(on connection: PostgresConnection) throws -> Int64? {
@@ -148,26 +218,7 @@ public struct MerkleReadModel: Sendable {
         return try connection.query("SELECT position FROM proj_merkle._checkpoint").rows.first?.requireInt64(0)
     }
 
-    private static func check(size: Int64, treeSize: Int64) throws {
+    private static func check(size: Int64) throws {
         guard size >= 1 else { throw Refusal.invalid("a tree size is at least 1, not \(size)") }
-        guard size <= treeSize else { throw Refusal.beyondTree(size: size, treeSize: treeSize) }
-    }
-
-    /// The hashes of `nodes`, in one statement; a source that throws for any other node.
-    private static func fetch(_ nodes: Set<MerkleTree.Node>, on connection: PostgresConnection) throws -> MerkleTree.Source {
-        let list = Array(nodes)
-        var found: [MerkleTree.Node: [UInt8]] = [:]
-        if !list.isEmpty {
-            for r in try connection.query("""
-                SELECT n.level, n.idx, n.hash FROM unnest($1::smallint[], $2::bigint[]) AS k(level, idx)
-                JOIN proj_merkle.nodes n ON n.level = k.level AND n.idx = k.idx
-                """, [PostgresTextArray(list.map { String($0.level) }), PostgresTextArray(list.map { String($0.index) })]).rows {
-                found[MerkleTree.Node(level: Int(try r.requireInt64(0)), index: try r.requireInt64(1))] = try r.requireBytes(2)
-            }
-        }
-        return { node in
-            guard let hash = found[node] else { throw MerkleTree.ProofError.missingNode(node) }
-            return hash
-        }
     }
 }
