@@ -6,20 +6,21 @@ import Projections
 /// holds only each key's SHA-256, so no command can print a key again.
 struct KeyListAction: AdminAction {
     static let words = ["key", "list"]
-    static let synopsis = "[--project ID | --payer ID | --service NAME]"
+    static let synopsis = "[--project ID | --payer ID | --service NAME | --auditor NAME]"
     static let summary = "List the secret keys (id, whom each speaks for, prefix, revoked), all or one principal's."
-    static let valued: Set<String> = ["project", "payer", "service"]
+    static let valued: Set<String> = ["project", "payer", "service", "auditor"]
     static let isOperatorAct = false
 
     let principal: KeyPrincipal?
 
     init(_ options: AdminOptions) throws {
-        let given = ["project", "payer", "service"].filter(options.has)
-        guard given.count <= 1 else { throw UsageError("give only one of --project, --payer, --service") }
+        let given = ["project", "payer", "service", "auditor"].filter(options.has)
+        guard given.count <= 1 else { throw UsageError("give only one of --project, --payer, --service, --auditor") }
         switch given.first {
         case "project": principal = KeyPrincipal(kind: .project, id: try options.identifier("project", "project"))
         case "payer": principal = KeyPrincipal(kind: .payer, id: try options.identifier("payer", "payer"))
         case "service": principal = KeyPrincipal(kind: .service, id: try options.identifier("service", "service"))
+        case "auditor": principal = KeyPrincipal(kind: .auditor, id: try options.identifier("auditor", "auditor"))
         default: principal = nil
         }
     }
