@@ -24,12 +24,24 @@ struct Readiness: Sendable, Encodable {
     /// Each read replica, its lag and whether it serves reads; absent without replicas. A
     /// replica out of rotation does not make the service unready: the primary serves.
     var replicas: [ReplicaStatus]?
+    /// The last signed checkpoint of the log (issue 15); absent until one is signed. Its
+    /// age never makes the service unready: the API serves without it.
+    var checkpoint: CheckpointStatus?
+
+    struct CheckpointStatus: Sendable, Encodable {
+        var position: Int64
+        var size: Int64
+        var time: String
+        /// Microseconds since the epoch, for the age metric.
+        var timeMicroseconds: Int64
+        enum CodingKeys: String, CodingKey { case position, size, time }
+    }
 
     /// Not ready, for a reason found outside the checks (no check has completed).
     static func unknown(_ detail: String) -> Readiness {
         let check = Check(ok: false, detail: detail)
         return Readiness(ready: false, status: "not_ready", checks: Checks(database: check, migrations: check, projections: check),
-                         head: nil, projections: [], replicas: nil)
+                         head: nil, projections: [], replicas: nil, checkpoint: nil)
     }
 
     /// Readiness, and the projection status it was judged on (nil when unreachable).
@@ -39,6 +51,7 @@ struct Readiness: Sendable, Encodable {
         var migrations = Check(ok: true)
         var projections = Check(ok: true)
         var status: ProjectionStatus?
+        var checkpoint: CheckpointStatus?
         do {
             let pending = try pool.read { connection in
                 try Migrator(migrations: expected).status(on: connection).pending
@@ -47,6 +60,10 @@ struct Readiness: Sendable, Encodable {
                 migrations = Check(ok: false, detail: "pending: " + pending.map { "\($0.version)_\($0.name)" }.joined(separator: ", "))
             }
             status = try ProjectionStatus.read(all, pool: pool)
+            checkpoint = try MerkleReadModel(pool: pool).latestCheckpoint().map {
+                CheckpointStatus(position: $0.position, size: $0.checkpoint.size, time: $0.checkpoint.time.iso8601,
+                                 timeMicroseconds: $0.checkpoint.time.microseconds)
+            }
         } catch let error as MigrationError {
             migrations = Check(ok: false, detail: error.description)
         } catch {
@@ -66,6 +83,7 @@ struct Readiness: Sendable, Encodable {
         let ready = database.ok && migrations.ok && projections.ok
         return (Readiness(ready: ready, status: ready ? "ready" : "not_ready",
                           checks: Checks(database: database, migrations: migrations, projections: projections),
-                          head: status?.head, projections: status?.items ?? [], replicas: replicas?.statuses), status)
+                          head: status?.head, projections: status?.items ?? [], replicas: replicas?.statuses,
+                          checkpoint: checkpoint), status)
     }
 }

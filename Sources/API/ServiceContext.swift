@@ -122,6 +122,12 @@ public struct ServiceContext: Sendable {
 
     /// From the monitor's last check, so that a scrape never waits for the database.
     private static func registerLogMetrics(_ metrics: MetricsRegistry, monitor: ServiceMonitor) {
+        metrics.gauge("ledger_checkpoint_size", help: "Events covered by the last signed checkpoint of the log.") {
+            monitor.readiness.checkpoint.map { Double($0.size) }
+        }
+        metrics.gauge("ledger_checkpoint_age_seconds", help: "Seconds since the last signed checkpoint of the log was signed.") {
+            monitor.readiness.checkpoint.map { (Double(ServiceContext.systemClock().microseconds - $0.timeMicroseconds) / 1e6).rounded() }
+        }
         metrics.gauge("ledger_log_head_position", help: "Highest committed position of the event log.") {
             monitor.projectionStatus.map { Double($0.head) }
         }

@@ -149,6 +149,10 @@ struct TransparencyTests {
             let refused = try h.get(path, key: h.auditorKey)
             #expect(refused.status == 400 && refused.json["code"] == "invalid_parameter", "\(path): \(refused.json)")
         }
+        // Readiness and the metrics name the last checkpoint (an operator alerts on its age).
+        #expect(Poll.until(timeout: 10) { (try? h.get("/readyz", key: nil).json["checkpoint"]?["size"]) == .integer(size) })
+        let metrics = try HTTPClient(host: "127.0.0.1", port: h.server.port).send(method: "GET", path: "/metrics")
+        #expect(String(decoding: metrics.body, as: UTF8.self).contains("ledger_checkpoint_size \(size)"))
         // The command line prints the same proof.
         let cli = try #require(h.f.audit(["prove", "--position", "7", "--size", "\(size)", "--json"]).output.data(using: .utf8))
         let printed = try JSONValue.parse(Array(cli))
