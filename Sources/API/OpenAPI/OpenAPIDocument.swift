@@ -92,6 +92,11 @@ enum OpenAPIDocument {
                             ],
                         ],
                     ],
+                    "checkpoint": [
+                        "type": "object", "required": ["position", "size", "time"],
+                        "description": "The last signed checkpoint of the log (docs/audit.md), absent until one is signed; its age never makes the service unready.",
+                        "properties": ["position": ["type": "integer"], "size": ["type": "integer"], "time": ["type": "string", "format": "date-time"]],
+                    ],
                 ],
             ],
             "ReadinessCheck": [
