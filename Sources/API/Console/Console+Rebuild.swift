@@ -18,7 +18,7 @@ extension Console {
         let started = jobs.startRebuild(projection, by: viewer.state.name, now: settings.now(), conninfo: pool.conninfo) {
             differences, name, reason, key in
             try ProjectionDifferences.record(differences, store: store, actor: Actor(.operator, name), reason: reason,
-                                             requestID: "console-" + Hex.encode(SecureRandom.bytes(8)), key: key)
+                                             requestID: "console-" + Hex.encode(SecureRandom.bytes(8)), key: key, attempts: 5)
         }
         guard started != nil else {
             throw Problem(status: 409, code: "rebuild_running", title: "A rebuild is under way",
@@ -35,7 +35,7 @@ extension Console {
             return HTML.page(title: "Rebuild", body: "<p role=\"status\">No rebuild has been started from this console since it started.</p>",
                              signedIn: viewer.frame)
         }
-        let who = "started by \(HTML.escape(r.by)) at \(HTML.escape(Self.time(r.started)))"
+        let who = "started by \(HTML.escape(r.by)) at \(HTML.escape(Self.timestamp(r.started).iso8601))"
         var body = "<p>Projection <strong>\(HTML.escape(r.projection))</strong>, \(who).</p>"
         var refresh: Int?
         switch r.phase {

@@ -10,7 +10,7 @@ extension Console {
         guard let pool = Pool(text) else {
             throw Problem(status: 400, code: "invalid_account", title: "Not an account", detail: "account is payer:ID or project:ID.")
         }
-        let now = Timestamp(microseconds: Int64(settings.now() * 1e6)) ?? Timestamp(microseconds: 0)!
+        let now = Self.timestamp(settings.now())
         var months: [UTCMonth] = [UTCMonth(containing: now)]
         while months.count < 12, let last = months.last, let earlier = last.month == 1 ? UTCMonth(year: last.year - 1, month: 12) : UTCMonth(year: last.year, month: last.month - 1) { months.append(earlier) }
         months.reverse()

@@ -139,6 +139,11 @@ public struct Console: Sendable {
         ("Set-Cookie", "\(name)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; Secure; SameSite=Strict")
     }
 
+    /// The console's clock (seconds since 1970, `ConsoleSettings.now`) as a timestamp.
+    static func timestamp(_ seconds: Double) -> Timestamp {
+        Timestamp(microseconds: Int64(seconds * 1e6)) ?? .minimum
+    }
+
     static func redirect(_ location: String, cookies: [(String, String)] = []) -> HTTPResponse {
         HTTPResponse(status: 303, headers: HTTPHeaders([("Location", location), ("Cache-Control", "private, no-store")] + cookies))
     }

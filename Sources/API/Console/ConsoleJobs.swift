@@ -159,16 +159,11 @@ final class ConsoleJobs: Sendable {
                 return
             }
             set { $0.phase = .swapped }
-            // The key makes each attempt safe to repeat after an unknown outcome.
-            for attempt in 1...5 {
-                do {
-                    let position = try record(differences, name, reason, key)
-                    set { $0.recordedAt = position; $0.error = nil }
-                    break
-                } catch {
-                    set { $0.error = "swapped, but its record could not be appended yet (attempt \(attempt) of 5): \(error)" }
-                    if attempt < 5 { Thread.sleep(forTimeInterval: 2) }
-                }
+            do {
+                let position = try record(differences, name, reason, key)
+                set { $0.recordedAt = position }
+            } catch {
+                set { $0.error = "swapped, but its record could not be appended: \(error)" }
             }
         } catch {
             set { $0.phase = .failed; $0.error = "\(error)" }

@@ -84,26 +84,20 @@ public enum ReplayCommand: LedgerCommand {
         try rebuilt.swap()
         bars.finish()
         print(String(format: "swapped in %@ (%.1f s)", projections.map(\.name).joined(separator: ", "), Date().timeIntervalSince(started)))
-        // The swap committed; its record is appended under one key, so a retry after an
-        // unknown outcome records it once.
+        // The swap committed; its record is appended under one key per run.
         let store = EventStore(conninfo: url)
         defer { store.close() }
         let key = "replay-" + UUID().uuidString.lowercased()
-        var lastError: (any Error)?
-        for attempt in 1...3 {
-            do {
-                let position = try ProjectionDifferences.record(differences, store: store, actor: Actor(.operator, operatorName),
-                                                                reason: reason, requestID: key, key: key)
-                print("recorded as projection.rebuilt at position \(position)")
-                return 0
-            } catch {
-                lastError = error
-                if attempt < 3 { Thread.sleep(forTimeInterval: 1) }
-            }
+        do {
+            let position = try ProjectionDifferences.record(differences, store: store, actor: Actor(.operator, operatorName),
+                                                            reason: reason, requestID: key, key: key)
+            print("recorded as projection.rebuilt at position \(position)")
+            return 0
+        } catch {
+            logger.error("swapped, but the record could not be appended", ["error": .string("\(error)")])
+            print("swapped, but the record (projection.rebuilt) could not be appended: \(error)")
+            return 1
         }
-        logger.error("swapped, but the record could not be appended", ["error": .string("\(lastError.map { "\($0)" } ?? "")")])
-        print("swapped, but the record (projection.rebuilt) could not be appended: \(lastError.map { "\($0)" } ?? "")")
-        return 1
     }
 
     private static func confirm() -> Bool {

@@ -6,12 +6,14 @@
 public struct ProjectionRebuilt: DomainEvent {
     public static let type = "projection.rebuilt"
 
-    /// One table whose rows the rebuild changed.
+    /// One table's rows the rebuild added, removed and changed (rows whose key is in both
+    /// with other values, for tables with a primary key).
     public struct Table: Codable, Sendable, Hashable {
         public var table: String
         public var added: Int
         public var removed: Int
         public var changed: Int
+        public var isUnchanged: Bool { added == 0 && removed == 0 && changed == 0 }
         public init(table: String, added: Int, removed: Int, changed: Int) {
             self.table = table
             self.added = added

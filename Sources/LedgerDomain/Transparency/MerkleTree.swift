@@ -125,23 +125,8 @@ public enum MerkleTree {
     /// root is `root`.
     public static func verifyInclusion(leafHash: [UInt8], leaf: Int64, size: Int64, proof: [[UInt8]], root: [UInt8]) -> Bool {
         guard leaf >= 0, leaf < size else { return false }
-        var fn = leaf, sn = size - 1
         var r = leafHash
-        for p in proof {
-            guard sn != 0 else { return false }
-            if fn & 1 == 1 || fn == sn {
-                r = nodeHash(p, r)
-                while fn & 1 == 0 && fn != 0 {
-                    fn >>= 1
-                    sn >>= 1
-                }
-            } else {
-                r = nodeHash(r, p)
-            }
-            fn >>= 1
-            sn >>= 1
-        }
-        return sn == 0 && r == root
+        return walk(leaf, size - 1, proof[...], left: { r = nodeHash($0, r) }, right: { r = nodeHash(r, $0) }) && r == root
     }
 
     /// Whether `proof` proves that the tree of `from` leaves with root `fromRoot` is the
@@ -160,21 +145,30 @@ public enum MerkleTree {
             sn >>= 1
         }
         var fr = first, sr = first
-        for c in path.dropFirst() {
+        return walk(fn, sn, path.dropFirst(), left: { fr = nodeHash($0, fr); sr = nodeHash($0, sr) }, right: { sr = nodeHash(sr, $0) })
+            && fr == fromRoot && sr == toRoot
+    }
+
+    /// The walk both verifications share: for each element of `path`, whether it is the
+    /// left sibling (`left`) or the right one (`right`) of what was hashed so far, by the
+    /// bits of `fn` and `sn`; true when the path ends exactly at the root (sn reaches 0).
+    private static func walk(_ fn: Int64, _ sn: Int64, _ path: ArraySlice<[UInt8]>,
+                             left: ([UInt8]) -> Void, right: ([UInt8]) -> Void) -> Bool {
+        var fn = fn, sn = sn
+        for c in path {
             guard sn != 0 else { return false }
             if fn & 1 == 1 || fn == sn {
-                fr = nodeHash(c, fr)
-                sr = nodeHash(c, sr)
+                left(c)
                 while fn & 1 == 0 && fn != 0 {
                     fn >>= 1
                     sn >>= 1
                 }
             } else {
-                sr = nodeHash(sr, c)
+                right(c)
             }
             fn >>= 1
             sn >>= 1
         }
-        return sn == 0 && fr == fromRoot && sr == toRoot
+        return sn == 0
     }
 }

@@ -76,26 +76,19 @@ public struct MerkleReadModel: Sendable {
         try pool.read { conn in try Self.size(on: conn) }
     }
 
-    /// The proof that the event at `position` is in the tree of `size` events (the whole
-    /// tree when nil).
-    public func inclusionProof(position: Int64, size: Int64? = nil) throws -> InclusionProof {
-        let n = try size ?? currentSize()
+    /// The proof that the event at `position` is in the tree of `n` events.
+    public func inclusionProof(position: Int64, size n: Int64) throws -> InclusionProof {
         try Self.check(size: n)
         guard position >= 1, position <= n else {
             throw Refusal.invalid("position \(position) is not in a tree of \(n) events (positions 1 to \(n))")
         }
-        let (nodes, event) = try read(size: n, MerkleTree.nodes { source in
-            _ = try MerkleTree.inclusionProof(leaf: position - 1, size: n, source)
-            _ = try MerkleTree.root(size: n, source)
-        }, event: position)
+        let (nodes, event) = try read(size: n, try Self.inclusionNodes(position: position, size: n), event: position)
         return InclusionProof(position: position, size: n, root: try MerkleTree.root(size: n, nodes),
                               path: try MerkleTree.inclusionProof(leaf: position - 1, size: n, nodes), event: event)
     }
 
-    /// The proof that the tree of `from` events is the beginning of the tree of `to`
-    /// (the whole tree when nil).
-    public func consistencyProof(from: Int64, to: Int64? = nil) throws -> ConsistencyProof {
-        let n = try to ?? currentSize()
+    /// The proof that the tree of `from` events is the beginning of the tree of `n`.
+    public func consistencyProof(from: Int64, to n: Int64) throws -> ConsistencyProof {
         try Self.check(size: n)
         guard from >= 1, from <= n else { throw Refusal.invalid("from is 1 to the later size (\(n)), not \(from)") }
         let (nodes, _) = try read(size: n, MerkleTree.nodes { source in
@@ -122,11 +115,6 @@ public struct MerkleReadModel: Sendable {
     /// The checkpoint recorded at `position` of the log.
     public func checkpoint(at position: Int64) throws -> Checkpoint? {
         try checkpoints("WHERE position = $1", [position]).first
-    }
-
-    /// Checkpoints in log order, after `position`, at most `limit`.
-    public func checkpoints(after position: Int64, limit: Int) throws -> [Checkpoint] {
-        try checkpoints("WHERE position > $1 ORDER BY position LIMIT $2", [position, Int64(limit)])
     }
 
     // MARK: Reading
@@ -162,16 +150,15 @@ public struct MerkleReadModel: Sendable {
     /// The ids `proofStatement` fetches for the inclusion proof of `position` in the tree
     /// of `size`, with `cache` holding what it holds (the same nodes as the route fetches).
     public static func inclusionNodeIDs(position: Int64, size: Int64, cachedFromLevel: Int) throws -> [Int64] {
+        try inclusionNodes(position: position, size: size).filter { $0.level < cachedFromLevel }.map(MerkleProjection.id)
+    }
+
+    /// The nodes an inclusion proof and its root are made of.
+    static func inclusionNodes(position: Int64, size: Int64) throws -> Set<MerkleTree.Node> {
         try MerkleTree.nodes { source in
             _ = try MerkleTree.inclusionProof(leaf: position - 1, size: size, source)
             _ = try MerkleTree.root(size: size, source)
-        }.filter { $0.level < cachedFromLevel }.map(MerkleProjection.id)
-    }
-
-    /// The tree's size now.
-    private func currentSize() throws -> Int64 {
-        guard let size = try treeSize() else { throw Refusal.notCreated }
-        return size
+        }
     }
 
     /// The hashes of `nodes` for a proof in the tree of `size` events, the tree's size, and

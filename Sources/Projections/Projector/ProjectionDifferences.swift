@@ -1,13 +1,9 @@
+import LedgerDomain
+
 /// What a rebuild changes compared with the live projection, at the same position.
 public struct ProjectionDifferences: Sendable, Codable, Equatable {
-    public struct Table: Sendable, Codable, Equatable {
-        public var table: String
-        public var added: Int
-        public var removed: Int
-        /// Rows whose key is in both with other values (tables with a primary key).
-        public var changed: Int
-        public var isUnchanged: Bool { added == 0 && removed == 0 && changed == 0 }
-    }
+    /// One table's rows added, removed and changed (the record `projection.rebuilt` keeps).
+    public typealias Table = ProjectionRebuilt.Table
 
     public var projection: String
     /// The position both were compared at (the rebuild's).
