@@ -124,7 +124,9 @@ struct FindingsTests {
         defer { server.shutdown(gracePeriod: 1) }
         let client = try HTTPClient(host: "127.0.0.1", port: server.port)
         for (method, path, body) in [("GET", "/v1/projects/solo/balance", ""), ("GET", "/v1/projects/solo/journal", ""),
-                                     ("POST", "/v1/usage/events", #"{"events":[]}"#), ("GET", "/v1/iap/products", "")] {
+                                     ("POST", "/v1/usage/events", #"{"events":[]}"#), ("GET", "/v1/iap/products", ""),
+                                     ("GET", "/v1/log/checkpoints/latest", ""), ("GET", "/v1/log/proofs/inclusion?position=1&size=1", ""),
+                                     ("GET", "/v1/log/proofs/consistency?from=1&to=1", "")] {
             let auth: [(String, String)] = [("Authorization", "Bearer sk_live_whatever"), ("X-ZeroSettle-Key", "zs_pk_test_x"),
                                             ("Content-Type", "application/json")]
             let r = try client.send(method: method, path: path, headers: auth, body: Array(body.utf8))
