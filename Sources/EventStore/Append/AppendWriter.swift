@@ -139,10 +139,13 @@ final class AppendWriter: @unchecked Sendable {
     private func commit(_ appends: [PreparedAppend], on conn: PostgresConnection, planned: inout [AppendPlanner.Outcome],
                         firstNewEvent: inout UUID?, commitSent: inout Bool) throws -> [Result<AppendResult, AppendError>] {
         var clock = PhaseClock()
-        try conn.query("BEGIN")
         do {
-            try conn.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.namespace), \(AdvisoryLock.append))")
-            var planner = try makePlanner(for: appends, on: conn)
+            try conn.query("BEGIN; SELECT pg_advisory_xact_lock(\(AdvisoryLock.namespace), \(AdvisoryLock.append))")
+            // Prepared (binary results are what make it go through a prepared statement):
+            // planned once per session rather than at every batch, which on the
+            // partitioned log costs more than the round trip it could have shared.
+            let head = try conn.query(Self.headSQL, [], format: .binary)
+            var planner = try makePlanner(for: appends, head: head[0], on: conn)
             try ensurePartitions(for: appends, head: planner.headPosition, on: conn)
             phases.lockAndRead += clock.lap()
             let startHead = planner.headPosition
@@ -175,7 +178,7 @@ final class AppendWriter: @unchecked Sendable {
             try conn.query("COMMIT")
             phases.commit += clock.lap()
             phases.transactions += 1
-            versionCache.committed(head: planner.headPosition, versions: planner.versions)
+            versionCache.committed(head: planner.headPosition, hash: planner.headHash, versions: planner.versions)
             return results
         } catch {
             if conn.isOpen { _ = try? conn.query("ROLLBACK") }
@@ -185,17 +188,20 @@ final class AppendWriter: @unchecked Sendable {
         }
     }
 
-    private func makePlanner(for appends: [PreparedAppend], on conn: PostgresConnection) throws -> AppendPlanner {
-        let head = try conn.query("""
-            SELECT h.position, h.hash, c.now_us FROM
-              (SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint AS now_us) c
-              LEFT JOIN LATERAL (SELECT position, hash FROM events ORDER BY position DESC LIMIT 1) h ON true
-            """)[0]
-        let nowMicros = try head.requireInt64(2)
+    /// The log's head and the database clock, in one statement.
+    static let headSQL = """
+        SELECT h.position, h.hash, c.now_us FROM
+          (SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint AS now_us) c
+          LEFT JOIN LATERAL (SELECT position, hash FROM events ORDER BY position DESC LIMIT 1) h ON true
+        """
+
+    private func makePlanner(for appends: [PreparedAppend], head: PostgresRow, on conn: PostgresConnection) throws -> AppendPlanner {
+        let nowMicros = try head.requireBinaryInt64(2)
         guard let recordedAt = Timestamp(microseconds: nowMicros) else {
             throw PostgresError(code: .unexpectedResult, message: "the database clock is outside 1970-9999")
         }
-        let headPosition = head.int64(0) ?? 0
+        let headPosition = try head.binaryInt64(0) ?? 0
+        let headHash = head.isNull(1) ? HashChain.genesis : try head.requireBinaryBytes(1)
         var streams = Set<String>()
         var keys = Set<String>()
         for append in appends {
@@ -203,7 +209,7 @@ final class AppendWriter: @unchecked Sendable {
             for event in append.events { if let k = event.idempotencyKey { keys.insert(k) } }
         }
         // Versions this appender wrote itself are still exact if nobody appended since.
-        var versions = versionCache.versions(for: streams, head: headPosition)
+        var versions = versionCache.versions(for: streams, head: headPosition, hash: headHash)
         let unknown = streams.filter { versions[$0] == nil }
         if !unknown.isEmpty {
             let versionRows = try conn.query("""
@@ -226,7 +232,7 @@ final class AppendWriter: @unchecked Sendable {
                     stream: try row.requireString(4), streamVersion: try row.requireInt64(5))
             }
         }
-        return AppendPlanner(headPosition: headPosition, headHash: head.bytes(1) ?? HashChain.genesis,
+        return AppendPlanner(headPosition: headPosition, headHash: headHash,
                              recordedAt: recordedAt, versions: versions, keys: known)
     }
 
