@@ -51,6 +51,12 @@ public final class EventStore: Sendable {
         appender.submit(prepared, completion: completion)
     }
 
+    /// Appends what was prepared ahead, without waiting; `completion` runs on the
+    /// appender's thread and must not block.
+    public func submit(_ prepared: PreparedAppend, completion: @escaping @Sendable (Result<AppendResult, AppendError>) -> Void) {
+        appender.submit(prepared, completion: completion)
+    }
+
     /// Finishes queued appends and stops the appender.
     public func close() { appender.close() }
 

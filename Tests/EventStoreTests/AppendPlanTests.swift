@@ -69,6 +69,22 @@ struct AppendPlanTests {
         #expect(read <= 4 * rows!, "the append path read \(read) index entries for \(rows!) events")
     }
 
+    /// Migration 0008. The trigger and the partition maker run with sequential scans off,
+    /// so a statement that must scan is costed past `jit_above_cost` and would be compiled
+    /// by LLVM at every execution (57 ms measured). A later `CREATE OR REPLACE` of either
+    /// function resets its settings: this is what catches one that forgets `jit = off`.
+    @Test("the append path's functions never JIT-compile", arguments: ["events_check_append", "events_ensure_partitions"])
+    func functionsRunWithoutJIT(function: String) throws {
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let settings = try db.connect().query(
+            "SELECT array_to_string(proconfig, ',') FROM pg_proc WHERE proname = $1", [function])
+        #expect(settings.rowCount == 1)
+        let config = settings.rowCount == 1 ? settings.string(row: 0, column: 0) ?? "" : ""
+        #expect(config.split(separator: ",").contains("jit=off"), "\(function) runs with \(config)")
+        #expect(config.split(separator: ",").contains("enable_seqscan=off") || function == "events_ensure_partitions")
+    }
+
     /// Rows read by sequential scans of `events` so far, index scans, and the index entries
     /// they read, as the statistics collector counts them.
     static func scans(_ db: TestDatabase) throws -> (sequential: Int64, index: Int64, entriesRead: Int64) {

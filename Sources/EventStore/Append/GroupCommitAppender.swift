@@ -18,11 +18,6 @@ final class GroupCommitAppender: Sendable {
         var completion: Completion
     }
 
-    private struct Queue: Sendable {
-        var items: [Pending] = []
-        var closed = false
-    }
-
     /// Counters since start, for metrics and the benchmark.
     struct Statistics: Sendable, Equatable {
         var transactions = 0
@@ -33,7 +28,11 @@ final class GroupCommitAppender: Sendable {
         var phases = AppendPhases()
     }
 
-    private let queue = Mutex(Queue())
+    private let submissions = SubmissionStack<Pending>()
+    private let closed = Atomic<Bool>(false)
+    /// Submits between their look at `closed` and their push: on close, the appender
+    /// waits for these before its last look at the stack.
+    private let submitting = Atomic<Int>(0)
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let writer: AppendWriter
@@ -49,54 +48,60 @@ final class GroupCommitAppender: Sendable {
     }
 
     func submit(_ append: PreparedAppend, completion: @escaping Completion) {
-        let accepted = queue.withLock { q -> Bool in
-            guard !q.closed else { return false }
-            q.items.append(Pending(append: append, completion: completion))
-            return true
-        }
-        guard accepted else {
+        submitting.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        guard !closed.load(ordering: .sequentiallyConsistent) else {
+            submitting.wrappingSubtract(1, ordering: .sequentiallyConsistent)
             completion(.failure(AppendError(code: .closed, message: "the event store is shutting down")))
             return
         }
-        wake.signal()
+        let wasEmpty = submissions.push(Pending(append: append, completion: completion))
+        submitting.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+        // The appender sleeps only after it found the stack empty, so only the push that
+        // ends the emptiness has to wake it.
+        if wasEmpty { wake.signal() }
     }
 
     /// Writes what is queued, then stops the thread. Appends submitted later fail with `closed`.
     func close() {
-        let first = queue.withLock { q -> Bool in
-            defer { q.closed = true }
-            return !q.closed
-        }
-        guard first else { return }
+        guard closed.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged else { return }
         wake.signal()
         finished.wait()
     }
 
     private func run() {
+        // Taken from the stack, not yet written: a group commit carries at most
+        // `maximumBatchEvents`, and the rest waits here in submission order.
+        var backlog: [Pending] = []
+        var start = 0
         while true {
-            wake.wait()
-            while true {
-                let (batch, stop) = queue.withLock { q -> ([Pending], Bool) in
-                    var taken = 0
-                    var events = 0
-                    while taken < q.items.count {
-                        let n = q.items[taken].append.events.count
-                        if taken > 0 && events + n > maximumBatchEvents { break }
-                        events += n
-                        taken += 1
+            backlog.removeFirst(start)
+            start = 0
+            backlog.append(contentsOf: submissions.takeAll())
+            if backlog.isEmpty {
+                if closed.load(ordering: .sequentiallyConsistent) {
+                    // A submit that saw the store open is pushing still, or has pushed.
+                    while submitting.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
+                    backlog = submissions.takeAll()
+                    if backlog.isEmpty {
+                        writer.disconnect()
+                        finished.signal()
+                        return
                     }
-                    let batch = Array(q.items.prefix(taken))
-                    q.items.removeFirst(taken)
-                    return (batch, q.closed && q.items.isEmpty)
+                } else {
+                    wake.wait()
+                    continue
                 }
-                if !batch.isEmpty { process(batch) }
-                if stop {
-                    writer.disconnect()
-                    finished.signal()
-                    return
-                }
-                if batch.isEmpty { break }
             }
+            var end = start
+            var events = 0
+            while end < backlog.count {
+                let n = backlog[end].append.events.count
+                if end > start && events + n > maximumBatchEvents { break }
+                events += n
+                end += 1
+            }
+            process(Array(backlog[start..<end]))
+            start = end
         }
     }
 

@@ -4,8 +4,11 @@ import LedgerDomain
 import LedgerJSON
 
 /// An append checked and serialised on the caller's thread, so that the single appender
-/// thread only orders, chains and writes.
-struct PreparedAppend: Sendable {
+/// thread only orders, chains and writes. `EventStore.submit(_:completion:)` makes one
+/// from each request; a caller that holds its appends before sending them (a batch
+/// importer, `ledger bench append`) can make them ahead with `init(_:)` and submit them
+/// later. Ids the request leaves out are chosen here.
+public struct PreparedAppend: Sendable {
     struct Event: Sendable {
         var eventID: UUID
         /// Rendered here, on the caller's thread, so that the appender does not.
@@ -31,7 +34,9 @@ struct PreparedAppend: Sendable {
     static let maximumEvents = 5_000
     static let maximumPayloadBytes = 1 << 20
 
-    init(_ request: AppendRequest) throws(AppendError) {
+    /// Checks `request` and renders its events as the log stores them; a refusal here is
+    /// the one `submit` would report, and appended nothing.
+    public init(_ request: AppendRequest) throws(AppendError) {
         guard !request.events.isEmpty else { throw invalid("an append needs at least one event") }
         guard request.events.count <= Self.maximumEvents else {
             throw invalid("an append may carry at most \(Self.maximumEvents) events, got \(request.events.count)")

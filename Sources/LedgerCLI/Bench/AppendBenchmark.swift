@@ -39,34 +39,69 @@ enum AppendBenchmark {
         let sampleBytes = payloads[0].canonicalText.utf8.count
         print("events: \(options.events), payload: ~\(sampleBytes) bytes, streams: \(options.streams), writers: \(options.writers), window: \(options.window)")
 
-        var best = 0.0
-        for connections in [1, 2, 4] {
-            let rate = try RawInsertBaseline.measure(url: url, payloads: payloads, streams: streamOf, run: run, connections: connections)
-            print("raw insert, \(connections) connection\(connections == 1 ? "" : "s"): \(Int(rate)) events/s")
-            best = max(best, rate)
+        func bestRawInsert() throws -> Double {
+            var best = 0.0
+            for connections in [1, 2, 4] {
+                settle(url: url)
+                let rate = try RawInsertBaseline.measure(url: url, payloads: payloads, streams: streamOf, run: run, connections: connections)
+                print("raw insert, \(connections) connection\(connections == 1 ? "" : "s"): \(Int(rate)) events/s")
+                best = max(best, rate)
+            }
+            return best
         }
+        let best = try bestRawInsert()
 
-        let single = options.preload > 0 ? try singleAppendLatency(url: url, run: run) : nil
-        let rate = try measureAndReport(url: url, payloads: payloads, streams: streamOf, run: run, options: options)
+        // The service's shape first: its handler threads check and render each request
+        // before they submit it, inside the clock here too.
+        settle(url: url)
+        let byWriters = try measureAndReport(url: url, payloads: payloads, streams: streamOf, run: run + "-w", options: options,
+                                             preparation: .byWriters)
+        print(String(format: "append, requests prepared by the writers: %.0f events/s; ratio: %.2f", byWriters, byWriters / best))
+        var single: Double?
+        if options.preload > 0 {
+            settle(url: url)
+            single = try singleAppendLatency(url: url, run: run)
+        }
+        settle(url: url)
+        let rate = try measureAndReport(url: url, payloads: payloads, streams: streamOf, run: run, options: options, preparation: .ahead)
         print(String(format: "append: %.0f events/s; raw insert: %.0f events/s; ratio: %.2f", rate, best, rate / best))
         guard options.preload > 0, let single else { return 0 }
 
         let (head, preloadRate) = try preload(url: url, count: options.preload, run: run, streams: options.streams)
         print(String(format: "preload: %d events in the log (%.0f events/s through the append path)", head, preloadRate))
-        let again = try measureAndReport(url: url, payloads: payloads, streams: streamOf, run: run + "-again", options: options)
+        settle(url: url)
         let singleAgain = try singleAppendLatency(url: url, run: run + "-again")
+        settle(url: url)
+        let again = try measureAndReport(url: url, payloads: payloads, streams: streamOf, run: run + "-again", options: options,
+                                         preparation: .ahead)
         print(String(format: "flat: single append p99: empty %.2f ms; preloaded %.2f ms; ratio: %.2f",
                      single * 1000, singleAgain * 1000, singleAgain / single))
+        // The empty and the preloaded log are measured minutes apart, and this machine's
+        // speed moves by a quarter within minutes: the baseline measured again beside the
+        // second measurement says how much of a difference is the machine's.
+        let bestAgain = try bestRawInsert()
+        print(String(format: "flat: against the raw INSERTs measured beside each: empty %.2f; preloaded %.2f; ratio: %.2f",
+                     rate / best, again / bestAgain, (again / bestAgain) / (rate / best)))
         print(String(format: "flat: empty %.0f events/s; preloaded %.0f events/s at %d events; ratio: %.2f", rate, again, head, again / rate))
         return 0
     }
 
+    /// Where a measured append is checked and rendered (`PreparedAppend`).
+    enum Preparation {
+        /// By the writer, inside the clock, as the service's handler threads do.
+        case byWriters
+        /// Before the clock, as the raw baseline renders its rows before its own: the
+        /// measurement is then the log's part alone (order, chain, write, checks, commit).
+        case ahead
+    }
+
     /// Runs the measurement on a store of its own and prints where the appender's time went.
     private static func measureAndReport(url: String, payloads: [JSONValue], streams: [Int], run: String,
-                                         options: Options) throws -> Double {
+                                         options: Options, preparation: Preparation) throws -> Double {
         let store = EventStore(conninfo: url)
         defer { store.close() }
-        let (rate, latencies) = try measureAppend(store: store, payloads: payloads, streams: streams, run: run, options: options)
+        let (rate, latencies) = try measureAppend(store: store, payloads: payloads, streams: streams, run: run, options: options,
+                                                  preparation: preparation)
         let stats = store.appendStatistics
         let sorted = latencies.sorted()
         func pct(_ p: Double) -> String { String(format: "%.1f ms", sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000) }
@@ -93,32 +128,33 @@ enum AppendBenchmark {
     }
 
     static func measureAppend(store: EventStore, payloads: [JSONValue], streams: [Int], run: String,
-                              options: Options) throws -> (Double, [Double]) {
+                              options: Options, preparation: Preparation) throws -> (Double, [Double]) {
         // Each writer owns the streams congruent to it, so it knows their versions exactly
         // and can keep several appends in flight, each with an exact expected version.
-        var assignment = [[Int]](repeating: [], count: options.writers)
-        for (index, stream) in streams.enumerated() { assignment[stream % options.writers].append(index) }
-        let work = assignment
+        let metadata = EventMetadata(actor: Actor(.system, "bench"))
+        var work = [[AppendRequest]](repeating: [], count: options.writers)
+        var versions: [Int: Int64] = [:]
+        for (index, s) in streams.enumerated() {
+            let version = versions[s, default: 0]
+            versions[s] = version + 1
+            work[s % options.writers].append(AppendRequest(
+                EventToAppend(stream: "bench-\(run)-\(s)", type: "bench.usage_recorded", data: payloads[index], metadata: metadata),
+                expected: .exactly(version)))
+        }
+        let requests = work
+        let prepared: [[PreparedAppend]] = preparation == .ahead ? try requests.map { try $0.map { try PreparedAppend($0) } } : []
         let failures = Atomic<Int>(0)
         let latencies = Mutex<[Double]>([])
         let firstError = Mutex<String?>(nil)
-        let metadata = EventMetadata(actor: Actor(.system, "bench"))
         let start = DispatchTime.now().uptimeNanoseconds
         ThreadGroup.run(options.writers, name: "bench-writer") { w in
-            var versions: [Int: Int64] = [:]
             let window = DispatchSemaphore(value: options.window)
             let group = DispatchGroup()
-            for index in work[w] {
-                let s = streams[index]
-                let version = versions[s, default: 0]
-                versions[s] = version + 1
-                let request = AppendRequest(
-                    EventToAppend(stream: "bench-\(run)-\(s)", type: "bench.usage_recorded", data: payloads[index], metadata: metadata),
-                    expected: .exactly(version))
+            for i in requests[w].indices {
                 window.wait()
                 group.enter()
                 let submitted = DispatchTime.now().uptimeNanoseconds
-                store.submit(request) { result in
+                let completion: @Sendable (Result<AppendResult, AppendError>) -> Void = { result in
                     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - submitted) / 1e9
                     latencies.withLock { $0.append(elapsed) }
                     if case .failure(let error) = result {
@@ -128,6 +164,11 @@ enum AppendBenchmark {
                     window.signal()
                     group.leave()
                 }
+                if prepared.isEmpty {
+                    store.submit(requests[w][i], completion: completion)
+                } else {
+                    store.submit(prepared[w][i], completion: completion)
+                }
             }
             group.wait()
         }
@@ -136,6 +177,22 @@ enum AppendBenchmark {
             throw BenchmarkError(message: "\(failures.load(ordering: .relaxed)) appends failed; first: \(firstError.withLock { $0 } ?? "?")")
         }
         return (Double(payloads.count) / seconds, latencies.withLock { $0 })
+    }
+
+    /// Brings the cluster to rest before a measurement: a checkpoint, so that none is
+    /// forced by the WAL of what came before (the baseline's 600,000 rows, a preload of
+    /// millions), and the log's tables vacuumed and analysed, so that autovacuum does not
+    /// start on a preload during the measurement. Each measurement then starts from the
+    /// same quiet cluster, empty log or full. Without the rights for it (CHECKPOINT needs
+    /// a superuser or `pg_checkpoint`), the bench says so and measures all the same.
+    static func settle(url: String) {
+        do {
+            let connection = try PostgresConnection(conninfo: url)
+            try connection.query("VACUUM (ANALYZE) events, event_ids, event_keys, event_streams")
+            try connection.query("CHECKPOINT")
+        } catch {
+            print("note: the cluster was not brought to rest before this measurement: \(error)")
+        }
     }
 }
 

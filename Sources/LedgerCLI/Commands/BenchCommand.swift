@@ -22,14 +22,22 @@ public enum BenchCommand: LedgerCommand {
                  500 rows through libpq into a scratch table with the same columns as `events`
                  and its uniqueness rules as unique indexes of that one table (no partitions,
                  no side tables, no lock, no hash chain, no version check), from 1, 2 and 4
-                 connections, keeping the best. Ends with the line
+                 connections, keeping the best. The append path is measured twice: with
+                 each request checked and rendered by its writer inside the clock, as the
+                 service's request threads do, then with the requests prepared before the
+                 clock, as the baseline's rows are; the second gives the ratio. Every
+                 measurement starts from a cluster at rest (log tables vacuumed, then a
+                 CHECKPOINT). Ends with the line
                  `append: A events/s; raw insert: R events/s; ratio: A/R`.
                  --preload N then fills the log with N more events through the real append
                  path (appends of 5000 events, group commits of up to 20000: the chain, the
                  versions and the insert checks hold for each), measures again on the
                  larger log, and measures the p99 latency of single appends (one at a time,
-                 1000 of them) on the empty and on the large log; it ends with the lines
-                 `flat: single append p99: empty X ms; preloaded Y ms; ratio: Y/X` and
+                 1000 of them) on the empty and on the large log, and the baseline again
+                 beside the second rate; it ends with the lines
+                 `flat: single append p99: empty X ms; preloaded Y ms; ratio: Y/X`,
+                 `flat: against the raw INSERTs measured beside each: empty a; preloaded b;
+                 ratio: b/a` and
                  `flat: empty A events/s; preloaded B events/s at N events; ratio: B/A`.
                  The database must be migrated; the events it appends stay in the log (use a
                  throwaway database: `make bench` makes one).
