@@ -65,6 +65,26 @@ struct SubmissionStackTests {
         #expect(stack.push(3))
     }
 
+    /// `PreparedAppend` made ahead and submitted later (what `ledger bench append` times):
+    /// written as prepared, with the event id chosen at preparation; a request refused at
+    /// preparation never reaches the appender.
+    @Test("an append prepared ahead is written as it was prepared")
+    func preparedAhead() throws {
+        try withStore { store, db in
+            let prepared = try PreparedAppend(AppendRequest(event("prepared-1", data: ["n": 7]), expected: .noStream))
+            #expect(throws: AppendError.self) { try PreparedAppend(AppendRequest(event("not a stream"))) }
+            let answer = Mutex<Result<AppendResult, AppendError>?>(nil)
+            store.submit(prepared) { result in answer.withLock { $0 = result } }
+            #expect(Poll.until(timeout: 30) { answer.withLock { $0 } != nil })
+            let result = try #require(answer.withLock { $0 }).get()
+            #expect(result.events.map(\.eventID) == prepared.events.map(\.eventID))
+            let rows = try db.connect().query("SELECT stream, data::text FROM events")
+            #expect(rows.rowCount == 1)
+            #expect(rows.string(row: 0, column: 0) == "prepared-1")
+            #expect(rows.string(row: 0, column: 1) == #"{"n": 7}"#)
+        }
+    }
+
     /// Closing while 16 threads submit: every append is answered exactly once, either
     /// written (and then in the log) or refused with `closed` (and then not).
     @Test("closing under submits answers every append once, and only the written ones are in the log")
