@@ -74,11 +74,6 @@ public struct PreparedAppend: Sendable {
         self.appendKey = request.idempotencyKey
     }
 
-    /// Every stream whose current version the appender must know.
-    var streams: Set<String> {
-        Set(events.map(\.stream)).union(expectedVersions.map(\.stream))
-    }
-
     private static func prepare(_ event: EventToAppend, index: Int) throws(AppendError) -> Event {
         guard isValidStream(event.stream) else {
             throw invalid("event \(index): stream \(event.stream.debugDescription) must be 1-200 characters of A-Z a-z 0-9 . _ : @ + = - and start with a letter or digit")
