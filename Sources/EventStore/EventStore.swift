@@ -48,7 +48,7 @@ public final class EventStore: Sendable {
             completion(.failure(error))
             return
         }
-        appender.submit(prepared, completion: completion)
+        submit(prepared, completion: completion)
     }
 
     /// Appends what was prepared ahead, without waiting; `completion` runs on the

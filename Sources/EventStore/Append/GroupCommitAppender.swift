@@ -72,36 +72,33 @@ final class GroupCommitAppender: Sendable {
         // Taken from the stack, not yet written: a group commit carries at most
         // `maximumBatchEvents`, and the rest waits here in submission order.
         var backlog: [Pending] = []
-        var start = 0
         while true {
-            backlog.removeFirst(start)
-            start = 0
             backlog.append(contentsOf: submissions.takeAll())
             if backlog.isEmpty {
-                if closed.load(ordering: .sequentiallyConsistent) {
-                    // A submit that saw the store open is pushing still, or has pushed.
-                    while submitting.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
-                    backlog = submissions.takeAll()
-                    if backlog.isEmpty {
-                        writer.disconnect()
-                        finished.signal()
-                        return
-                    }
-                } else {
+                guard closed.load(ordering: .sequentiallyConsistent) else {
                     wake.wait()
                     continue
                 }
+                // A submit that saw the store open is pushing still, or has pushed.
+                while submitting.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
+                backlog = submissions.takeAll()
+                if backlog.isEmpty {
+                    writer.disconnect()
+                    finished.signal()
+                    return
+                }
             }
-            var end = start
+            var end = 0
             var events = 0
             while end < backlog.count {
                 let n = backlog[end].append.events.count
-                if end > start && events + n > maximumBatchEvents { break }
+                if end > 0 && events + n > maximumBatchEvents { break }
                 events += n
                 end += 1
             }
-            process(Array(backlog[start..<end]))
-            start = end
+            let batch = Array(backlog[..<end])
+            backlog.removeFirst(end)
+            process(batch)
         }
     }
 

@@ -39,15 +39,9 @@ enum AppendBenchmark {
         let sampleBytes = payloads[0].canonicalText.utf8.count
         print("events: \(options.events), payload: ~\(sampleBytes) bytes, streams: \(options.streams), writers: \(options.writers), window: \(options.window)")
 
+        let rawRows = RawInsertBaseline.rows(payloads: payloads, streams: streamOf, run: run)
         func bestRawInsert() throws -> Double {
-            var best = 0.0
-            for connections in [1, 2, 4] {
-                settle(url: url)
-                let rate = try RawInsertBaseline.measure(url: url, payloads: payloads, streams: streamOf, run: run, connections: connections)
-                print("raw insert, \(connections) connection\(connections == 1 ? "" : "s"): \(Int(rate)) events/s")
-                best = max(best, rate)
-            }
-            return best
+            try RawInsertBaseline.best(url: url, rows: rawRows, beforeEach: { settle(url: url) })
         }
         let best = try bestRawInsert()
 

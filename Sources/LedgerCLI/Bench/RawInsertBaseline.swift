@@ -29,14 +29,12 @@ enum RawInsertBaseline {
         var idempotencyKey: String?
     }
 
-    /// Events per second from `connections` concurrent connections, for the rows of
-    /// `ledger bench append`: `payloads[i]` on stream `streams[i]`.
-    static func measure(url: String, payloads: [JSONValue], streams: [Int], run: String, connections: Int) throws -> Double {
+    /// The rows of `ledger bench append`: `payloads[i]` on stream `streams[i]`.
+    static func rows(payloads: [JSONValue], streams: [Int], run: String) -> [Row] {
         let metadata = EventMetadata(actor: Actor(.system, "bench"))
-        let rows = payloads.enumerated().map { index, data in
+        return payloads.enumerated().map { index, data in
             Row(stream: "bench-raw-\(run)-\(streams[index])", type: "bench.usage_recorded", data: data, metadata: metadata)
         }
-        return try measure(url: url, rows: rows, connections: connections)
     }
 
     /// Events per second from `connections` concurrent connections.
@@ -87,10 +85,12 @@ enum RawInsertBaseline {
         return Double(texts.count) / seconds
     }
 
-    /// The best of 1, 2 and 4 connections, printing each.
-    static func best(url: String, rows: [Row]) throws -> Double {
+    /// The best of 1, 2 and 4 connections, printing each; `beforeEach` runs before each
+    /// measurement (`ledger bench append` brings the cluster to rest there).
+    static func best(url: String, rows: [Row], beforeEach: () -> Void = {}) throws -> Double {
         var best = 0.0
         for connections in [1, 2, 4] {
+            beforeEach()
             let rate = try measure(url: url, rows: rows, connections: connections)
             BenchOutput.line("raw insert, \(connections) connection\(connections == 1 ? "" : "s"): \(Int(rate)) events/s")
             best = max(best, rate)
