@@ -15,18 +15,23 @@ enum AppendBenchmark {
         var streams = 1_000
         /// Events to fill the log with before measuring again (`--preload`); 0: none.
         var preload = 0
+        /// Rows per transaction of the serialised writer's ceiling (`--ceiling-rows`): the
+        /// most a group commit holds, EventStore's default.
+        var ceilingRows = 2_000
     }
 
     static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["events", "writers", "window", "streams", "preload"])
+        let args = try Arguments(arguments, valued: ["events", "writers", "window", "streams", "preload", "ceiling-rows"])
         var options = Options()
         options.events = try args.int("events", default: options.events)
         options.writers = try args.int("writers", default: options.writers)
         options.window = try args.int("window", default: options.window)
         options.streams = try args.int("streams", default: options.streams)
         options.preload = try args.int("preload", default: options.preload)
-        guard options.events > 0, options.writers > 0, options.window > 0, options.streams >= options.writers, options.preload >= 0 else {
-            throw UsageError("--events, --writers and --window must be positive, --streams at least --writers, --preload not negative")
+        options.ceilingRows = try args.int("ceiling-rows", default: options.ceilingRows)
+        guard options.events > 0, options.writers > 0, options.window > 0, options.ceilingRows > 0, options.streams >= options.writers,
+              options.preload >= 0 else {
+            throw UsageError("--events, --writers, --window and --ceiling-rows must be positive, --streams at least --writers, --preload not negative")
         }
         let url = try environment.databaseURL()
         let connection = try PostgresConnection(conninfo: url)
@@ -44,6 +49,12 @@ enum AppendBenchmark {
             try RawInsertBaseline.best(url: url, rows: rawRows, beforeEach: { settle(url: url) })
         }
         let best = try bestRawInsert()
+        // What one backend at a time can write, the most DESIGN §2's serialised appenders
+        // can reach, beside the baseline's parallel best.
+        settle(url: url)
+        let ceiling = try RawInsertBaseline.measureOneBackend(url: url, rows: rawRows, perTransaction: options.ceilingRows)
+        print(String(format: "one backend, binary COPY, %d rows per transaction (a serialised writer's ceiling): %.0f events/s; of the raw insert's best: %.2f",
+                     options.ceilingRows, ceiling, ceiling / best))
 
         // The service's shape first: its handler threads check and render each request
         // before they submit it, inside the clock here too.
@@ -58,6 +69,7 @@ enum AppendBenchmark {
         }
         settle(url: url)
         let rate = try measureAndReport(url: url, payloads: payloads, streams: streamOf, run: run, options: options, preparation: .ahead)
+        print(String(format: "append against one backend's ceiling: %.2f", rate / ceiling))
         print(String(format: "append: %.0f events/s; raw insert: %.0f events/s; ratio: %.2f", rate, best, rate / best))
         guard options.preload > 0, let single else { return 0 }
 

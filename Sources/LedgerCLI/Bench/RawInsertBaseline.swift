@@ -39,31 +39,9 @@ enum RawInsertBaseline {
 
     /// Events per second from `connections` concurrent connections.
     static func measure(url: String, rows: [Row], connections: Int) throws -> Double {
-        let setup = try PostgresConnection(conninfo: url)
-        try setup.query("DROP TABLE IF EXISTS bench_raw_events")
-        // The columns and CHECK constraints of `events`, no trigger, and the indexes the log
-        // had in one table before it was partitioned: since migration 0005 it keeps three
-        // of its uniqueness rules in side tables, and the baseline stores the same rows
-        // under the same guarantees as before, so that ratios compare across the change.
-        try setup.query("CREATE TABLE bench_raw_events (LIKE events INCLUDING DEFAULTS INCLUDING CONSTRAINTS)")
-        for index in ["PRIMARY KEY (position)", "UNIQUE (event_id)", "UNIQUE (stream, stream_version)"] {
-            try setup.query("ALTER TABLE bench_raw_events ADD \(index)")
-        }
-        try setup.query("CREATE UNIQUE INDEX ON bench_raw_events (idempotency_key) WHERE idempotency_key IS NOT NULL")
-        try setup.query("CREATE INDEX ON bench_raw_events (corrects_position) WHERE corrects_position IS NOT NULL")
-        try setup.query("CREATE INDEX ON bench_raw_events (position) WHERE type = 'projection.event_set_aside'")
+        let setup = try createTable(url: url)
         defer { _ = try? setup.query("DROP TABLE IF EXISTS bench_raw_events") }
-
-        let hash = PostgresBytes(SHA256.hash(Array("bench".utf8))).postgresText!
-        let timestamp = ISO8601DateFormatter().string(from: Date())
-        var versions: [String: Int64] = [:]
-        let texts: [[String?]] = rows.enumerated().map { index, row in
-            let version = versions[row.stream, default: 0] + 1
-            versions[row.stream] = version
-            return [String(index + 1), SecureRandom.timeOrderedUUID().uuidString.lowercased(), row.stream, String(version), row.type,
-                    row.data.canonicalText, row.metadata.json.canonicalText, row.occurredAt?.iso8601 ?? timestamp, timestamp,
-                    nil, row.idempotencyKey, row.idempotencyKey == nil ? nil : hash, hash, hash]
-        }
+        let texts = textRows(rows)
         let chunks = stride(from: 0, to: texts.count, by: rowsPerInsert).map { texts[$0..<min($0 + rowsPerInsert, texts.count)] }
         let next = Atomic<Int>(0)
         let failure = Mutex<String?>(nil)
@@ -83,6 +61,39 @@ enum RawInsertBaseline {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if let message = failure.withLock({ $0 }) { throw BenchmarkError(message: "raw insert failed: \(message)") }
         return Double(texts.count) / seconds
+    }
+
+    /// `bench_raw_events`, made anew: the columns and CHECK constraints of `events`, no
+    /// trigger, and the indexes the log had in one table before it was partitioned. Since
+    /// migration 0005 it keeps three of its uniqueness rules in side tables, and the
+    /// baseline stores the same rows under the same guarantees as before, so that ratios
+    /// compare across the change.
+    static func createTable(url: String) throws -> PostgresConnection {
+        let setup = try PostgresConnection(conninfo: url)
+        try setup.query("DROP TABLE IF EXISTS bench_raw_events")
+        try setup.query("CREATE TABLE bench_raw_events (LIKE events INCLUDING DEFAULTS INCLUDING CONSTRAINTS)")
+        for index in ["PRIMARY KEY (position)", "UNIQUE (event_id)", "UNIQUE (stream, stream_version)"] {
+            try setup.query("ALTER TABLE bench_raw_events ADD \(index)")
+        }
+        try setup.query("CREATE UNIQUE INDEX ON bench_raw_events (idempotency_key) WHERE idempotency_key IS NOT NULL")
+        try setup.query("CREATE INDEX ON bench_raw_events (corrects_position) WHERE corrects_position IS NOT NULL")
+        try setup.query("CREATE INDEX ON bench_raw_events (position) WHERE type = 'projection.event_set_aside'")
+        return setup
+    }
+
+    /// Each row's 14 columns as text, in `columns` order, with what only the append path
+    /// computes (position, version, chain) filled in here, before the clock starts.
+    static func textRows(_ rows: [Row]) -> [[String?]] {
+        let hash = PostgresBytes(SHA256.hash(Array("bench".utf8))).postgresText!
+        let timestamp = ISO8601DateFormatter().string(from: Date())
+        var versions: [String: Int64] = [:]
+        return rows.enumerated().map { index, row in
+            let version = versions[row.stream, default: 0] + 1
+            versions[row.stream] = version
+            return [String(index + 1), SecureRandom.timeOrderedUUID().uuidString.lowercased(), row.stream, String(version), row.type,
+                    row.data.canonicalText, row.metadata.json.canonicalText, row.occurredAt?.iso8601 ?? timestamp, timestamp,
+                    nil, row.idempotencyKey, row.idempotencyKey == nil ? nil : hash, hash, hash]
+        }
     }
 
     /// The best of 1, 2 and 4 connections, printing each; `beforeEach` runs before each

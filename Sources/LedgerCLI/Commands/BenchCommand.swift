@@ -6,7 +6,7 @@ public enum BenchCommand: LedgerCommand {
     public static let name = "bench"
     public static let summary = "Benchmarks: `ledger bench append|read|replay|ingest|products|console|proofs|appstore` (append path, projector and billing reads, replay, usage ingestion, the IAP catalog, App Store verification)."
     public static let usage = """
-        usage: ledger bench append [--events N] [--writers N] [--window N] [--preload N]
+        usage: ledger bench append [--events N] [--writers N] [--window N] [--preload N] [--ceiling-rows N]
                ledger bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--rounds K] [--reproject] [--replicas N]
                ledger bench replay [--events N] [--projects P] [--batch B]
                ledger bench ingest [--batches B] [--batch-size S] [--concurrency C] [--projector]
@@ -22,12 +22,17 @@ public enum BenchCommand: LedgerCommand {
                  500 rows through libpq into a scratch table with the same columns as `events`
                  and its uniqueness rules as unique indexes of that one table (no partitions,
                  no side tables, no lock, no hash chain, no version check), from 1, 2 and 4
-                 connections, keeping the best. The append path is measured twice: with
+                 connections, keeping the best; then a serialised writer's ceiling: the
+                 same rows from one connection by binary COPY of --ceiling-rows rows per
+                 transaction (default 2000, the most a group commit holds) into that table,
+                 the most a writer that holds the append lock alone could reach (DESIGN §2).
+                 The append path is measured twice: with
                  each request checked and rendered by its writer inside the clock, as the
                  service's request threads do, then with the requests prepared before the
                  clock, as the baseline's rows are; the second gives the ratio. Every
                  measurement starts from a cluster at rest (log tables vacuumed, then a
-                 CHECKPOINT). Ends with the line
+                 CHECKPOINT). Ends with the lines
+                 `append against one backend's ceiling: A/C` and
                  `append: A events/s; raw insert: R events/s; ratio: A/R`.
                  --preload N then fills the log with N more events through the real append
                  path (appends of 5000 events, group commits of up to 20000: the chain, the

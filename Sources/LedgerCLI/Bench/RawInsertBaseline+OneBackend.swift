@@ -1,0 +1,53 @@
+import Crypto
+import Dispatch
+import Foundation
+import LedgerDomain
+import Postgres
+
+extension RawInsertBaseline {
+    /// Events per second written by one connection as the append path writes them (binary
+    /// `COPY` of `perTransaction` rows, one transaction each) into `bench_raw_events`,
+    /// without its lock, chain, trigger or side tables, the rows made inside the clock as
+    /// the appender makes them.
+    ///
+    /// DESIGN §2 serialises appenders on one lock, so the log is written by one server
+    /// backend at a time; this is the fastest such a writer could go on this cluster, the
+    /// ceiling of any append path under that contract. The baseline's best uses two or
+    /// four backends at once.
+    static func measureOneBackend(url: String, rows: [Row], perTransaction: Int) throws -> Double {
+        let connection = try createTable(url: url)
+        defer { _ = try? connection.query("DROP TABLE IF EXISTS bench_raw_events") }
+        let hash = SHA256.hash(Array("bench".utf8))
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        var versions: [String: Int64] = [:]
+        let start = DispatchTime.now().uptimeNanoseconds
+        for first in stride(from: 0, to: rows.count, by: perTransaction) {
+            try connection.transaction { conn in
+                try conn.copyIn("COPY bench_raw_events (\(columns)) FROM STDIN WITH (FORMAT binary)") { stream in
+                    for index in first..<min(first + perTransaction, rows.count) {
+                        let row = rows[index]
+                        let version = versions[row.stream, default: 0] + 1
+                        versions[row.stream] = version
+                        stream.rows.startRow(fields: 14)
+                        stream.rows.int8(Int64(index + 1))
+                        stream.rows.uuid(SecureRandom.timeOrderedUUID().uuid)
+                        stream.rows.text(row.stream)
+                        stream.rows.int8(version)
+                        stream.rows.text(row.type)
+                        stream.rows.jsonb(row.data.canonicalText)
+                        stream.rows.jsonb(row.metadata.json.canonicalText)
+                        stream.rows.timestamptz(unixMicroseconds: row.occurredAt?.microseconds ?? now)
+                        stream.rows.timestamptz(unixMicroseconds: now)
+                        stream.rows.null()
+                        stream.rows.text(row.idempotencyKey)
+                        stream.rows.bytea(row.idempotencyKey == nil ? nil : hash)
+                        stream.rows.bytea(hash)
+                        stream.rows.bytea(hash)
+                        try stream.flushIfFull()
+                    }
+                }
+            }
+        }
+        return Double(rows.count) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+}
