@@ -55,6 +55,12 @@ enum AppendBenchmark {
         let ceiling = try RawInsertBaseline.measureOneBackend(url: url, rows: rawRows, perTransaction: options.ceilingRows)
         print(String(format: "one backend, binary COPY, %d rows per transaction (a serialised writer's ceiling): %.0f events/s; of the raw insert's best: %.2f",
                      options.ceilingRows, ceiling, ceiling / best))
+        // The same rows written into the log itself, its trigger and side tables included,
+        // by one connection with nothing else to do: the most any append path can reach.
+        settle(url: url)
+        let logCeiling = try measureLogCeiling(url: url, rows: rawRows, perTransaction: options.ceilingRows)
+        print(String(format: "the log itself, one backend, binary COPY of rows planned before the clock, %d per transaction (the append path's ceiling): %.0f events/s; of the raw insert's best: %.2f; of the serialised ceiling: %.2f",
+                     options.ceilingRows, logCeiling, logCeiling / best, logCeiling / ceiling))
 
         // The service's shape first: its handler threads check and render each request
         // before they submit it, inside the clock here too.
@@ -69,7 +75,7 @@ enum AppendBenchmark {
         }
         settle(url: url)
         let rate = try measureAndReport(url: url, payloads: payloads, streams: streamOf, run: run, options: options, preparation: .ahead)
-        print(String(format: "append against one backend's ceiling: %.2f", rate / ceiling))
+        print(String(format: "append against one backend's ceiling: %.2f; against the log's own: %.2f", rate / ceiling, rate / logCeiling))
         print(String(format: "append: %.0f events/s; raw insert: %.0f events/s; ratio: %.2f", rate, best, rate / best))
         guard options.preload > 0, let single else { return 0 }
 
