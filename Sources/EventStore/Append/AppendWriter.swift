@@ -229,9 +229,16 @@ final class AppendWriter: @unchecked Sendable {
         }
         var known: [String: AppendPlanner.KnownKey] = [:]
         if !keys.isEmpty {
+            // One probe of the log per key known, whatever the statistics said when the
+            // plan was made: as a plain join, a plan made on partitions analysed as empty
+            // read every partition's whole index for each key (EXPLAIN of the generic plan).
+            // A lateral subquery with OFFSET 0 is never flattened into the join, so the
+            // log's side is always the inner one, probed by position.
             let keyRows = try conn.query("""
-                SELECT e.idempotency_key, e.request_hash, e.position, e.event_id, e.stream, e.stream_version
-                FROM event_keys k JOIN events e ON e.position = k.position
+                SELECT k.idempotency_key, e.request_hash, e.position, e.event_id, e.stream, e.stream_version
+                FROM event_keys k CROSS JOIN LATERAL (
+                    SELECT x.request_hash, x.position, x.event_id, x.stream, x.stream_version
+                    FROM events x WHERE x.position = k.position OFFSET 0) e
                 WHERE k.idempotency_key = ANY($1::text[])
                 """, [PostgresTextArray(Array(keys))])
             for row in keyRows.rows {
