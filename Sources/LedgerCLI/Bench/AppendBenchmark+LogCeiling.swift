@@ -41,9 +41,9 @@ extension AppendBenchmark {
                                           stream: stream, streamVersion: version, type: row.type, occurredAt: now, recordedAt: now,
                                           correctsPosition: nil, idempotencyKey: nil, dataText: row.data.canonicalText,
                                           metadataText: row.metadata.json.canonicalText)
-            let hash = HashChain.hash(previous: previous, fields: fields)
-            defer { previous = hash }
-            return (fields: fields, prevHash: previous, hash: hash)
+            let prevHash = previous
+            previous = HashChain.hash(previous: prevHash, fields: fields)
+            return (fields: fields, prevHash: prevHash, hash: previous)
         }
         let start = DispatchTime.now().uptimeNanoseconds
         for first in stride(from: 0, to: planned.count, by: perTransaction) {
@@ -51,21 +51,12 @@ extension AppendBenchmark {
                 try conn.query(lock)
                 try conn.copyIn("COPY events (\(RawInsertBaseline.columns)) FROM STDIN WITH (FORMAT binary)") { stream in
                     for (fields, prevHash, hash) in planned[first..<min(first + perTransaction, planned.count)] {
-                        stream.rows.startRow(fields: 14)
-                        stream.rows.int8(fields.position)
-                        stream.rows.uuid(fields.eventID.uuid)
-                        stream.rows.text(fields.stream)
-                        stream.rows.int8(fields.streamVersion)
-                        stream.rows.text(fields.type)
-                        stream.rows.jsonb(fields.dataText)
-                        stream.rows.jsonb(fields.metadataText)
-                        stream.rows.timestamptz(unixMicroseconds: fields.occurredAt.microseconds)
-                        stream.rows.timestamptz(unixMicroseconds: fields.recordedAt.microseconds)
-                        stream.rows.null()
-                        stream.rows.null()
-                        stream.rows.null()
-                        stream.rows.bytea(prevHash)
-                        stream.rows.bytea(hash)
+                        stream.rows.eventRow(
+                            position: fields.position, eventID: fields.eventID.uuid, stream: fields.stream,
+                            version: fields.streamVersion, type: fields.type, dataText: fields.dataText,
+                            metadataText: fields.metadataText, occurredAt: fields.occurredAt.microseconds,
+                            recordedAt: fields.recordedAt.microseconds, idempotencyKey: nil, requestHash: nil,
+                            prevHash: prevHash, hash: hash)
                         try stream.flushIfFull()
                     }
                 }

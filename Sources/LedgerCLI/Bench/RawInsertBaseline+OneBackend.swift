@@ -31,21 +31,11 @@ extension RawInsertBaseline {
                         let row = rows[index]
                         let version = versions[row.stream, default: 0] + 1
                         versions[row.stream] = version
-                        stream.rows.startRow(fields: 14)
-                        stream.rows.int8(Int64(index + 1))
-                        stream.rows.uuid(texts[index].id)
-                        stream.rows.text(row.stream)
-                        stream.rows.int8(version)
-                        stream.rows.text(row.type)
-                        stream.rows.jsonb(texts[index].data)
-                        stream.rows.jsonb(texts[index].metadata)
-                        stream.rows.timestamptz(unixMicroseconds: row.occurredAt?.microseconds ?? now)
-                        stream.rows.timestamptz(unixMicroseconds: now)
-                        stream.rows.null()
-                        stream.rows.text(row.idempotencyKey)
-                        stream.rows.bytea(row.idempotencyKey == nil ? nil : hash)
-                        stream.rows.bytea(hash)
-                        stream.rows.bytea(hash)
+                        stream.rows.eventRow(
+                            position: Int64(index + 1), eventID: texts[index].id, stream: row.stream, version: version, type: row.type,
+                            dataText: texts[index].data, metadataText: texts[index].metadata,
+                            occurredAt: row.occurredAt?.microseconds ?? now, recordedAt: now, idempotencyKey: row.idempotencyKey,
+                            requestHash: row.idempotencyKey == nil ? nil : hash, prevHash: hash, hash: hash)
                         try stream.flushIfFull()
                     }
                 }
