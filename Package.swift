@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "APITests", dependencies: ["API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "Projections", "WebhookDispatch", "Webhooks", "Threads"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "TestSupport", "LedgerJSON", "LedgerDomain", "Crypto"]),
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "Outbound", "HTTP", "Observability", "TestSupport", "Crypto", "LedgerCLI"]),
-        .testTarget(name: "AdminTests", dependencies: ["LedgerCLI", "API", "BenchHTTP", "EventStore", "Projections", "LedgerDomain", "LedgerJSON", "TestSupport", "Postgres", "Crypto", "Webhooks", "Outbound", "HTTP", "WebhookDispatch", "Observability"]),
+        .testTarget(name: "AdminTests", dependencies: ["LedgerCLI", "API", "BenchHTTP", "EventStore", "Projections", "LedgerDomain", "LedgerJSON", "TestSupport", "Postgres", "Crypto", "Webhooks", "Outbound", "HTTP", "WebhookDispatch", "Observability", "Threads"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -111,10 +111,20 @@ start_cluster() {
     fail "could not start PostgreSQL in $dir"
 }
 
-# role_url SUPERUSER_URL ROLE DATABASE: the same server, another role and database.
-role_url() { local rest=${1#postgresql://postgres@}; echo "postgresql://$2@${rest%%/*}/$3"; }
+# The clusters want a password over TCP (`ledger pg start`): the logins made here all have
+# this one, which is no secret (throwaway clusters on loopback); the superuser's is random.
+login_password=backup-check
 
-# start_projector NAME URL: `ledger project` in the background, as the service role.
+# role_url SUPERUSER_URL ROLE DATABASE: the same server, another role and database (the
+# superuser with its own password, any other login with $login_password).
+role_url() {
+    local rest=${1#*@} credentials=${1#postgresql://}
+    credentials=${credentials%%@*}
+    if [ "$2" = postgres ]; then echo "postgresql://$credentials@${rest%%/*}/$3"
+    else echo "postgresql://$2:$login_password@${rest%%/*}/$3"; fi
+}
+
+# start_projector NAME URL: `ledger project` in the background, as the projector's role.
 start_projector() {
     DATABASE_URL=$2 "$LEDGER_BIN" project >"$work/projector-$1.log" 2>&1 &
     projector_pids+=("$!")
@@ -183,19 +193,21 @@ source_dir=$(mktemp -d /tmp/ledger-backup-source.XXXXXX)
 source_su=$(start_cluster "$source_dir")
 step "source cluster at $source_su"
 psql_ --dbname "$source_su" \
-    -c "CREATE ROLE ledger_owner LOGIN CREATEROLE" \
+    -c "CREATE ROLE ledger_owner LOGIN CREATEROLE PASSWORD '$login_password'" \
     -c "CREATE DATABASE ledger OWNER ledger_owner" \
-    -c "CREATE ROLE ledger_backup LOGIN IN ROLE pg_read_all_data"
+    -c "CREATE ROLE ledger_backup LOGIN IN ROLE pg_read_all_data PASSWORD '$login_password'"
 source_owner=$(role_url "$source_su" ledger_owner ledger)
 source_api=$(role_url "$source_su" ledger_api ledger)
+source_projector=$(role_url "$source_su" ledger_proj ledger)
 source_backup=$(role_url "$source_su" ledger_backup ledger)
 
 step "ledger migrate (as ledger_owner)"
 LEDGER_MIGRATION_DATABASE_URL=$source_owner DATABASE_URL=$source_owner ledger migrate >&2
-psql_ --dbname "$source_owner" -c "CREATE ROLE ledger_api LOGIN IN ROLE ledger_service"
+psql_ --dbname "$source_owner" -c "CREATE ROLE ledger_api LOGIN IN ROLE ledger_service PASSWORD '$login_password'" \
+    -c "CREATE ROLE ledger_proj LOGIN IN ROLE ledger_projector PASSWORD '$login_password'"
 
-step "ledger project in the background (as ledger_api)"
-start_projector source "$source_api"
+step "ledger project in the background (as ledger_proj)"
+start_projector source "$source_projector"
 
 step "append events with ledger admin (as ledger_api, operator $LEDGER_OPERATOR)"
 export DATABASE_URL=$source_api
@@ -243,9 +255,13 @@ target_su=$(start_cluster "$target_dir")
 step "target cluster at $target_su"
 target_owner=$(role_url "$target_su" ledger_owner ledger)
 target_api=$(role_url "$target_su" ledger_api ledger)
+target_projector=$(role_url "$target_su" ledger_proj ledger)
 
-step "recreate the roles (all but the bootstrap superuser, which initdb made)"
+step "recreate the roles (all but the bootstrap superuser, which initdb made), then their passwords"
 grep -v '^CREATE ROLE postgres;$' "$work/roles.sql" | psql_ --dbname "$target_su"
+for login in ledger_owner ledger_api ledger_proj ledger_backup; do
+    psql_ --dbname "$target_su" -c "ALTER ROLE $login PASSWORD '$login_password'"
+done
 
 step "pg_restore --create --exit-on-error"
 "$PG_BIN/pg_restore" --create --exit-on-error --dbname "$target_su" "$work/ledger.dump"
@@ -294,9 +310,9 @@ diff "$work/privileges-source.txt" "$work/privileges-target.txt" >&2 \
     || fail "the restored owners or privileges differ from the source's"
 echo "$(wc -l <"$work/privileges-target.txt") objects, identical" >&2
 
-step "ledger replay --dry-run (as ledger_api): every projection unchanged"
+step "ledger replay --dry-run (as ledger_proj): every projection unchanged"
 status=0
-replay_out=$(DATABASE_URL=$target_api ledger replay --dry-run 2>"$work/replay.log") || status=$?
+replay_out=$(DATABASE_URL=$target_projector ledger replay --dry-run 2>"$work/replay.log") || status=$?
 echo "$replay_out" >&2
 [ "$status" -eq 0 ] || fail "ledger replay --dry-run exited $status"
 projections_count=$(grep -c ': position ' "$work/checksums-target.txt")
@@ -304,8 +320,8 @@ projections_count=$(grep -c ': position ' "$work/checksums-target.txt")
     || fail "ledger replay --dry-run does not report all $projections_count projections unchanged at $recorded_position"
 grep -qx "dry run: nothing swapped" <<<"$replay_out" || fail "ledger replay --dry-run did not end with 'dry run: nothing swapped'"
 
-step "the restored ledger works: the projector and one more append (as ledger_api)"
-start_projector target "$target_api"
+step "the restored ledger works: the projector (as ledger_proj) and one more append (as ledger_api)"
+start_projector target "$target_projector"
 DATABASE_URL=$target_api ledger admin credit --pool payer:acme --source grant --amount 1000 \
     --description "after the restore" --reason "backup check" >/dev/null
 wait_for_lag_zero "$target_api"

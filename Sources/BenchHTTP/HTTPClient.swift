@@ -27,11 +27,12 @@ public final class HTTPClient {
         connection = try ClientSocket(host: host, port: port, timeout: timeout)
     }
 
-    /// Sends one request and reads its response. `Host` and `Content-Length` are added.
+    /// Sends one request and reads its response. `Host` (the address connected to, unless
+    /// `hostField` gives another) and `Content-Length` are added.
     public func send(
-        method: String, path: String, headers: [(String, String)] = [], body: [UInt8] = []
+        method: String, path: String, headers: [(String, String)] = [], body: [UInt8] = [], hostField: String? = nil
     ) throws -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(hostField ?? "\(host):\(port)")\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" || method == "PUT" || method == "PATCH" {
             head += "Content-Length: \(body.count)\r\n"

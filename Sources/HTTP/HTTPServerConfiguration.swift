@@ -17,6 +17,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// at once, running, queued or waiting for a projection; beyond, 429.
     public var maxRequestsPerClient: Int
     /// The header fields that name a client for `maxRequestsPerClient`, first found wins.
+    /// Each but `Cookie` (a list by nature) is a credential a request may carry once: two
+    /// are a 400 `conflicting_credentials`, never "the first wins".
     public var clientCredentialHeaders: [String]
     /// Larger bodies are refused with 413 `payload_too_large`.
     public var maxBodyBytes: Int
@@ -33,6 +35,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var requestBodyTimeoutSeconds: Double
     /// Connections beyond this are answered 503 and closed at once.
     public var maxConnections: Int
+    /// The reverse proxies whose `X-Forwarded-For` names the client (`HTTPRequest.remoteAddress`).
+    public var trustedProxies: TrustedProxies = .none
 
     public init(
         host: String = "127.0.0.1",
@@ -47,7 +51,8 @@ public struct HTTPServerConfiguration: Sendable {
         connectionTimeoutSeconds: Int = 30,
         requestHeadTimeoutSeconds: Double = 10,
         requestBodyTimeoutSeconds: Double = 30,
-        maxConnections: Int = 1024
+        maxConnections: Int = 1024,
+        trustedProxies: TrustedProxies = .none
     ) {
         self.host = host
         self.port = port
@@ -62,5 +67,6 @@ public struct HTTPServerConfiguration: Sendable {
         self.requestHeadTimeoutSeconds = requestHeadTimeoutSeconds
         self.requestBodyTimeoutSeconds = requestBodyTimeoutSeconds
         self.maxConnections = maxConnections
+        self.trustedProxies = trustedProxies
     }
 }

@@ -16,7 +16,7 @@ extension ServerContext {
             var response = router.problemResponse(Problem(
                 status: 503, code: "too_many_connections",
                 detail: "The server has \(configuration.maxConnections) connections open; retry shortly.", retryAfter: 1), path: "/")
-            response.headers.replaceOrAdd(name: "X-Request-Id", value: RequestID.generate())
+            response.addServerHeaders(requestID: RequestID.generate())
             Self.sendBestEffort(response.wireBytes(), to: descriptor)
             // Half-close: the 503 is followed by FIN, and libmicrohttpd closes the socket when
             // the client does (or at the timeout), without the reset that a full close over
@@ -39,7 +39,7 @@ extension ServerContext {
     /// offers no way to answer; libmicrohttpd closes the connection afterwards.
     func writeDirectly(_ response: HTTPResponse, state: RequestState, connection: OpaquePointer) {
         var response = response
-        response.headers.replaceOrAdd(name: "X-Request-Id", value: state.requestID)
+        response.addServerHeaders(requestID: state.requestID)
         state.phase = .answered
         state.status = response.status
         state.bytesOut = response.body.count

@@ -16,6 +16,12 @@ import Observability
 // stays valid until it is resumed, which happens exactly once, under `suspensions`.
 
 extension ServerContext {
+    /// The credential fields a request may carry once each (every client credential header
+    /// but `Cookie`), and `Proxy-Authorization`.
+    var singletonCredentialFields: [String] {
+        configuration.clientCredentialHeaders.filter { !HTTPHeaders.sameName($0, "Cookie") } + ["Proxy-Authorization"]
+    }
+
     /// The client a request counts against: its credential, or its address.
     func clientKey(of state: RequestState) -> String {
         for name in configuration.clientCredentialHeaders {
@@ -190,7 +196,7 @@ extension ServerContext {
             status: 408, code: "request_timeout",
             detail: "The request's \(late.phase) was not received within \(Self.format(seconds)) seconds."), path: late.target ?? "")
         let requestID = late.requestID ?? RequestID.generate()
-        response.headers.replaceOrAdd(name: "X-Request-Id", value: requestID)
+        response.addServerHeaders(requestID: requestID)
         Self.sendBestEffort(response.wireBytes(), to: record.descriptor)
         // libmicrohttpd sees the end of the stream, closes the connection and reports the
         // request (if its line was in) as finished; the log line then says 408.

@@ -51,7 +51,8 @@ extension ServerContext {
         state.headers = Self.requestHeaders(connection)
         // The id drawn when the request line came in stands unless the client sent its own.
         if let incoming = state.headers["X-Request-Id"], RequestID.isValid(incoming) { state.requestID = incoming }
-        state.remoteAddress = Self.clientIP(connection)
+        state.remoteAddress = configuration.trustedProxies.client(peer: Self.clientIP(connection),
+                                                                 forwardedFor: state.headers.values(for: "X-Forwarded-For"))
         state.connection.setPhase(.body(deadline: .now + .seconds(configuration.requestBodyTimeoutSeconds)),
                                   requestID: state.requestID)
         state.target = try? RequestTarget(parsing: state.rawTarget)
@@ -67,7 +68,8 @@ extension ServerContext {
                 detail: "The request line and header fields take \(headerBytes) bytes; the limit is \(maxHeaderBytes)."),
                 connection: connection)
         }
-        if let problem = RequestHeadRules.check(method: method, version: version, headers: state.headers) {
+        if let problem = RequestHeadRules.check(method: method, version: version, headers: state.headers,
+                                                  credentialFields: singletonCredentialFields) {
             return answerEarly(state, problem, connection: connection)
         }
         do throws(Problem) {
@@ -182,7 +184,7 @@ extension ServerContext {
             response = router.problemResponse(
                 Problem(status: 500, code: "internal_error", detail: "The server produced an invalid response."), path: state.path)
         }
-        response.headers.replaceOrAdd(name: "X-Request-Id", value: state.requestID)
+        response.addServerHeaders(requestID: state.requestID)
         if closing || shuttingDown.load(ordering: .relaxed) {
             response.headers.replaceOrAdd(name: "Connection", value: "close")
         }

@@ -46,6 +46,13 @@ public enum LedgerMain {
             print(command.usage(for: rest))
             return 0
         }
+        // Fails closed before anything runs: a misspelt profile is never taken for either.
+        do {
+            _ = try environment.profile()
+        } catch {
+            FileHandle.standardError.write(Data("ledger \(name): \(error)\n".utf8))
+            return 2
+        }
         do {
             return try command.run(arguments: rest, environment: environment)
         } catch let error as UsageError {

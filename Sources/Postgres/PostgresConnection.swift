@@ -138,6 +138,23 @@ public final class PostgresConnection: @unchecked Sendable {
         return String(cString: quoted)
     }
 
+    /// Sets `role`'s password, as psql's `\password` does: libpq turns it into a SCRAM
+    /// verifier here (`PQencryptPasswordConn`), so that the password itself never reaches
+    /// the server, its log or `pg_stat_statements`; the statement carries the verifier,
+    /// escaped by libpq (`ALTER ROLE` takes no parameters).
+    public func setPassword(role: String, password: String) throws {
+        guard let verifier = PQencryptPasswordConn(connection, password, role, "scram-sha-256") else {
+            throw PostgresError(code: .serverError, message: "cannot encrypt the password of \(role): \(Self.trimmed(PQerrorMessage(connection)))")
+        }
+        defer { PQfreemem(verifier) }
+        let text = String(cString: verifier)
+        guard let literal = PQescapeLiteral(connection, text, text.utf8.count) else {
+            throw PostgresError(code: .serverError, message: "cannot quote the verifier of \(role): \(Self.trimmed(PQerrorMessage(connection)))")
+        }
+        defer { PQfreemem(literal) }
+        try query("ALTER ROLE \(quoteIdentifier(role)) PASSWORD \(String(cString: literal))")
+    }
+
     private func check(_ result: OpaquePointer?) throws -> PostgresResult {
         guard let result else {
             throw PostgresError(code: isOpen ? .serverError : .connectionLost, message: Self.trimmed(PQerrorMessage(connection)))

@@ -55,6 +55,7 @@ public enum ProjectionSchema {
         try connection.query("INSERT INTO _checkpoint (position, version) VALUES (0, $1)", [projection.version])
         try connection.query("SET LOCAL search_path TO public")
         try createSetAsideTable(in: schema, on: connection)
+        try handOver(schema, on: connection)
     }
 
     /// Creates the indexes `create` deferred, in one transaction: a unique index that the

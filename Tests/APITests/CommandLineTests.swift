@@ -1,6 +1,8 @@
 import EventStore
 import Foundation
+import Postgres
 import API
+import BenchHTTP
 import LedgerCLI
 import LedgerJSON
 import Testing
@@ -76,11 +78,12 @@ struct CommandLineTests {
         let environment = ["DATABASE_URL": "", "LEDGER_MIGRATION_DATABASE_URL": "", "LEDGER_DATA_DIR": directory.path]
         let status = try LedgerBinary.start(["migrate", "--status"], environment: environment)
         #expect(status.wait() == 0, "\(status.errors)")
-        #expect(status.errors.contains("using the dev cluster of \(directory.path)/demo.json (\(db.superuserURL))"))
+        #expect(status.errors.contains("using the dev cluster of \(directory.path)/demo.json (\(PostgresURL.redacted(db.superuserURL)); development profile)"))
         let verify = try LedgerBinary.start(["verify"], environment: environment)
         #expect(verify.wait() == 0, "\(verify.errors)")
         #expect(verify.errors.components(separatedBy: "using the dev cluster").count == 2, "said once: \(verify.errors)")
-        #expect(verify.errors.contains("(\(db.serviceURL))"))
+        #expect(verify.errors.contains("(\(PostgresURL.redacted(db.serviceURL));"))
+        #expect(!verify.errors.contains(TestDatabase.loginPassword), "the password is never printed")
     }
 
     @Test("issue 11: `ledger dev` on a port another server holds fails at once, with status 1, and writes no demo.json")
@@ -107,6 +110,119 @@ struct CommandLineTests {
         #expect(process.errors.contains("LEDGER_PORT"))
         #expect(!process.output.contains("ledger is running"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("demo.json").path))
+    }
+
+    /// A port nothing listens on now, below Linux's ephemeral range.
+    static func freePort() -> Int {
+        while true {
+            let candidate = 15_000 + Int.random(in: 0..<15_000)
+            let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(probe) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = in_port_t(UInt16(candidate).bigEndian)
+            let free = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            if free { return candidate }
+        }
+    }
+
+    @Test("issue 31, findings 8 and 11: `ledger dev` runs once per data directory, writes its secrets 0600, and its cluster wants a password on TCP")
+    func devOncePerDataDirectory() throws {
+        let directory = "/tmp/ledger-dev-once-" + UUID().uuidString.prefix(8).lowercased()
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        let postgresPort = Self.freePort(), apiPort = Self.freePort(), consolePort = Self.freePort()
+        let environment = ["DATABASE_URL": "", "LEDGER_DATA_DIR": directory, "LEDGER_PORT": String(apiPort),
+                           "LEDGER_CONSOLE_ADDRESS": "127.0.0.1:\(consolePort)", "LEDGER_DEV_POSTGRES_PORT": String(postgresPort),
+                           "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory, "LEDGER_ENVIRONMENT": ""]
+        let first = try LedgerBinary.start(["dev"], environment: environment)
+        defer {
+            first.kill(signal: SIGINT)
+            _ = first.wait(timeout: 60)
+            _ = try? LedgerBinary.start(["pg", "stop", "--dir", directory + "/postgres"]).wait()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        try #require(Poll.until(timeout: 180, interval: 0.2) { first.output.contains("ledger is running") || !first.process.isRunning },
+                     "\(first.errors)")
+        try #require(first.process.isRunning, "\(first.errors.suffix(2000))")
+        let demoPath = directory + "/demo.json"
+        func mode(_ path: String) throws -> Int { (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1 }
+        #expect(try mode(demoPath) == 0o600)
+        for secret in ["cursor-secret", "session-secret", "webhook-key", "console-secret", "checkpoint-key.pem"] {
+            #expect(try mode(directory + "/" + secret) == 0o600, "\(secret)")
+        }
+        let demo = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: demoPath))))
+        let admin = try #require(demo["admin_database_url"]?.stringValue)
+        #expect(demo["environment"] == "development")
+        #expect(try PostgresConnection(conninfo: admin).query("SELECT 1").rowCount == 1)
+        // Without the password, nobody gets in over TCP, not even as the superuser.
+        for user in ["postgres", "ledger", "projector"] {
+            #expect(throws: PostgresError.self) {
+                try PostgresConnection(conninfo: "postgresql://\(user)@127.0.0.1:\(postgresPort)/ledger?connect_timeout=5")
+            }
+        }
+        let password = try #require(URLComponents(string: admin)?.password)
+        #expect(!first.output.contains(password) && !first.errors.contains(password), "no password is printed")
+        // The API runs as a login that reads the projections only.
+        let service = try PostgresConnection(conninfo: try #require(demo["database_url"]?.stringValue))
+        #expect(throws: PostgresError.self) { try service.query("UPDATE proj_billing.keys SET revoked = false") }
+        let before = try Data(contentsOf: URL(fileURLWithPath: demoPath))
+        // Finding 3: `ledger serve` says which profile it runs under on its first line.
+        let apiLog = try String(contentsOfFile: directory + "/logs/api.log", encoding: .utf8)
+        #expect(apiLog.split(separator: "\n").first?.contains(#""profile":"development""#) == true, "\(apiLog.prefix(300))")
+
+        // A second one in the same folder: exits 1 naming the first, and changes nothing.
+        let second = try LedgerBinary.start(["dev"], environment: environment)
+        #expect(second.wait(timeout: 30) == 1)
+        #expect(second.errors.contains("already running (pid \(first.process.processIdentifier)) at http://127.0.0.1:\(apiPort)"),
+                "\(second.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: demoPath)) == before)
+        #expect(try PostgresConnection(conninfo: admin).query("SELECT 1").rowCount == 1, "the first one's database still runs")
+        #expect(first.process.isRunning)
+        let health = try BenchHTTP.HTTPClient(host: "127.0.0.1", port: apiPort).send(method: "GET", path: "/healthz")
+        #expect(health.status == 200)
+
+        // The first one, stopped, stops the database it started.
+        first.kill(signal: SIGINT)
+        #expect(first.wait(timeout: 60) == 0, "\(first.errors.suffix(1000))")
+        let status = try LedgerBinary.start(["pg", "status", "--dir", directory + "/postgres"])
+        #expect(status.wait() == 3, "stopped: \(status.output)")
+
+        // A database that runs already (started by hand) is used, and left running.
+        let started = try LedgerBinary.start(["pg", "start", "--dir", directory + "/postgres", "--port", String(postgresPort)])
+        #expect(started.wait(timeout: 120) == 0)
+        let third = try LedgerBinary.start(["dev"], environment: environment)
+        try #require(Poll.until(timeout: 180, interval: 0.2) { third.output.contains("ledger is running") || !third.process.isRunning })
+        third.kill(signal: SIGINT)
+        #expect(third.wait(timeout: 60) == 0)
+        let still = try LedgerBinary.start(["pg", "status", "--dir", directory + "/postgres"])
+        #expect(still.wait() == 0, "the database it did not start is left running")
+    }
+
+    @Test("issue 31, finding 3: the profile fails closed: unset is production, which wants its secrets; a misspelt one runs nothing")
+    func profileFailsClosed() throws {
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-no-dev-\(UUID().uuidString)").path
+        let base = ["DATABASE_URL": db.serviceURL, "LEDGER_DATA_DIR": empty, "LEDGER_PORT": String(Self.freePort()),
+                    "LEDGER_CONSOLE_ADDRESS": "off", "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory]
+        let unset = try LedgerBinary.start(["serve"], environment: base.merging(["LEDGER_ENVIRONMENT": ""]) { $1 })
+        #expect(unset.wait(timeout: 30) == 1)
+        #expect(unset.errors.contains(#""profile":"production""#) && unset.errors.contains("LEDGER_ENVIRONMENT unset"), "\(unset.errors)")
+        #expect(unset.errors.contains("LEDGER_CURSOR_SECRET is required in production"), "\(unset.errors)")
+        for wrong in ["Production", "prod", "dev"] {
+            let refused = try LedgerBinary.start(["serve"], environment: base.merging(["LEDGER_ENVIRONMENT": wrong]) { $1 })
+            #expect(refused.wait(timeout: 30) == 2)
+            #expect(refused.errors.contains("neither production nor development"), "\(wrong): \(refused.errors)")
+            #expect(!refused.errors.contains("listening"))
+        }
+        let development = try LedgerBinary.start(["serve"], environment: base.merging(["LEDGER_ENVIRONMENT": "development"]) { $1 })
+        defer { development.kill(signal: SIGTERM) }
+        #expect(Poll.until(timeout: 30) { development.errors.contains("\"msg\":\"listening\"") }, "\(development.errors)")
+        #expect(development.errors.split(separator: "\n").first?.contains(#""profile":"development""#) == true)
     }
 
     @Test("issue 11: a mistyped command names the one meant in a line or two, with status 2; --version prints the release")

@@ -46,6 +46,13 @@ struct OpenAPITruthTests {
         for name in declared["headers"]?.objectValue?.keys.sorted() ?? [] where headers[name] == nil {
             problems.append("\(status) of \(call.method) \(pattern) lacks its declared header \(name)")
         }
+        // The values the docs promise (docs/security.md, "Headers"), not only the names.
+        if headers["X-Content-Type-Options"] != "nosniff" {
+            problems.append("\(status) of \(call.method) \(pattern) has X-Content-Type-Options \(headers["X-Content-Type-Options"] ?? "absent")")
+        }
+        if status >= 400, !(headers["Cache-Control"]?.contains("no-store") ?? false) {
+            problems.append("\(status) of \(call.method) \(pattern) has Cache-Control \(headers["Cache-Control"] ?? "absent")")
+        }
         let type = headers["Content-Type"].map { String($0.split(separator: ";")[0]).trimmingCharacters(in: .whitespaces) }
         let contents = declared["content"]?.objectValue ?? [:]
         guard let type, let (_, content) = contents.first(where: { String($0.key.split(separator: ";")[0]) == type }) else {

@@ -33,7 +33,7 @@ struct OperationsEndpointTests {
         #expect(body["checks"]?["projections"]?["ok"] == false)
 
         for i in 0..<5 { _ = try service.store.append(AppendRequest(event("org-\(i)"))) }
-        let projector = ProjectorThread(url: service.db.serviceURL, projections: [CatalogueProjection(), PoisonAfter()])
+        let projector = ProjectorThread(url: service.db.projectorURL, projections: [CatalogueProjection(), PoisonAfter()])
         defer { projector.stop() }
         #expect(Poll.until { (try? service.json("/readyz").0) == 200 })
         (status, body) = try service.json("/readyz")

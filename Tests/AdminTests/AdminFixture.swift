@@ -31,7 +31,7 @@ final class AdminFixture: Sendable {
     }
 
     func startProjector() {
-        projector.withLock { $0 = $0 ?? ProjectorThread(url: db.serviceURL) }
+        projector.withLock { $0 = $0 ?? ProjectorThread(url: db.projectorURL) }
     }
 
     func stopProjector() {

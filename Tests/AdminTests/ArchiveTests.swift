@@ -82,7 +82,7 @@ struct ArchiveTests {
         #expect(verify.output.contains("positions 1 to 200 are archived"))
 
         // Replay from position 1: the files, then the live log; the same rows as live.
-        var rebuilder = ProjectionRebuilder(conninfo: f.db.serviceURL, log: { _, _, _ in })
+        var rebuilder = ProjectionRebuilder(conninfo: f.db.projectorURL, log: { _, _, _ in })
         #expect(throws: ArchivedPositions.self) { try rebuilder.build(AllProjections.all).discard() }
         rebuilder.archives = files
         let rebuilt = try rebuilder.build(AllProjections.all)
@@ -97,7 +97,7 @@ struct ArchiveTests {
         // in this version, or dropped) is rebuilt from LEDGER_ARCHIVE_DIR, then follows the log.
         f.stopProjector()
         try superuser.query("DROP SCHEMA proj_billing CASCADE")
-        let projector = ProjectorThread(url: f.db.serviceURL, archiveDirectory: dir)
+        let projector = ProjectorThread(url: f.db.projectorURL, archiveDirectory: dir)
         let rebuiltHead = try f.head()
         #expect(try Poll.until(timeout: 30) {
             try f.pool.read { try ProjectionSchema.checkpoint("proj_billing", on: $0)?.position ?? -1 } >= rebuiltHead
@@ -113,7 +113,7 @@ struct ArchiveTests {
         try superuser.query("DROP SCHEMA proj_billing CASCADE")
         f.stopProjector()
         let logged = Mutex<[String]>([])
-        let blind = Projector(configuration: .init(conninfo: f.db.serviceURL, projections: AllProjections.all, pollInterval: 0.05),
+        let blind = Projector(configuration: .init(conninfo: f.db.projectorURL, projections: AllProjections.all, pollInterval: 0.05),
                               log: { _, message, fields in logged.withLock { $0.append(message + " " + (fields["error"] ?? "")) } })
         let stop = Atomic<Bool>(false)
         let done = DispatchSemaphore(value: 0)

@@ -180,12 +180,12 @@ struct ConsoleCatalogAndJobsTests {
         defer { f.shutdown() }
         try f.settle()
         let jobs = ConsoleJobs(readyTimeout: 0.5)
-        let id = try #require(jobs.startRebuild(projection, by: "omar", now: 0, conninfo: f.db.serviceURL) { _, _, _, _ in 0 })
+        let id = try #require(jobs.startRebuild(projection, by: "omar", now: 0, conninfo: f.db.projectorURL) { _, _, _, _ in 0 })
         #expect(Poll.until(timeout: 30) { jobs.currentRebuild?.phase == .discarded })
         #expect(!jobs.decide(id, .swap(operatorName: "omar", reason: "late", key: "k")))
         #expect(jobs.currentRebuild?.phase == .discarded)
         // The rebuild lock is free again: another rebuild starts and reaches its decision.
-        let next = try #require(jobs.startRebuild(projection, by: "omar", now: 0, conninfo: f.db.serviceURL) { _, _, _, _ in 0 })
+        let next = try #require(jobs.startRebuild(projection, by: "omar", now: 0, conninfo: f.db.projectorURL) { _, _, _, _ in 0 })
         #expect(next != id)
         #expect(Poll.until(timeout: 30) { [.ready, .discarded].contains(jobs.currentRebuild?.phase) })
     }

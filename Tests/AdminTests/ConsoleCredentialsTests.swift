@@ -1,5 +1,6 @@
 import API
 import Crypto
+import LedgerDomain
 import Testing
 import TestSupport
 
@@ -27,23 +28,25 @@ struct ConsoleCredentialsTests {
         }
     }
 
-    @Test("session cookies: any changed byte, another key or an expired session is refused (generated cases)")
-    func sessionCookies() {
-        var random = SeededRandom(seed: 14)
+    @Test("issue 31, finding 2: session tokens are 256 random bits, checked for form before any lookup; CSRF tokens differ per session and key")
+    func sessionTokens() throws {
         let secret = Array("a console secret of the tests, 32+ bytes".utf8)
-        for i in 0..<300 {
-            let issued = Int64(1_700_000_000 + Int(random.next() % 1_000_000))
-            let session = ConsoleSession(operatorName: "op-\(i)", credential: "c-\(random.next() % 1000)", issuedAt: issued)
-            let value = session.cookieValue(secret: secret)
-            #expect(ConsoleSession(cookieValue: value, secret: secret, now: issued + 10) == session)
-            #expect(ConsoleSession(cookieValue: value, secret: secret, now: issued + ConsoleSession.lifetime) == nil)
-            #expect(ConsoleSession(cookieValue: value, secret: Array("another secret of the tests, 32+ bytes!".utf8), now: issued) == nil)
-            var bytes = Array(value.utf8)
-            let at = Int(random.next() % UInt64(bytes.count))
-            bytes[at] = bytes[at] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
-            #expect(ConsoleSession(cookieValue: String(decoding: bytes, as: UTF8.self), secret: secret, now: issued) == nil)
-            #expect(session.csrfToken(secret: secret) != ConsoleSession(operatorName: session.operatorName, credential: session.credential,
-                                                                       issuedAt: issued).csrfToken(secret: secret))
+        var seen = Set<String>()
+        try Property.check("console session tokens", count: 300) { rng, seed in
+            let token = ConsoleSession.newToken()
+            #expect(ConsoleSession.isWellFormedToken(token) && seen.insert(token).inserted, "seed \(seed.hex)")
+            #expect(ConsoleSession.digest(of: token).count == 32)
+            // What a client could send instead: shorter, longer, another alphabet.
+            var bytes = Array(token.utf8)
+            let at = rng.int(0...(bytes.count - 1))
+            bytes[at] = rng.pick([UInt8(ascii: "."), UInt8(ascii: "="), UInt8(ascii: "/"), UInt8(ascii: "+"), 0x20])
+            #expect(!ConsoleSession.isWellFormedToken(String(decoding: bytes, as: UTF8.self)), "seed \(seed.hex)")
+            #expect(!ConsoleSession.isWellFormedToken(String(token.dropLast())) && !ConsoleSession.isWellFormedToken(token + "A"))
+            let csrf = ConsoleSession.csrfToken(forToken: token, secret: secret)
+            #expect(csrf != ConsoleSession.csrfToken(forToken: ConsoleSession.newToken(), secret: secret))
+            #expect(csrf != ConsoleSession.csrfToken(forToken: token, secret: Array("another secret of the tests, 32+ bytes!".utf8)))
+            #expect(OperatorDecider.isValidSessionID(ConsoleSession.newID()))
         }
+        #expect(ConsoleSession.cookieName(https: true) == "__Host-ledger_console" && ConsoleSession.cookieName(https: false) == "ledger_console")
     }
 }

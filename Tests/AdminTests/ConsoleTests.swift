@@ -11,6 +11,8 @@ import Observability
 import Postgres
 import Testing
 import TestSupport
+import Threads
+import Synchronization
 
 /// Issue 14, first part: operators as principals and the console's sign-in, sessions,
 /// CSRF and lockout, search, timelines and events with their corrections, over HTTP.
@@ -19,17 +21,22 @@ struct ConsoleTests {
     final class Browser {
         let port: Int
         var cookies: [String: String] = [:]
+        /// Header fields sent with every request (an `X-Forwarded-For` behind a proxy).
+        var extraHeaders: [(String, String)] = []
+        /// The `Host` field, when not the address connected to.
+        var hostField: String?
         init(port: Int) { self.port = port }
 
         func send(_ method: String, _ path: String, form: [(String, String)]? = nil) throws -> (status: Int, headers: HTTPHeaders, text: String) {
-            var headers: [(String, String)] = []
+            var headers: [(String, String)] = extraHeaders
             if !cookies.isEmpty { headers.append(("Cookie", cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; "))) }
             var body: [UInt8] = []
             if let form {
                 headers.append(("Content-Type", "application/x-www-form-urlencoded"))
                 body = Array(form.map { "\(HTML.query($0.0))=\(HTML.query($0.1))" }.joined(separator: "&").utf8)
             }
-            let response = try HTTPClient(host: "127.0.0.1", port: port).send(method: method, path: path, headers: headers, body: body)
+            let response = try HTTPClient(host: "127.0.0.1", port: port).send(method: method, path: path, headers: headers, body: body,
+                                                                               hostField: hostField)
             for header in response.headers.values(for: "set-cookie") {
                 let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let name = String(pair[0]), value = pair.count > 1 ? String(pair[1]) : ""
@@ -54,17 +61,32 @@ struct ConsoleTests {
         let f: AdminFixture
         let server: HTTPServer
         let clock = ManualClock("2026-11-15T12:00:00Z")
-        init(lockout: ConsoleLockout.Limits = .init()) throws {
+        let settings: ConsoleSettings
+        /// `proxied`: the console is behind a proxy on 127.0.0.1 (LEDGER_TRUSTED_PROXIES), so
+        /// that browsers can say which address they come from (`browser(from:)`).
+        init(lockout: ConsoleLockout.Limits = .init(), proxied: Bool = false, https: Bool = false,
+             configure: (inout ConsoleSettings) -> Void = { _ in }) throws {
             f = try AdminFixture()
             let clock = self.clock
-            let settings = ConsoleSettings(secret: Array("a console secret of the tests, 32+ bytes".utf8),
+            var settings = ConsoleSettings(secret: Array("a console secret of the tests, 32+ bytes".utf8),
                                            lockout: ConsoleLockout(limits: lockout), now: { Double(clock.read().microseconds) / 1e6 })
-            server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4),
+            settings.projectorConninfo = f.db.projectorURL
+            settings.https = https
+            configure(&settings)
+            self.settings = settings
+            server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4,
+                                                                       trustedProxies: proxied ? try TrustedProxies(parsing: "127.0.0.1") : .none),
                                 router: Console(pool: f.pool, store: f.store, settings: settings).router(),
                                 logger: Logger(minimumLevel: .error, sink: MemoryLogSink()))
             try server.start()
         }
         func browser() -> Browser { Browser(port: server.port) }
+        /// A browser at `address`, seen through the proxy.
+        func browser(from address: String) -> Browser {
+            let browser = Browser(port: server.port)
+            browser.extraHeaders = [("X-Forwarded-For", address)]
+            return browser
+        }
         func addOperator(_ name: String, role: String) throws -> String {
             let added = try f.adminJSON(["operator", "add", "--name", name, "--role", role])
             return try #require(added["password"]?.stringValue)
@@ -84,6 +106,7 @@ struct ConsoleTests {
         let signedIn = try browser.signIn("alice", password)
         #expect(signedIn.status == 303 && signedIn.headers["location"] == "/")
         let cookie = try #require(signedIn.headers.values(for: "set-cookie").first { $0.hasPrefix(ConsoleSession.cookieName + "=") })
+        #expect(!cookie.contains("Domain"), "host-only")
         for attribute in ["HttpOnly", "Secure", "SameSite=Strict", "Path=/"] { #expect(cookie.contains(attribute), "\(attribute)") }
         let home = try browser.send("GET", "/")
         #expect(home.status == 200 && home.text.contains("alice (auditor)"))
@@ -102,7 +125,7 @@ struct ConsoleTests {
         #expect(try h.browser().signIn("alice", password).status == 401)
     }
 
-    @Test("a session ends when its operator is disabled or their password is reset, and after its lifetime")
+    @Test("a session ends when its operator is disabled or their password is reset")
     func sessionsEnd() throws {
         let h = try Harness()
         let password = try h.addOperator("bob", role: "viewer")
@@ -116,25 +139,163 @@ struct ConsoleTests {
         #expect(try second.signIn("bob", password).status == 401)
         #expect(try second.signIn("bob", newPassword).status == 303)
         #expect(try second.send("GET", "/").status == 200)
-        h.clock.advance(seconds: Double(ConsoleSession.lifetime) + 1)
-        #expect(try second.send("GET", "/").status == 303, "expired")
-        #expect(try second.signIn("bob", newPassword).status == 303)
         _ = try h.f.adminJSON(["operator", "disable", "--name", "bob"])
         #expect(try second.send("GET", "/").status == 303, "disabled")
     }
 
-    @Test("a login form from elsewhere is refused, and repeated failures lock the name out")
-    func loginCSRFAndLockout() throws {
-        let h = try Harness(lockout: .init(perName: 3, perAddress: 100, window: 900))
+    @Test("issue 31, finding 2: signing out ends every copy of the cookie, for pages and for CSRF-checked forms alike")
+    func signOutEndsCopies() throws {
+        let h = try Harness()
+        let password = try h.addOperator("erin", role: "operator")
+        let browser = h.browser()
+        #expect(try browser.signIn("erin", password).status == 303)
+        let home = try browser.send("GET", "/")
+        let csrf = try #require(Browser.csrf(home.text))
+        // A copy taken before signing out: another machine, a stolen cookie jar.
+        let copy = h.browser()
+        copy.cookies = browser.cookies
+        #expect(try copy.send("GET", "/").status == 200)
+        #expect(try browser.send("POST", "/logout", form: [("csrf", csrf)]).status == 303)
+        #expect(try copy.send("GET", "/").status == 303, "the copy is signed out too")
+        #expect(try copy.send("GET", "/corrections").status == 303)
+        let posted = try copy.send("POST", "/acts/credit/confirm", form: [("csrf", csrf), ("pool", "payer:acme"), ("amount", "1")])
+        #expect(posted.status == 401, "a form with the copy's CSRF token is refused: \(posted.text.prefix(200))")
+        #expect(try copy.send("POST", "/logout", form: [("csrf", csrf)]).status == 303)
+        // A cookie no session ever had, of the right form or not.
+        let forged = h.browser()
+        for value in [ConsoleSession.newToken(), "x", String(repeating: "A", count: 43)] {
+            forged.cookies = [ConsoleSession.cookieName: value]
+            #expect(try forged.send("GET", "/").status == 303)
+        }
+    }
+
+    @Test("issue 31, finding 2: a session ends after LEDGER_CONSOLE_IDLE_MINUTES without a request, and after its lifetime however active")
+    func idleAndLifetime() throws {
+        let h = try Harness { $0.idleTimeout = 30 * 60; $0.sessionLifetime = 8 * 3600 }
+        let password = try h.addOperator("frank", role: "viewer")
+        let idle = h.browser(), busy = h.browser()
+        #expect(try idle.signIn("frank", password).status == 303)
+        #expect(try busy.signIn("frank", password).status == 303)
+        h.clock.advance(seconds: 25 * 60)
+        #expect(try busy.send("GET", "/").status == 200)
+        #expect(try idle.send("GET", "/").status == 200, "25 minutes idle: still signed in")
+        h.clock.advance(seconds: 31 * 60)
+        #expect(try idle.send("GET", "/").status == 303, "31 minutes idle: signed out")
+        #expect(try busy.send("GET", "/").status == 303, "busy was idle for 31 minutes too")
+        #expect(try busy.signIn("frank", password).status == 303)
+        var elapsed = 0.0
+        while elapsed + 25 * 60 < 8 * 3600 {
+            h.clock.advance(seconds: 25 * 60)
+            elapsed += 25 * 60
+            #expect(try busy.send("GET", "/").status == 200, "active after \(elapsed / 60) minutes")
+        }
+        h.clock.advance(seconds: 8 * 3600 - elapsed + 1)
+        #expect(try busy.send("GET", "/").status == 303, "past 8 hours: signed out, however active")
+    }
+
+    @Test("issue 31, finding 2: ledger admin operator sessions lists them and ends one, or every one of an operator, at once")
+    func operatorSessions() throws {
+        let h = try Harness()
+        let password = try h.addOperator("gina", role: "viewer")
+        let laptop = h.browser(), phone = h.browser()
+        laptop.extraHeaders = [("User-Agent", "LaptopBrowser/1.0")]
+        phone.extraHeaders = [("User-Agent", "PhoneBrowser/2.0 ünïcödé <b>")]
+        #expect(try laptop.signIn("gina", password).status == 303)
+        #expect(try phone.signIn("gina", password).status == 303)
+        let listed = try h.f.read(["operator", "sessions", "--name", "gina"])["sessions"]?.arrayValue ?? []
+        #expect(listed.count == 2 && listed.allSatisfy { $0["status"] == "active" && $0["address"] == "127.0.0.1" }, "\(listed)")
+        #expect(listed.allSatisfy { !($0["user_agent"]?.stringValue ?? "").contains("ü") }, "a user agent is printed as ASCII")
+        let laptopID = try #require(listed.first { $0["user_agent"]?.stringValue?.hasPrefix("Laptop") == true }?["session_id"]?.stringValue)
+        let ended = try h.f.adminJSON(["operator", "sessions", "end", "--session", laptopID], reason: "lost laptop")
+        #expect(ended["events"]?[0]?["type"] == "operator.sessions_ended", "\(ended)")
+        #expect(try laptop.send("GET", "/").status == 303, "the laptop's session ended")
+        #expect(try phone.send("GET", "/").status == 200, "the phone's did not")
+        let all = try h.f.read(["operator", "sessions", "--name", "gina", "--all"])["sessions"]?.arrayValue ?? []
+        #expect(all.first { $0["session_id"]?.stringValue == laptopID }?["status"]?.stringValue?.hasPrefix("ended") == true, "\(all)")
+        _ = try h.f.adminJSON(["operator", "sessions", "end", "--name", "gina"], reason: "rotation")
+        #expect(try phone.send("GET", "/").status == 303, "every session of gina ended")
+        let again = try phone.signIn("gina", password)
+        #expect(again.status == 303, "she can sign in again: \(again.status) \(again.text.prefix(300))")
+        #expect(try phone.send("GET", "/").status == 200)
+        #expect(try h.f.read(["operator", "sessions", "--name", "gina"])["sessions"]?.arrayValue?.count == 1)
+    }
+
+    @Test("a login form from elsewhere is refused; failures from one address slow that address, with backoff")
+    func loginCSRFAndBackoff() throws {
+        let h = try Harness(lockout: .init(freePerPair: 3, perAddress: 100, window: 900, maximumDelay: 900))
         let password = try h.addOperator("carol", role: "operator")
         let attacker = h.browser()
         #expect(try attacker.send("POST", "/login", form: [("csrf", "x"), ("name", "carol"), ("password", password)]).status == 403)
         let browser = h.browser()
         for _ in 0..<3 { #expect(try browser.signIn("carol", "guess").status == 401) }
         let locked = try browser.signIn("carol", password)
-        #expect(locked.status == 429 && locked.headers["retry-after"] == "900")
-        h.clock.advance(seconds: 901)
-        #expect(try browser.signIn("carol", password).status == 303)
+        #expect(locked.status == 429 && locked.headers["retry-after"] == "1", "the fourth waits a second: \(locked.headers)")
+        h.clock.advance(seconds: 1)
+        #expect(try browser.signIn("carol", "guess").status == 401)
+        #expect(try browser.signIn("carol", password).headers["retry-after"] == "2", "then two")
+        h.clock.advance(seconds: 2)
+        #expect(try browser.signIn("carol", password).status == 303, "and the right password works once the wait is over")
+    }
+
+    @Test("issue 31, finding 4: a stranger's wrong passwords, concurrent or not, never lock the operator out of their own address")
+    func strangersCannotLockOut() throws {
+        let h = try Harness(lockout: .init(freePerPair: 5, perAddress: 20, window: 900, maximumDelay: 900), proxied: true)
+        let password = try h.addOperator("hana", role: "operator")
+        // 16 wrong passwords at once from the stranger's address: the count is taken before
+        // the password is checked, so exactly 5 are checked (the clock does not move).
+        let statuses = Mutex<[Int]>([])
+        let port = h.server.port
+        ThreadGroup.run(16, name: "guess") { _ in
+            let stranger = Browser(port: port)
+            stranger.extraHeaders = [("X-Forwarded-For", "203.0.113.9")]
+            let s = (try? stranger.signIn("hana", "guess").status) ?? -1
+            statuses.withLock { $0.append(s) }
+        }
+        let seen = statuses.withLock { $0 }
+        #expect(seen.filter { $0 == 401 }.count == 5 && seen.filter { $0 == 429 }.count == 11, "\(seen.sorted())")
+        #expect(h.settings.lockout.failureCount(name: "hana", address: "203.0.113.9", now: h.settings.now()) == 5)
+        // The operator, from another address: at once, with the right password.
+        #expect(try h.browser(from: "198.51.100.7").signIn("hana", password).status == 303)
+        // Through the proxy, the right-most address of X-Forwarded-For is the client: what a
+        // client wrote before it counts for nothing.
+        #expect(try h.browser(from: "198.51.100.7, 203.0.113.9").signIn("hana", password).status == 429)
+        // A name far past any operator's is counted as an invalid one, not kept.
+        #expect(ConsoleLockout.countedName(String(repeating: "n", count: 1 << 20)) == "(invalid)")
+        #expect(try h.browser(from: "192.0.2.1").signIn(String(repeating: "n", count: 60_000), "x").status == 401)
+    }
+
+    @Test("issue 31, finding 4: a request whose Host is not the console's is refused before anything, sign-ins included")
+    func hostIsChecked() throws {
+        let h = try Harness(lockout: .init(freePerPair: 1, perAddress: 100, window: 900, maximumDelay: 900))
+        let password = try h.addOperator("ivan", role: "operator")
+        let rebinding = h.browser()
+        rebinding.hostField = "evil.example:\(h.server.port)"
+        #expect(try rebinding.send("GET", "/login").status == 421)
+        for _ in 0..<5 {
+            #expect(try rebinding.send("POST", "/login", form: [("csrf", "x"), ("name", "ivan"), ("password", "guess")]).status == 421)
+        }
+        let local = h.browser()
+        local.hostField = "localhost:\(h.server.port)"
+        #expect(try local.signIn("ivan", password).status == 303, "nothing was counted against ivan")
+        #expect(try local.send("GET", "/").status == 200)
+        local.hostField = "LOCALHOST:\(h.server.port)"
+        #expect(try local.send("GET", "/").status == 200, "host names are case-insensitive")
+        local.hostField = "localhost.evil.example"
+        #expect(try local.send("GET", "/").status == 421)
+    }
+
+    @Test("issue 31, finding 2: over https the cookies take the __Host- prefix")
+    func hostPrefixOverHTTPS() throws {
+        let h = try Harness(https: true)
+        let password = try h.addOperator("jane", role: "viewer")
+        let browser = h.browser()
+        let signedIn = try browser.signIn("jane", password)
+        let cookie = try #require(signedIn.headers.values(for: "set-cookie").first { $0.hasPrefix("__Host-ledger_console=") }, "\(signedIn.headers)")
+        for attribute in ["Secure", "Path=/", "HttpOnly", "SameSite=Strict"] { #expect(cookie.contains(attribute)) }
+        #expect(!cookie.contains("Domain"))
+        #expect(try browser.send("GET", "/").status == 200)
+        browser.cookies = ["ledger_console": browser.cookies["__Host-ledger_console"] ?? ""]
+        #expect(try browser.send("GET", "/").status == 303, "the unprefixed name is not read over https")
     }
 
     @Test("J3, J4: an operator posts a correction (bounded by its entry) and a credit through a confirmation that shows the event; each is in the log with their name, once")
@@ -263,10 +424,8 @@ struct ConsoleTests {
                                 logger: Logger(minimumLevel: .error, sink: MemoryLogSink()))
         try server.start()
         defer { server.shutdown(gracePeriod: 1) }
-        let session = ConsoleSession(operatorName: "alice", credential: UUID().uuidString.lowercased(),
-                                     issuedAt: Int64(Date().timeIntervalSince1970))
         let browser = Browser(port: server.port)
-        browser.cookies[ConsoleSession.cookieName] = session.cookieValue(secret: secret)
+        browser.cookies[ConsoleSession.cookieName] = ConsoleSession.newToken()
         for path in ["/", "/timeline?subject=payer%3Aacme", "/events/1", "/corrections"] {
             let answer = try browser.send("GET", path)
             #expect(answer.status == 503 && answer.headers["retry-after"] != nil, "\(path): \(answer.status)")
@@ -336,8 +495,10 @@ struct ConsoleTests {
         #expect(try browser.send("GET", "/journal?account=payer%3Aghost").status == 404)
         #expect(try browser.send("GET", "/journal?account=acme").status == 400)
         let usage = try browser.send("GET", "/usage?account=payer%3Aacme")
-        #expect(usage.status == 200 && usage.text.contains("<th scope=\"row\">granted</th><td style=\"text-align:right\">100</td>"), "\(usage.text)")
-        #expect(usage.text.contains("<th scope=\"row\">corrections</th><td style=\"text-align:right\">-40</td>"))
+        #expect(usage.status == 200 && usage.text.contains(#"data-field="sources.grant.posted" data-value="100">100</td>"#), "\(usage.text)")
+        #expect(usage.text.contains(#"data-field="sources.correction.posted" data-value="-40">-40</td>"#))
+        #expect(usage.text.contains(#"<th scope="row">Available</th>"#))
+        #expect(try browser.send("GET", "/usage?account=payer%3Aghost").status == 404, "an unknown account, as on the API")
         #expect(usage.text.contains(#"<svg role="img" aria-label="API requests per month""#))
         // An organization: its plan now, where it comes from, and its timelines.
         _ = try h.f.adminJSON(["org", "create", "--id", "school", "--name", "A School"])

@@ -60,7 +60,7 @@ struct SetAsideTests {
         let connection = try f.db.connect()
         let tables = try (billing.tables + ["_set_aside"]).map { try ProjectionSchema.checksum(schema: billing.schema, table: $0, on: connection) }
         f.stopProjector()
-        try ProjectionRebuilder(conninfo: f.db.serviceURL, log: { _, _, _ in }).rebuild([billing])
+        try ProjectionRebuilder(conninfo: f.db.projectorURL, log: { _, _, _ in }).rebuild([billing])
         let rebuilt = try (billing.tables + ["_set_aside"]).map { try ProjectionSchema.checksum(schema: billing.schema, table: $0, on: connection) }
         #expect(rebuilt == tables)
         #expect(try ProjectionSchema.checkpoint(billing.schema, on: connection)?.failedPosition == nil)

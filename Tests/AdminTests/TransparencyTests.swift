@@ -272,7 +272,7 @@ struct TransparencyTests {
         #expect(try h.f.pool.read { try ChainVerifier().verify(on: $0) }.isValid)
         // The tree rebuilt from the rewritten log (as a replay would).
         h.f.stopProjector()
-        try ProjectionRebuilder(conninfo: h.f.db.serviceURL, log: { _, _, _ in }).rebuild([MerkleProjection()])
+        try ProjectionRebuilder(conninfo: h.f.db.projectorURL, log: { _, _, _ in }).rebuild([MerkleProjection()])
         h.f.startProjector()
         try h.settleTree()
         let leaves = try h.chainHashes()
@@ -308,7 +308,7 @@ struct TransparencyTests {
             try ["nodes", "frontier", "checkpoints"].map { try ProjectionSchema.checksum(schema: "proj_merkle", table: $0, on: conn) }
         }
         h.f.stopProjector()
-        try ProjectionRebuilder(conninfo: h.f.db.serviceURL, batchSize: 37, log: { _, _, _ in }).rebuild([MerkleProjection()])
+        try ProjectionRebuilder(conninfo: h.f.db.projectorURL, batchSize: 37, log: { _, _, _ in }).rebuild([MerkleProjection()])
         let after = try h.f.pool.read { conn in
             try ["nodes", "frontier", "checkpoints"].map { try ProjectionSchema.checksum(schema: "proj_merkle", table: $0, on: conn) }
         }
@@ -335,7 +335,7 @@ struct TransparencyTests {
         let pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 2)
         let store = EventStore(conninfo: db.serviceURL, pool: pool)
         defer { store.close() }
-        var projector: ProjectorThread? = ProjectorThread(url: db.serviceURL, projections: [MerkleProjection()])
+        var projector: ProjectorThread? = ProjectorThread(url: db.projectorURL, projections: [MerkleProjection()])
         let key = Ed25519SigningKey()
         let clock = ManualClock("2026-12-01T10:00:00Z")
         let checkpointer = Checkpointer(configuration: .init(key: key, origin: "ledger.test", policy: .init(events: 1, seconds: 60), now: clock.read),

@@ -38,7 +38,7 @@ struct WebhookDispatchTests {
         let connection = try f.db.connect()
         let live = try webhooks.tables.map { try ProjectionSchema.checksum(schema: webhooks.schema, table: $0, on: connection) }
         for batch in [1, 2, 3, 1_000] {
-            try ProjectionRebuilder(conninfo: f.db.serviceURL, batchSize: batch, log: { _, _, _ in }).rebuild([webhooks])
+            try ProjectionRebuilder(conninfo: f.db.projectorURL, batchSize: batch, log: { _, _, _ in }).rebuild([webhooks])
             #expect(try webhooks.tables.map { try ProjectionSchema.checksum(schema: webhooks.schema, table: $0, on: connection) } == live,
                     "batches of \(batch)", sourceLocation: sourceLocation)
         }
@@ -190,7 +190,7 @@ struct WebhookDispatchTests {
         let receiver = try ScriptedReceiver()
         defer { receiver.stop() }
         receiver.answer([0])
-        let environment = ["DATABASE_URL": f.db.serviceURL, "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory,
+        let environment = ["DATABASE_URL": f.db.projectorURL, "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory,
                            "LEDGER_PROJECTOR_POLL_INTERVAL": "0.2", "LEDGER_WEBHOOK_KEY": AdminFixture.webhookKey]
         let first = try LedgerBinary.start(["project"], environment: environment)
         try Self.subscribe(f, receiver)

@@ -63,7 +63,7 @@ struct WebhookMessageTests {
         let webhooks = WebhooksProjection()
         let connection = try f.db.connect()
         let live = try webhooks.tables.map { try ProjectionSchema.checksum(schema: webhooks.schema, table: $0, on: connection) }
-        try ProjectionRebuilder(conninfo: f.db.serviceURL, batchSize: 2, log: { _, _, _ in }).rebuild([webhooks])
+        try ProjectionRebuilder(conninfo: f.db.projectorURL, batchSize: 2, log: { _, _, _ in }).rebuild([webhooks])
         #expect(try webhooks.tables.map { try ProjectionSchema.checksum(schema: webhooks.schema, table: $0, on: connection) } == live)
     }
 

@@ -48,9 +48,11 @@ import TestSupport
         return path
     }
 
-    /// LEDGER_APPSTORE_EXTRA_ROOTS naming a PEM file of the shared test root.
+    /// LEDGER_APPSTORE_EXTRA_ROOTS naming a PEM file of the shared test root, under the
+    /// development profile, asked for by name (unset is production, which ignores them).
     static func trustingTestRoot() throws -> [String: String] {
-        ["LEDGER_APPSTORE_EXTRA_ROOTS": try file(RootCertificatesTests.pem(TestCertificateAuthority.shared.rootDER), suffix: ".pem")]
+        ["LEDGER_APPSTORE_EXTRA_ROOTS": try file(RootCertificatesTests.pem(TestCertificateAuthority.shared.rootDER), suffix: ".pem"),
+         "LEDGER_ENVIRONMENT": "development"]
     }
 
     let signer = TestAppStoreSigner()
@@ -104,6 +106,16 @@ import TestSupport
         let configured = try Self.verify([jws], environment: roots.merging(["LEDGER_ENVIRONMENT": "production"]) { $1 })
         #expect(configured.output.contains("invalid: untrusted_chain: "))
         #expect(try Self.verify([jws]).output.contains("invalid: untrusted_chain: "))
+        // Issue 31, finding 3: the profile fails closed. Unset is production; a name that is
+        // not exactly one of the two is a startup error, never taken for either.
+        var unset = roots
+        unset["LEDGER_ENVIRONMENT"] = nil
+        #expect(try Self.verify([jws], environment: unset).output.contains("invalid: untrusted_chain: "))
+        for wrong in ["Production", "prod", "dev", "Development", " development", "staging"] {
+            let refused = try Self.verify([jws], environment: roots.merging(["LEDGER_ENVIRONMENT": wrong]) { $1 })
+            #expect(refused.status == 2 && refused.errors.contains("neither production nor development"), "\(wrong): \(refused.errors)")
+            #expect(refused.output.isEmpty, "nothing runs")
+        }
     }
 
     @Test func aNotificationPrintsItsNestedPayloadsDecoded() throws {
@@ -122,7 +134,7 @@ import TestSupport
         #expect(garbage.output.contains("invalid: malformed_jws: "))
         #expect(try Self.verify(["/nonexistent/file.jws"]).status == 2)
         #expect(try Self.verify([]).status == 2)
-        let badRoots = try Self.verify([Self.file(signer.transaction())], environment: ["LEDGER_APPSTORE_EXTRA_ROOTS": "/nonexistent/root.pem"])
+        let badRoots = try Self.verify([Self.file(signer.transaction())], environment: ["LEDGER_APPSTORE_EXTRA_ROOTS": "/nonexistent/root.pem", "LEDGER_ENVIRONMENT": "development"])
         #expect(badRoots.status == 1)
         #expect(badRoots.errors.contains("LEDGER_APPSTORE_EXTRA_ROOTS"))
     }

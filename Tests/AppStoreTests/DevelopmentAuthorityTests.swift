@@ -79,7 +79,7 @@ import TestSupport
 
         // `ledger appstore verify` trusts the authority through LEDGER_APPSTORE_EXTRA_ROOTS.
         let file = try AppStoreCommandTests.file(payload)
-        let roots = ["LEDGER_APPSTORE_EXTRA_ROOTS": directory + "/" + AppStoreTestAuthority.File.root]
+        let roots = ["LEDGER_APPSTORE_EXTRA_ROOTS": directory + "/" + AppStoreTestAuthority.File.root, "LEDGER_ENVIRONMENT": "development"]
         #expect(try AppStoreCommandTests.verify([file], environment: roots).status == 0)
         #expect(try AppStoreCommandTests.verify([file, "--production"], environment: roots).status == 1)
 

@@ -20,7 +20,7 @@ struct ProjectionProgressTests {
         let pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 2)
         // Nothing to wait for yet: the projection does not even exist.
         #expect(try ProjectionWait.until(catalogue, reaches: 1, pool: pool, timeout: 0.3) == false)
-        let projector = ProjectorThread(url: db.serviceURL, projections: [catalogue], batchSize: 10, pollInterval: 5)
+        let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 10, pollInterval: 5)
         defer { projector.stop() }
         for i in 0..<25 { _ = try store.append(AppendRequest(event("s-\(i)"))) }
         #expect(try ProjectionWait.until(catalogue, reaches: 25, pool: pool, timeout: 20))
@@ -36,7 +36,7 @@ struct ProjectionProgressTests {
         defer { store.close() }
         for i in 0..<5 { _ = try store.append(AppendRequest(event("s-\(i)"))) }
         let poison = try store.append(AppendRequest(event("s-x", "poison"))).position
-        let projector = ProjectorThread(url: db.serviceURL, projections: [PoisonProjection()], batchSize: 10, pollInterval: 0.2)
+        let projector = ProjectorThread(url: db.projectorURL, projections: [PoisonProjection()], batchSize: 10, pollInterval: 0.2)
         defer { projector.stop() }
         let pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 2)
         let started = Date()

@@ -10,7 +10,7 @@ import TestSupport
 @Suite("Projector processes")
 struct ProjectorProcessTests {
     func environment(_ db: TestDatabase, _ extra: [String: String] = [:]) -> [String: String] {
-        var env = ["DATABASE_URL": db.serviceURL, "LEDGER_PROJECTOR_POLL_INTERVAL": "0.2",
+        var env = ["DATABASE_URL": db.projectorURL, "LEDGER_PROJECTOR_POLL_INTERVAL": "0.2",
                    "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory, "LEDGER_LOG_LEVEL": "info"]
         for (k, v) in extra { env[k] = v }
         return env

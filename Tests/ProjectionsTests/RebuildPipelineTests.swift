@@ -51,12 +51,12 @@ struct RebuildPipelineTests {
         defer { store.close() }
         for i in 0..<230 { _ = try store.append(AppendRequest(event("s-\(i % 17)", "t.\(i % 5)"))) }
         let projections: [any Projection] = [CatalogueProjection(), PreparingProjection(), PoisonProjection()]
-        let projector = ProjectorThread(url: db.serviceURL, projections: projections, batchSize: 33, pollInterval: 0.2)
+        let projector = ProjectorThread(url: db.projectorURL, projections: projections, batchSize: 33, pollInterval: 0.2)
         #expect(try waitForProjections(projections, url: db.serviceURL))
         projector.stop()
         let connection = try db.connect()
         let live = try projections.map { try checksums($0, on: connection) }
-        try ProjectionRebuilder(conninfo: db.serviceURL, batchSize: batchSize, log: { _, _, _ in }).rebuild(projections)
+        try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: batchSize, log: { _, _, _ in }).rebuild(projections)
         // The preparing projection's `seen.prepared` differs by design (the live projector
         // prepares too, but a set-aside or short batch may not): compare its positions.
         #expect(try checksums(projections[0], on: connection) == live[0])
@@ -93,7 +93,7 @@ struct RebuildPipelineTests {
         defer { store.close() }
         for i in 0..<120 { _ = try store.append(AppendRequest(event("s-\(i % 7)"))) }
         let projection = DeferredIndexProjection()
-        let projector = ProjectorThread(url: db.serviceURL, projections: [projection], batchSize: 25, pollInterval: 0.2)
+        let projector = ProjectorThread(url: db.projectorURL, projections: [projection], batchSize: 25, pollInterval: 0.2)
         #expect(try waitForProjections([projection], url: db.serviceURL))
         projector.stop()
         let connection = try db.connect()
@@ -104,12 +104,12 @@ struct RebuildPipelineTests {
         #expect(try hasPrimaryKey("proj_deferred_test"))
         let live = try checksums(projection, on: connection)
 
-        try ProjectionRebuilder(conninfo: db.serviceURL, batchSize: 10, log: { _, _, _ in }).rebuild([projection])
+        try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: 10, log: { _, _, _ in }).rebuild([projection])
         #expect(try hasPrimaryKey("proj_deferred_test"))
         #expect(try checksums(projection, on: connection) == live)
 
         #expect(throws: PostgresError.self) {
-            try ProjectionRebuilder(conninfo: db.serviceURL, batchSize: 10, log: { _, _, _ in })
+            try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: 10, log: { _, _, _ in })
                 .rebuild([DeferredIndexProjection(duplicate: true)])
         }
         #expect(try checksums(projection, on: connection) == live, "the live schema is untouched")
@@ -124,7 +124,7 @@ struct RebuildPipelineTests {
         defer { store.close() }
         for i in 0..<40 { _ = try store.append(AppendRequest(event("s-\(i % 3)"))) }
         let catalogue = CatalogueProjection()
-        let projector = ProjectorThread(url: db.serviceURL, projections: [catalogue], batchSize: 16, pollInterval: 0.2)
+        let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 16, pollInterval: 0.2)
         #expect(try waitForProjections([catalogue], url: db.serviceURL))
         projector.stop()
         let poison = try store.append(AppendRequest(event("s-x", "poison"))).position
@@ -132,7 +132,7 @@ struct RebuildPipelineTests {
         let connection = try db.connect()
         let oid = try connection.query("SELECT oid FROM pg_namespace WHERE nspname = 'proj_catalogue'")[0].int64(0)
 
-        let rebuilder = ProjectionRebuilder(conninfo: db.serviceURL, batchSize: batchSize, log: { _, _, _ in })
+        let rebuilder = ProjectionRebuilder(conninfo: db.projectorURL, batchSize: batchSize, log: { _, _, _ in })
         let failure = #expect(throws: ProjectionFailure.self) {
             try rebuilder.rebuild([catalogue, PreparingProjection(), PoisonProjection()])
         }

@@ -50,11 +50,11 @@ struct ReplayDifferencesTests {
         }
         #expect(expectedMissing == 4_650, "the figure docs/operations.md quotes")
         let buggy = CreditDroppingBilling(dropped: "p2")
-        let projector = ProjectorThread(url: db.serviceURL, projections: [buggy], batchSize: 16, pollInterval: 0.05)
+        let projector = ProjectorThread(url: db.projectorURL, projections: [buggy], batchSize: 16, pollInterval: 0.05)
         #expect(try waitForProjections([buggy], url: db.serviceURL))
         projector.stop()
 
-        let rebuilt = try ProjectionRebuilder(conninfo: db.serviceURL, batchSize: 25, log: { _, _, _ in }).build([BillingProjection()])
+        let rebuilt = try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: 25, log: { _, _, _ in }).build([BillingProjection()])
         let differences = try rebuilt.differences()
         let billing = try #require(differences.first)
         #expect(billing.position == 64 && billing.livePosition == 64)
@@ -68,7 +68,7 @@ struct ReplayDifferencesTests {
         try rebuilt.swap()
 
         // Swapped: the live projection is now the rebuilt one, and a second rebuild of it changes nothing.
-        let again = try ProjectionRebuilder(conninfo: db.serviceURL, batchSize: 25, log: { _, _, _ in }).build([BillingProjection()])
+        let again = try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: 25, log: { _, _, _ in }).build([BillingProjection()])
         #expect(try again.differences().allSatisfy(\.isUnchanged))
         again.discard()
         let connection = try db.connect()
@@ -84,13 +84,13 @@ struct ReplayDifferencesTests {
         defer { store.close() }
         for i in 0..<40 { _ = try store.append(AppendRequest(event("s-\(i % 5)"))) }
         let catalogue = CatalogueProjection()
-        let projector = ProjectorThread(url: db.serviceURL, projections: [catalogue], batchSize: 16, pollInterval: 0.05)
+        let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 16, pollInterval: 0.05)
         #expect(try waitForProjections([catalogue], url: db.serviceURL))
         projector.stop()
         let connection = try db.connect()
         try connection.query("DELETE FROM proj_catalogue.streams WHERE stream = 's-3'")  // a damaged live table
         let oid = try connection.query("SELECT oid FROM pg_namespace WHERE nspname = 'proj_catalogue'")[0].int64(0)
-        let rebuilt = try ProjectionRebuilder(conninfo: db.serviceURL, batchSize: 16, log: { _, _, _ in }).build([catalogue])
+        let rebuilt = try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: 16, log: { _, _, _ in }).build([catalogue])
         let streams = try #require(try rebuilt.differences().first?.tables.first { $0.table == "streams" })
         #expect(streams.added == 1 && streams.removed == 0 && streams.changed == 0)
         rebuilt.discard()

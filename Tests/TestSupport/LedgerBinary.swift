@@ -44,6 +44,9 @@ public final class LedgerProcess: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
+        // The development profile by name, as `ledger dev` gives its processes: unset means
+        // production (docs/security.md). A test of the production profile says so.
+        env["LEDGER_ENVIRONMENT"] = env["LEDGER_ENVIRONMENT"] ?? "development"
         for (k, v) in environment { env[k] = v }
         process.environment = env
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))

@@ -10,17 +10,25 @@ public final class TestDatabase: Sendable {
     public let name: String
     /// Superuser URL of this database (for tampering and inspection).
     public let superuserURL: String
-    /// URL of a login role that is only a member of `ledger_service`, as the service runs.
+    /// URL of a login role that is only a member of `ledger_service`, as the API runs.
     public let serviceURL: String
+    /// URL of a login role that is only a member of `ledger_projector`, as the projector runs
+    /// (migration 0011: it alone writes the projections).
+    public let projectorURL: String
     /// The superuser URL of the cluster it is on.
     let clusterURL: String
 
     public static let serviceLogin = "ledger_test_service"
+    public static let projectorLogin = "ledger_test_projector"
+    /// The test logins' password: the test cluster wants one over TCP (`EmbeddedPostgres`).
+    /// Not a secret: the cluster is a throwaway on loopback, its superuser's is random.
+    public static let loginPassword = "ledger-test-login"
 
-    private init(name: String, superuserURL: String, serviceURL: String, clusterURL: String) {
+    private init(name: String, superuserURL: String, serviceURL: String, projectorURL: String, clusterURL: String) {
         self.name = name
         self.superuserURL = superuserURL
         self.serviceURL = serviceURL
+        self.projectorURL = projectorURL
         self.clusterURL = clusterURL
     }
 
@@ -37,7 +45,8 @@ public final class TestDatabase: Sendable {
         let admin = try PostgresConnection(conninfo: clusterURL)
         try admin.query("CREATE DATABASE \(admin.quoteIdentifier(name)) ENCODING 'UTF8' TEMPLATE template0")
         let db = TestDatabase(name: name, superuserURL: try url(clusterURL, user: nil, database: name),
-                              serviceURL: try url(clusterURL, user: serviceLogin, database: name), clusterURL: clusterURL)
+                              serviceURL: try url(clusterURL, user: serviceLogin, database: name),
+                              projectorURL: try url(clusterURL, user: projectorLogin, database: name), clusterURL: clusterURL)
         if migrated {
             let connection = try PostgresConnection(conninfo: db.superuserURL)
             try Migrator(migrations: try Migration.load(from: migrationsDirectory)).migrate(on: connection)
@@ -59,6 +68,11 @@ public final class TestDatabase: Sendable {
         try Self.url(cluster, user: Self.serviceLogin, database: name)
     }
 
+    /// The projector login's URL of this database on another server that holds it.
+    public func projectorURL(onCluster cluster: String) throws -> String {
+        try Self.url(cluster, user: Self.projectorLogin, database: name)
+    }
+
     /// The superuser URL of this database on another server that holds it.
     public func superuserURL(onCluster cluster: String) throws -> String {
         try Self.url(cluster, user: nil, database: name)
@@ -66,6 +80,7 @@ public final class TestDatabase: Sendable {
 
     public func connect() throws -> PostgresConnection { try PostgresConnection(conninfo: superuserURL) }
     public func connectAsService() throws -> PostgresConnection { try PostgresConnection(conninfo: serviceURL) }
+    public func connectAsProjector() throws -> PostgresConnection { try PostgresConnection(conninfo: projectorURL) }
 
     /// The repository's `sql/` folder.
     public static var migrationsDirectory: String {
@@ -78,8 +93,9 @@ public final class TestDatabase: Sendable {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     }
 
-    /// Creates the service's login role on the cluster when missing (after migrations
-    /// made `ledger_service`); `create(migrated: true)` does it.
+    /// Creates the service's and the projector's login roles on the cluster when missing
+    /// (after migrations made `ledger_service` and `ledger_projector`); `create(migrated:
+    /// true)` does it.
     public func ensureServiceLogin() throws {
         try Self.ensureServiceLogin(try PostgresConnection(conninfo: clusterURL))
     }
@@ -89,7 +105,10 @@ public final class TestDatabase: Sendable {
             DO $$
             BEGIN
                 IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ledger_test_service') THEN
-                    CREATE ROLE ledger_test_service LOGIN IN ROLE ledger_service;
+                    CREATE ROLE ledger_test_service LOGIN PASSWORD 'ledger-test-login' IN ROLE ledger_service;
+                END IF;
+                IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ledger_test_projector') THEN
+                    CREATE ROLE ledger_test_projector LOGIN PASSWORD 'ledger-test-login' IN ROLE ledger_projector;
                 END IF;
             EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
             END $$
@@ -100,7 +119,7 @@ public final class TestDatabase: Sendable {
         guard var components = URLComponents(string: base) else {
             throw PostgresError(code: .connectionFailed, message: "\(TestPostgres.urlVariable) is not a URL")
         }
-        if let user { components.user = user; components.password = nil }
+        if let user { components.user = user; components.password = loginPassword }
         components.path = "/" + database
         return components.string!
     }

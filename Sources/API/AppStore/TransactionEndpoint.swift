@@ -38,14 +38,11 @@ enum TransactionEndpoint {
         }
         // From the log itself, not the projection: a transaction a notification recorded a moment
         // ago is already recorded (T5), whether or not the projector has folded it yet.
-        let transactionID = ExternalID.value(facts.transactionID)
-        let alreadyRecorded = try context.store.readStream(facts.stream).contains { event in
-            event.type == AppStoreTransactionRecorded.type && (try? event.data())?["transaction_id"]?.stringValue == transactionID
-        }
+        let known = try AppStoreSubscriptionLog(try context.store.readStream(facts.stream).map { (type: $0.type, data: try $0.data()) })
         let decision: Decision
         do {
             decision = try AppStoreDecider.recordTransaction(
-                facts, org: org, reader: reader, alreadyRecorded: alreadyRecorded,
+                facts, org: org, reader: reader, known: known,
                 products: settings.catalog, domains: settings.schoolDomains, now: context.now())
         } catch {
             throw Problem(error)
@@ -57,11 +54,17 @@ enum TransactionEndpoint {
                               reader: reader, request: request, context: context, settings: settings)
         }
         let metadata = EventMetadata(actor: Actor(.person, reader.personID), requestID: request.requestID)
+        let claims = decision.events.allSatisfy { $0.type == AppStoreSubscriptionClaimed.type }
         throw context.append(AppendRequest(decision, metadata: metadata)) { result in
             switch result {
             case .success(let r):
-                return try answer(recorded: !(r.events.last?.alreadyRecorded ?? true), at: r.position, orgID: orgID, reader: reader,
-                                  request: request, context: context, settings: settings)
+                // A claim records who bought a transaction already recorded: the transaction itself is not new.
+                return try answer(recorded: !claims && !(r.events.last?.alreadyRecorded ?? true), at: r.position, orgID: orgID,
+                                  reader: reader, request: request, context: context, settings: settings)
+            case .failure(let error) where error.code == .idempotencyConflict && claims:
+                // Another administrator claimed it meanwhile: its first holder stays (T5, O10).
+                return try answer(recorded: false, at: max(org.position, try context.store.headPosition()), orgID: orgID,
+                                  reader: reader, request: request, context: context, settings: settings)
             case .failure(let error) where error.code == .idempotencyConflict && error.key?.hasPrefix("education-auto:") == true && attempt < 3:
                 // Another administrator made the organization eligible meanwhile: decide again on what is recorded now.
                 return try handle(request, context: context, settings: settings, attempt: attempt + 1)

@@ -1,4 +1,5 @@
 import Crypto
+import EventStore
 import HTTP
 import LedgerDomain
 import Postgres
@@ -9,14 +10,7 @@ enum Authentication {
     /// `pool`: where the key is looked up, the same as the request's read (a replica or the
     /// primary, `ServiceContext.reading`).
     static func principal(of request: HTTPRequest, context: ServiceContext, pool: PostgresPool? = nil) throws -> KeyPrincipal {
-        guard let header = request.headers["authorization"] else {
-            throw unauthenticated("missing Authorization header: send `Authorization: Bearer <secret key>`")
-        }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", parts[1].hasPrefix("sk_"), parts[1].utf8.count <= 200 else {
-            throw unauthenticated("the Authorization header must be `Bearer sk_…`")
-        }
-        let digest = Hex.encode(SHA256.hash(Array(parts[1].utf8)))
+        let digest = try keyDigest(of: request)
         if let known = context.keyCache.lookup(digest) { return known }
         guard let key = try BillingReadModel(pool: pool ?? context.pool).key(sha256: digest), !key.revoked else {
             throw unauthenticated("unknown or revoked key")
@@ -24,6 +18,49 @@ enum Authentication {
         let principal = key.principal
         context.keyCache.store(digest, principal)
         return principal
+    }
+
+    /// The SHA-256 (hex) of the request's `Bearer sk_…` key; 401 without one.
+    static func keyDigest(of request: HTTPRequest) throws -> String {
+        guard let header = request.headers["authorization"] else {
+            throw unauthenticated("missing Authorization header: send `Authorization: Bearer <secret key>`")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", parts[1].hasPrefix("sk_"), parts[1].utf8.count <= 200 else {
+            throw unauthenticated("the Authorization header must be `Bearer sk_…`")
+        }
+        return Hex.encode(SHA256.hash(Array(parts[1].utf8)))
+    }
+
+    /// Before a read waits for its `min_position` (`ReadYourWrites`), its key must be one
+    /// that may read `account` there: one the billing projection knows and has not revoked,
+    /// or one the log issued after what the projection has folded and no later than
+    /// `target` (read through the log's index of key events, 0010), so that a key issued
+    /// a moment ago waits for its first read as before. Anybody else is answered at once,
+    /// and learns nothing about the log (docs/security.md): no wait, no head position.
+    /// The read itself authenticates again where it runs, after the wait.
+    static func authorizeBeforeWaiting(_ request: HTTPRequest, account: BillingAccount, target: Int64,
+                                       context: ServiceContext) throws {
+        let digest = try keyDigest(of: request)
+        var principal = context.keyCache.lookup(digest)
+        if principal == nil, let key = try BillingReadModel(pool: context.pool).key(sha256: digest) {
+            guard !key.revoked else { throw unauthenticated("unknown or revoked key") }
+            principal = key.principal
+        }
+        if principal == nil {
+            var after = context.progress.position(BillingProjection().name) ?? 0
+            search: while after < target {
+                let page = try context.store.events(ofType: KeyIssued.type, after: after, through: target, limit: 500)
+                for event in page {
+                    let issued = try event.decode(KeyIssued.self)
+                    if issued.sha256 == digest { principal = issued.principal; break search }
+                }
+                guard let last = page.last, page.count == 500 else { break }
+                after = last.position
+            }
+        }
+        guard let principal else { throw unauthenticated("unknown or revoked key") }
+        try authorize(principal, toRead: account)
     }
 
     /// The principal may read `account`; anybody else gets the same 404 as for an account

@@ -7,15 +7,16 @@ extension Console {
     /// built with against the code's, and the event it stopped on, if any.
     func projectionsPage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
         let projections = AllProjections.all
-        let (head, checkpoints, swappable) = try pool.read { conn in
-            (try EventStore.headPosition(on: conn), try ProjectionSchema.checkpoints(projections.map(\.schema), on: conn),
-             try ProjectionSchema.swappable(projections.map(\.schema), on: conn))
+        let (head, checkpoints) = try pool.read { conn in
+            (try EventStore.headPosition(on: conn), try ProjectionSchema.checkpoints(projections.map(\.schema), on: conn))
         }
+        let swappable = try projectorPool?.read { try ProjectionSchema.swappable(projections.map(\.schema), on: $0) } ?? []
         let mayAct = viewer.state.role.includes(.operator)
         func rebuild(_ projection: any Projection) -> String {
             guard mayAct else { return "" }
             guard swappable.contains(projection.schema) else {
-                return "<td>run <code>ledger replay --projection \(HTML.escape(projection.name))</code> as the projection's owner (this console's database role is not)</td>"
+                let why = projectorPool == nil ? "this console has no LEDGER_PROJECTOR_DATABASE_URL" : "its LEDGER_PROJECTOR_DATABASE_URL is not the projection's owner"
+                return "<td>run <code>ledger replay --projection \(HTML.escape(projection.name))</code> as the projector (\(why): the console itself only reads the projections)</td>"
             }
             return """
                 <td><form method="post" action="/projections/\(HTML.query(projection.name))/rebuild">

@@ -14,8 +14,13 @@ extension Console {
             throw Problem(status: 404, code: "not_found", title: "No such projection",
                           detail: "The projections are \(AllProjections.all.map(\.name).joined(separator: ", ")).")
         }
+        guard let conninfo = settings.projectorConninfo,
+              try projectorPool?.read({ try ProjectionSchema.swappable([projection.schema], on: $0) }).isEmpty == false else {
+            throw Problem(status: 409, code: "rebuild_unavailable", title: "Rebuilds need the projector's role",
+                          detail: "The console reads the projections and may not write them: give it LEDGER_PROJECTOR_DATABASE_URL (a login in ledger_projector), or run `ledger replay --projection \(projection.name)`.")
+        }
         let store = self.store
-        let started = jobs.startRebuild(projection, by: viewer.state.name, now: settings.now(), conninfo: pool.conninfo) {
+        let started = jobs.startRebuild(projection, by: viewer.state.name, now: settings.now(), conninfo: conninfo) {
             differences, name, reason, key in
             try ProjectionDifferences.record(differences, store: store, actor: Actor(.operator, name), reason: reason,
                                              requestID: "console-" + Hex.encode(SecureRandom.bytes(8)), key: key, attempts: 5)

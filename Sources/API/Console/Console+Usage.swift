@@ -3,43 +3,81 @@ import LedgerDomain
 import Projections
 
 extension Console {
-    /// An account's balance by source, and its last twelve months: each month's status,
-    /// its projects' metered usage and charges, with a bar chart of the API requests.
+    /// An account's balance and its last twelve months of usage, exactly as the API answers
+    /// them (`GET …/balance` and `…/usage`): the same views, built by the same code in one
+    /// snapshot, rendered here (issue 31, finding 10: no second formula). Each figure carries
+    /// its field's path in the API's answer (`data-field`) and its raw value (`data-value`).
     func usagePage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
         let text = request.query("account") ?? ""
         guard let pool = Pool(text) else {
             throw Problem(status: 400, code: "invalid_account", title: "Not an account", detail: "account is payer:ID or project:ID.")
         }
+        let account: BillingAccount
+        switch pool {
+        case .payer(let id): account = .payer(id)
+        case .project(let id): account = .project(id)
+        }
         let now = Self.timestamp(settings.now())
         var months: [UTCMonth] = [UTCMonth(containing: now)]
         while months.count < 12, let last = months.last, let earlier = last.month == 1 ? UTCMonth(year: last.year - 1, month: 12) : UTCMonth(year: last.year, month: last.month - 1) { months.append(earlier) }
         months.reverse()
-        let (balance, views) = try BillingReadModel(pool: self.pool).snapshot(now: now) { snapshot in
-            (try snapshot.balance(pool.description, pool: pool), try months.map { try snapshot.poolMonth(pool, $0.description) })
+        let (balance, usage) = try BillingReadModel(pool: self.pool).snapshot(now: now) { reader in
+            (try BalanceEndpoint.response(account, reader: reader), try months.compactMap { try UsageEndpoint.response(account, month: $0, reader: reader) })
         }
-        func requests(_ view: BillingSnapshot.PoolMonthView?) -> Int128 {
-            view?.meters.values.reduce(Int128(0)) { $0 + $1.apiRequests.value } ?? 0
+        guard let balance else {
+            throw Problem(status: 404, code: "not_found", title: "No such account", detail: "There is no \(account.kind) \(account.id).")
         }
-        let rows = zip(months, views).map { month, view -> String in
-            let meters = view?.meters.values
-            let events = meters?.reduce(Int128(0)) { $0 + $1.streamEvents.value } ?? 0
-            return """
-                <tr><td>\(month)</td><td>\(HTML.escape(view?.status ?? "—"))</td><td style="text-align:right">\(requests(view))</td>
-                <td style="text-align:right">\(events)</td><td style="text-align:right">\(view?.freeUsed ?? 0)</td></tr>
-                """
+        let rows = usage.map { month -> String in
+            let f = month.figures
+            func cell(_ field: String, _ value: String) -> String {
+                "<td style=\"text-align:right\" data-month=\"\(month.month)\" data-field=\"\(field)\" data-value=\"\(HTML.escape(value))\">\(HTML.escape(value))</td>"
+            }
+            return "<tr><td>\(month.month)</td><td>\(HTML.escape(month.status))</td>"
+                + cell("units.api_requests", f.units.apiRequests.description) + cell("units.stream_events", f.units.streamEvents.description)
+                + cell("units.webhook_deliveries", f.units.webhookDeliveries.description) + cell("units.free_used", f.units.freeUsed.description)
+                + cell("units.billed", f.units.billed.description) + cell("units.amount", f.units.amount.description)
+                + cell("storage.peak_bytes", f.storage.peakBytes.description) + cell("storage.billed_bytes", f.storage.billedBytes.description)
+                + cell("storage.amount", f.storage.amount.description) + cell("amount", f.amount.description) + "</tr>"
         }.joined()
-        let credits = [("plan credits", balance.creditPlan), ("purchased", balance.creditPurchase), ("granted", balance.creditGrant),
-                       ("corrections", balance.correction), ("usage posted", balance.usagePosted), ("holds posted", balance.holdPosted),
-                       ("held now", balance.holdHeld)]
-            .map { "<tr><th scope=\"row\">\($0.0)</th><td style=\"text-align:right\">\($0.1)</td></tr>" }.joined()
         return HTML.page(title: "Balance and usage of \(text)", body: """
-            <p><a href="/journal?account=\(HTML.query(text))">The journal</a> lists every entry behind these sums.</p>
-            <table><caption>Balance by source, in millicredits</caption>\(credits)</table>
+            <p><a href="/journal?account=\(HTML.query(text))">The journal</a> lists every entry behind these sums. These are the
+            figures <code>GET /v1/\(account.kind)s/\(HTML.escape(account.id))/balance</code> and <code>…/usage</code> answer,
+            in millicredits.</p>
+            \(Self.balanceHTML(balance.current, field: ""))
+            \(balance.otherPools.enumerated().map { i, part in
+                "<h3>Earlier on the pool of \(HTML.escape(part.payer.kind)) \(HTML.escape(part.payer.id))</h3>" + Self.balanceHTML(part, field: "other_pools.\(i).")
+            }.joined())
             <h2>Usage by month</h2>
-            \(Self.barChart(months.map(\.description), zip(months, views).map { requests($0.1) }, label: "API requests per month"))
+            \(Self.barChart(usage.map(\.month), usage.map { $0.figures.units.apiRequests.value }, label: "API requests per month"))
             <table><thead><tr><th scope="col">Month</th><th scope="col">Status</th><th scope="col">API requests</th>
-            <th scope="col">Stream events</th><th scope="col">Free units used</th></tr></thead><tbody>\(rows)</tbody></table>
+            <th scope="col">Stream events</th><th scope="col">Webhook deliveries</th><th scope="col">Free units used</th>
+            <th scope="col">Billed units</th><th scope="col">Units amount</th><th scope="col">Storage peak (bytes)</th>
+            <th scope="col">Billed storage (bytes)</th><th scope="col">Storage amount</th><th scope="col">Amount</th></tr></thead>
+            <tbody>\(rows)</tbody></table>
             """, signedIn: viewer.frame)
+    }
+
+    /// The totals a billing person reads first (posted, held, available), then what they are
+    /// made of, as `BalanceEndpoint.PoolBalance` holds them.
+    static func balanceHTML(_ b: BalanceEndpoint.PoolBalance, field prefix: String) -> String {
+        func row(_ label: String, _ field: String, _ value: Millicredits?) -> String {
+            let shown = value?.description ?? "—"
+            return "<tr><th scope=\"row\">\(label)</th><td style=\"text-align:right\" data-field=\"\(prefix)\(field)\" data-value=\"\(value?.description ?? "")\">\(shown)</td></tr>"
+        }
+        let scope = b.scope == "pool" ? "the whole pool" : "its own share of the pool of payer \(HTML.escape(b.payer.id)) (U6: the payer holds the credit)"
+        var rows = row("Posted", "posted", b.posted) + row("Held", "held", b.held)
+            + row("Available", "available", b.available)
+        if let sources = b.sources {
+            rows += row("&nbsp;from plan credits", "sources.plan.posted", sources.plan.posted)
+                + row("&nbsp;purchased", "sources.purchase.posted", sources.purchase.posted)
+                + row("&nbsp;granted", "sources.grant.posted", sources.grant.posted)
+                + row("&nbsp;corrections", "sources.correction.posted", sources.correction.posted)
+        }
+        rows += row("&nbsp;usage posted", "consumption.usage.posted", b.consumption.usage.posted)
+            + row("&nbsp;usage not yet posted (held)", "consumption.usage.held", b.consumption.usage.held)
+            + row("&nbsp;holds captured", "consumption.hold.posted", b.consumption.hold.posted)
+            + row("&nbsp;holds open (held)", "consumption.hold.held", b.consumption.hold.held)
+        return "<table><caption>Balance: \(scope), in millicredits</caption>\(rows)</table>"
     }
 
     /// A bar chart in SVG, with the numbers as text too: readable without colour, and

@@ -13,50 +13,78 @@ public struct Console: Sendable {
     let store: EventStore
     let settings: ConsoleSettings
     let operators: OperatorDirectory
+    let sessions: ConsoleSessionStore
     let jobs: ConsoleJobs
+    /// On `settings.projectorConninfo`: what a rebuild may swap.
+    let projectorPool: PostgresPool?
 
     public init(pool: PostgresPool, store: EventStore, settings: ConsoleSettings) {
         self.pool = pool
         self.store = store
         self.settings = settings
         self.operators = OperatorDirectory(pool: pool)
+        self.sessions = ConsoleSessionStore(pool: pool)
         self.jobs = ConsoleJobs(readyTimeout: settings.rebuildDecisionTimeout)
+        self.projectorPool = settings.projectorConninfo.map { PostgresPool(conninfo: $0, maximumConnections: 1) }
     }
 
-    /// Every route of the console.
+    /// Every route of the console, each behind the `Host` check.
     public func router() -> Router {
         var router = Router()
         // A database that cannot be reached is a 503 with Retry-After here too, never a 500.
         router.errorMapper = DependencyProblems.problem(for:)
-        router.add("GET", "/login") { request in self.loginPage(request) }
-        router.add("POST", "/login") { request in try self.login(request) }
-        router.add("POST", "/logout") { request in try self.logout(request) }
-        router.add("GET", "/") { request in try self.page(request, role: .viewer) { try self.searchPage(request, $0) } }
-        router.add("GET", "/timeline") { request in try self.page(request, role: .viewer) { try self.timelinePage(request, $0) } }
-        router.add("GET", "/events/{position}") { request in try self.page(request, role: .viewer) { try self.eventPage(request, $0) } }
-        router.add("GET", "/corrections") { request in try self.page(request, role: .auditor) { try self.correctionsPage(request, $0) } }
-        router.add("GET", "/corrections.csv") { request in try self.page(request, role: .auditor) { try self.correctionsCSV(request, $0) } }
-        router.add("GET", "/acts/{act}") { request in
+        func add(_ method: String, _ pattern: String, _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) {
+            router.add(method, pattern) { request in
+                try self.checkHost(request)
+                return try handler(request)
+            }
+        }
+        add("GET", "/login") { request in self.loginPage(request) }
+        add("POST", "/login") { request in try self.login(request) }
+        add("POST", "/logout") { request in try self.logout(request) }
+        add("GET", "/") { request in try self.page(request, role: .viewer) { try self.searchPage(request, $0) } }
+        add("GET", "/timeline") { request in try self.page(request, role: .viewer) { try self.timelinePage(request, $0) } }
+        add("GET", "/events/{position}") { request in try self.page(request, role: .viewer) { try self.eventPage(request, $0) } }
+        add("GET", "/corrections") { request in try self.page(request, role: .auditor) { try self.correctionsPage(request, $0) } }
+        add("GET", "/corrections.csv") { request in try self.page(request, role: .auditor) { try self.correctionsCSV(request, $0) } }
+        add("GET", "/acts/{act}") { request in
             try self.page(request, role: .operator) { try self.actForm(try Self.act(named: request), request, $0) }
         }
-        router.add("POST", "/acts/{act}/confirm") { request in try self.act(request) { try self.confirmAct(try Self.act(named: request), request, $0) } }
-        router.add("POST", "/acts/{act}") { request in try self.act(request) { try self.appendAct(try Self.act(named: request), request, $0) } }
-        router.add("GET", "/orgs/{id}") { request in try self.page(request, role: .viewer) { try self.organizationPage(request, $0) } }
-        router.add("GET", "/usage") { request in try self.page(request, role: .viewer) { try self.usagePage(request, $0) } }
-        router.add("GET", "/journal") { request in try self.page(request, role: .viewer) { try self.journalPage(request, $0) } }
-        router.add("GET", "/apps") { request in try self.page(request, role: .viewer) { try self.appsPage(request, $0) } }
-        router.add("GET", "/apps/{id}") { request in try self.page(request, role: .viewer) { try self.appPage(request, $0) } }
-        router.add("GET", "/projections") { request in try self.page(request, role: .viewer) { try self.projectionsPage(request, $0) } }
-        router.add("GET", "/chain") { request in try self.page(request, role: .auditor) { try self.chainPage(request, $0) } }
-        router.add("POST", "/chain/verify") { request in try self.posted(request, role: .auditor) { try self.startVerification(request, $0) } }
-        router.add("POST", "/projections/{name}/rebuild") { request in try self.act(request) { try self.startRebuild(request, $0) } }
-        router.add("GET", "/projections/rebuild") { request in try self.page(request, role: .viewer) { try self.rebuildPage(request, $0) } }
-        router.add("POST", "/projections/rebuild/decide") { request in try self.act(request) { try self.decideRebuild(request, $0) } }
+        add("POST", "/acts/{act}/confirm") { request in try self.act(request) { try self.confirmAct(try Self.act(named: request), request, $0) } }
+        add("POST", "/acts/{act}") { request in try self.act(request) { try self.appendAct(try Self.act(named: request), request, $0) } }
+        add("GET", "/orgs/{id}") { request in try self.page(request, role: .viewer) { try self.organizationPage(request, $0) } }
+        add("GET", "/usage") { request in try self.page(request, role: .viewer) { try self.usagePage(request, $0) } }
+        add("GET", "/journal") { request in try self.page(request, role: .viewer) { try self.journalPage(request, $0) } }
+        add("GET", "/apps") { request in try self.page(request, role: .viewer) { try self.appsPage(request, $0) } }
+        add("GET", "/apps/{id}") { request in try self.page(request, role: .viewer) { try self.appPage(request, $0) } }
+        add("GET", "/projections") { request in try self.page(request, role: .viewer) { try self.projectionsPage(request, $0) } }
+        add("GET", "/chain") { request in try self.page(request, role: .auditor) { try self.chainPage(request, $0) } }
+        add("POST", "/chain/verify") { request in try self.posted(request, role: .auditor) { try self.startVerification(request, $0) } }
+        add("POST", "/projections/{name}/rebuild") { request in try self.act(request) { try self.startRebuild(request, $0) } }
+        add("GET", "/projections/rebuild") { request in try self.page(request, role: .viewer) { try self.rebuildPage(request, $0) } }
+        add("POST", "/projections/rebuild/decide") { request in try self.act(request) { try self.decideRebuild(request, $0) } }
         router.setProblemShape(forPathsUnder: "/") { problem in
             HTML.page(title: problem.title ?? "Error", body: "<p class=\"error\" role=\"alert\">\(HTML.escape(problem.detail))</p>",
                       status: problem.status)
         }
         return router
+    }
+
+    /// Refuses a request whose `Host` is not one of the console's names (DNS rebinding:
+    /// a page of another site, served from a name made to resolve to this address).
+    func checkHost(_ request: HTTPRequest) throws {
+        let host = Self.hostName(request.headers["host"] ?? "")
+        guard settings.allowedHosts.contains(host) else {
+            throw Problem(status: 421, code: "misdirected_request", title: "Wrong address",
+                          detail: "This console answers at \(settings.allowedHosts.sorted().joined(separator: ", ")) only; open it by that address (LEDGER_CONSOLE_URL names another).")
+        }
+    }
+
+    /// The host of a `Host` field, lowercase, without its port: `[::1]:8081` → `[::1]`.
+    static func hostName(_ field: String) -> String {
+        let text = field.lowercased()
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") { return String(text[...close]) }
+        return String(text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
     }
 
     /// Who is signed in, for a page.
@@ -67,15 +95,21 @@ public struct Console: Sendable {
         var frame: (name: String, role: String, csrf: String) { (state.name, state.role.rawValue, csrf) }
     }
 
-    /// The signed-in operator of a request: a valid cookie, an operator who is not
-    /// disabled, and the credential still theirs (a reset signs out).
+    /// The signed-in operator of a request: a cookie whose session is a row that has not
+    /// ended, idled out or expired, of an operator who is not disabled, with the password
+    /// it was opened with, and which no operator ended (docs/security.md).
     func viewer(_ request: HTTPRequest) throws -> Viewer? {
-        guard let value = Self.cookie(ConsoleSession.cookieName, in: request),
-              let session = ConsoleSession(cookieValue: value, secret: settings.secret, now: Int64(settings.now())),
-              let state = try operators.state(of: session.operatorName),
-              !state.disabled, state.credential == session.credential else { return nil }
-        return Viewer(state: state, session: session, csrf: session.csrfToken(secret: settings.secret))
+        guard let token = Self.cookie(settings.sessionCookie, in: request), ConsoleSession.isWellFormedToken(token),
+              let session = try sessions.find(token: token) else { return nil }
+        let now = Self.microseconds(settings.now())
+        let state = try operators.state(of: session.operatorName)
+        guard session.status(at: now, idleTimeout: settings.idleTimeout, operator: state) == .active, let state else { return nil }
+        try sessions.touch(session, now: now)
+        return Viewer(state: state, session: session, csrf: ConsoleSession.csrfToken(forToken: token, secret: settings.secret))
     }
+
+    /// Seconds since 1970 (`ConsoleSettings.now`) as microseconds.
+    static func microseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1e6).rounded()) }
 
     /// A page for operators of at least `role`; anyone else is sent to the login page (a
     /// GET) or refused.
@@ -134,7 +168,8 @@ public struct Console: Sendable {
     }
 
     /// `Set-Cookie` for the console: HttpOnly, Secure (browsers accept it on
-    /// http://127.0.0.1 and localhost), SameSite=Strict.
+    /// http://127.0.0.1 and localhost), SameSite=Strict, for the whole host and no domain
+    /// (what the `__Host-` prefix requires over https).
     static func setCookie(_ name: String, _ value: String, maxAge: Int64) -> (String, String) {
         ("Set-Cookie", "\(name)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; Secure; SameSite=Strict")
     }

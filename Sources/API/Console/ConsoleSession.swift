@@ -2,48 +2,89 @@ import Crypto
 import Foundation
 import LedgerDomain
 
-/// A console session: who signed in, with which credential, when; carried in a cookie
-/// signed with the console's secret (HMAC-SHA256), so that nothing is stored per
-/// session. Checked on every request against the operator's stream: a disabled operator,
-/// or one whose password was reset, is signed out at once.
+/// A console session: a row of `console_sessions` (migration 0012), opened at sign-in and
+/// found again, on every request, by the SHA-256 of the random token its cookie carries.
+/// The cookie is nothing but that token: signing out, an idle spell, the end of its
+/// lifetime, its operator being disabled or given another password, or another operator
+/// ending it (`ledger admin operator sessions end`) ends it for every copy of the cookie
+/// at once (docs/security.md).
 public struct ConsoleSession: Sendable, Equatable {
+    /// `cs_` and 16 hex digits: how listings and `operator.sessions_ended` name it.
+    public var id: String
     public var operatorName: String
+    /// The `console_credentials` row of the password it was opened with.
     public var credential: String
-    public var issuedAt: Int64
-    /// Random, per session: the CSRF token of its forms is derived from it.
-    public var nonce: String
+    /// The operator's `sessionEpoch` when it was opened.
+    public var epoch: Int64
+    /// Microseconds since 1970.
+    public var created: Int64
+    public var lastSeen: Int64
+    public var expires: Int64
+    public var ended: Int64?
+    public var endedReason: String?
+    public var address: String
+    public var userAgent: String
 
+    /// The cookie's name over plain http (a developer's loopback).
     public static let cookieName = "ledger_console"
-    /// Seconds a session lasts from its login.
-    public static let lifetime: Int64 = 8 * 3600
+    /// Over https the `__Host-` prefix: the browser then keeps it only if it is Secure, for
+    /// the whole host and no other (RFC 6265bis §4.1.3.2), so that a sibling domain cannot
+    /// plant one.
+    public static func cookieName(https: Bool) -> String { (https ? "__Host-" : "") + cookieName }
 
-    public init(operatorName: String, credential: String, issuedAt: Int64, nonce: String = Base64URL.encode(SecureRandom.bytes(16))) {
-        self.operatorName = operatorName
-        self.credential = credential
-        self.issuedAt = issuedAt
-        self.nonce = nonce
+    /// Seconds of inactivity after which a session ends (LEDGER_CONSOLE_IDLE_MINUTES).
+    public static let defaultIdleTimeout: Double = 30 * 60
+    /// Seconds a session lasts from its sign-in, however active (LEDGER_CONSOLE_SESSION_HOURS).
+    public static let defaultLifetime: Double = 8 * 3600
+    /// A session's `last_seen` is written at most this often (seconds): the idle timeout is
+    /// exact to within it, and an active operator costs one write a minute, not one a page.
+    public static let touchInterval: Double = 60
+
+    /// A new secret for a cookie: 256 random bits, base64url (43 characters).
+    public static func newToken() -> String { Base64URL.encode(SecureRandom.bytes(32)) }
+
+    /// A new public id.
+    public static func newID() -> String { "cs_" + Hex.encode(SecureRandom.bytes(8)) }
+
+    /// Whether `text` could be a token this console made, before any lookup.
+    public static func isWellFormedToken(_ text: String) -> Bool {
+        text.utf8.count == 43 && Base64URL.decode(text)?.count == 32
     }
 
-    /// The cookie's value: the fields, then their signature.
-    public func cookieValue(secret: [UInt8]) -> String {
-        let payload = Base64URL.encode(Array("v1\n\(operatorName)\n\(credential)\n\(issuedAt)\n\(nonce)".utf8))
-        return payload + "." + Base64URL.encode(HMAC.sha256(key: secret, data: Array(payload.utf8)))
+    /// What the table keeps of a token.
+    public static func digest(of token: String) -> [UInt8] { SHA256.hash(Array(token.utf8)) }
+
+    /// The token every form of the session carries, derived from the cookie's: a page of
+    /// another site can read neither.
+    public static func csrfToken(forToken token: String, secret: [UInt8]) -> String {
+        Base64URL.encode(HMAC.sha256(key: secret, data: Array("csrf\n\(token)".utf8)))
     }
 
-    /// The session a cookie carries, when its signature holds and it has not expired.
-    public init?(cookieValue: String, secret: [UInt8], now: Int64) {
-        let parts = cookieValue.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let signature = Base64URL.decode(String(parts[1])),
-              constantTimeEquals(signature, HMAC.sha256(key: secret, data: Array(parts[0].utf8))),
-              let bytes = Base64URL.decode(String(parts[0])), let text = String(validating: bytes, as: UTF8.self) else { return nil }
-        let fields = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard fields.count == 5, fields[0] == "v1", let issued = Int64(fields[3]), issued <= now + 60,
-              now < issued + Self.lifetime else { return nil }
-        self.init(operatorName: fields[1], credential: fields[2], issuedAt: issued, nonce: fields[4])
+    /// Where the session stands at `now` (microseconds), as its operator's stream says.
+    public enum Status: Sendable, Equatable, CustomStringConvertible {
+        case active
+        case ended(String)
+        case expired
+        case idle
+
+        public var description: String {
+            switch self {
+            case .active: return "active"
+            case .ended(let reason): return "ended (\(reason))"
+            case .expired: return "expired"
+            case .idle: return "ended (idle)"
+            }
+        }
     }
 
-    /// The token every form of this session carries.
-    public func csrfToken(secret: [UInt8]) -> String {
-        Base64URL.encode(HMAC.sha256(key: secret, data: Array("csrf\n\(nonce)".utf8)))
+    public func status(at now: Int64, idleTimeout: Double, operator state: OperatorDecider.State?) -> Status {
+        if let reason = endedReason ?? (ended != nil ? "ended" : nil) { return .ended(reason) }
+        guard let state else { return .ended("no such operator") }
+        if state.disabled { return .ended("operator disabled") }
+        if state.credential != credential { return .ended("password reset") }
+        if state.endedSessions.contains(id) || state.sessionEpoch != epoch { return .ended("ended by an operator") }
+        if now >= expires { return .expired }
+        if Double(now - lastSeen) >= idleTimeout * 1e6 { return .idle }
+        return .active
     }
 }

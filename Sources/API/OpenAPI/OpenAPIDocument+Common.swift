@@ -8,7 +8,8 @@ extension OpenAPIDocument {
     /// one, 429 (too many requests of one client in the server) and 503 (a dependency
     /// down, the server overloaded or stopping, a wait for the projections timed out),
     /// the last two with `Retry-After`; inline routes are never queued, so they give
-    /// neither. Every response carries `X-Request-Id`. Errors of the catalog surface are
+    /// neither. Every response carries `X-Request-Id` and `X-Content-Type-Options`, every
+    /// error `Cache-Control` (`HTTPResponse.addServerHeaders`). Errors of the catalog surface are
     /// the seed's `Error`, the others RFC 9457 problems.
     static func completing(_ paths: JSONValue, router: Router) -> JSONValue {
         guard case .object(var items) = paths else { return paths }
@@ -36,7 +37,11 @@ extension OpenAPIDocument {
                 for status in ["429", "503"] {
                     if let response = responses[status] { responses[status] = withHeader(response, "Retry-After") }
                 }
-                for (status, response) in responses { responses[status] = withHeader(response, "X-Request-Id") }
+                for (status, response) in responses {
+                    var response = withHeader(withHeader(response, "X-Request-Id"), "X-Content-Type-Options")
+                    if let code = Int(status), code >= 400 { response = withHeader(response, "Cache-Control") }
+                    responses[status] = response
+                }
                 op["responses"] = .object(responses)
                 methods[method] = .object(op)
             }
@@ -53,6 +58,10 @@ extension OpenAPIDocument {
                 "schema": ["type": "string"],
             ],
             "Retry-After": ["description": "Seconds after which a retry may succeed.", "schema": ["type": "integer"]],
+            "X-Content-Type-Options": ["description": "`nosniff` on every answer: the body is only what its Content-Type says.",
+                                       "schema": ["type": "string", "const": "nosniff"]],
+            "Cache-Control": ["description": "`private, no-store` on every error and every private answer: no cache keeps it.",
+                              "schema": ["type": "string"]],
         ]
     }
 

@@ -12,14 +12,18 @@ enum ReadYourWrites {
 
     /// Returns when the request names no `min_position` or `projection` has passed it;
     /// otherwise throws a deferral that runs `handler` again once it has. A position
-    /// beyond the log's head can never be reached: that is a 400 at once.
+    /// beyond the log's head can never be reached: that is a 400 at once. `authorize`
+    /// runs first, with the position: nothing waits, and nothing about the log is told,
+    /// before the caller is known to be allowed the read (docs/security.md).
     static func wait(_ request: HTTPRequest, context: ServiceContext, projection: any Projection = BillingProjection(),
+                     authorize: (Int64) throws -> Void,
                      then handler: @escaping @Sendable () throws -> HTTPResponse) throws {
         guard let text = request.query("min_position") else { return }
         guard let target = Int64(text), target >= 0, String(target) == text else {
             throw Problem(status: 400, code: "invalid_parameter",
                           detail: "min_position must be a non-negative integer, got \(text.debugDescription)")
         }
+        try authorize(target)
         if let reached = context.progress.position(projection.name), reached >= target { return }
         let head = try context.progress.head.flatMap { $0 >= target ? $0 : nil } ?? context.store.headPosition()
         guard target <= head else {

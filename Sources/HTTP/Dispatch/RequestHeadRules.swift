@@ -23,7 +23,9 @@ enum RequestHeadRules {
     }
 
     /// The first rule the head breaks, as the problem to answer; nil when it keeps them all.
-    static func check(method: String, version: String, headers: HTTPHeaders) -> Problem? {
+    /// `credentialFields`: header fields that carry a credential, of which a request may
+    /// carry at most one each.
+    static func check(method: String, version: String, headers: HTTPHeaders, credentialFields: [String] = ["Authorization"]) -> Problem? {
         guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
             return Problem(status: 505, code: "http_version_not_supported",
                            detail: "This server speaks HTTP/1.1 (and HTTP/1.0), not \(printable(version)).")
@@ -51,6 +53,12 @@ enum RequestHeadRules {
         }
         if hosts.count > 1 {
             return Problem(status: 400, code: "invalid_host", detail: "The request carries \(hosts.count) Host header fields; one is allowed.")
+        }
+        // A credential is one value (RFC 9110 §11.6.2: Authorization is a singleton field):
+        // with two, which one a surface believes would depend on which it reads first.
+        for name in credentialFields where headers.values(for: name).count > 1 {
+            return Problem(status: 400, code: "conflicting_credentials",
+                           detail: "The request carries \(headers.values(for: name).count) \(name) header fields; send exactly one credential.")
         }
         let lengths = headers.values(for: "Content-Length")
         let encodings = headers.values(for: "Transfer-Encoding")

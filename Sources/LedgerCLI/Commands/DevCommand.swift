@@ -17,28 +17,51 @@ public enum DevCommand: LedgerCommand {
 
         With DATABASE_URL unset, creates (once) and starts a PostgreSQL cluster under
         LEDGER_DATA_DIR (default .ledger/) on 127.0.0.1:LEDGER_DEV_POSTGRES_PORT, creates the
-        `ledger` database and a `ledger` login role in ledger_service, and migrates. With
+        `ledger` database, a `ledger` login in ledger_service (the API) and a `projector`
+        login in ledger_projector (the projector), and migrates. With
         DATABASE_URL set, migrates that database instead. Then seeds the demo data (once),
         starts `ledger serve` and `ledger project` as processes, waits until the API
-        answers, prints its URL and writes LEDGER_DATA_DIR/demo.json with the base URL and
-        every demo key and id. Ctrl-C stops the API, the projector and the cluster.
+        answers, prints its URL and writes LEDGER_DATA_DIR/demo.json (mode 0600) with the
+        base URL and every demo key and id. Ctrl-C stops the API, the projector and the
+        cluster (a cluster that was running already is left running). One `ledger dev` runs
+        per LEDGER_DATA_DIR: a second exits 1, naming the first, and changes nothing.
+        Runs under the development profile; its cluster wants a password on TCP, and the
+        API and the projector log in as two roles (docs/security.md).
         """
 
-    public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
+    public static func run(arguments: [String], environment given: LedgerEnvironment) throws -> Int32 {
         _ = try Arguments(arguments, valued: [])
+        // The embedded default is the development profile by name (docs/security.md), for
+        // this process and the two it starts; asking it for production is a contradiction.
+        if case (.production, .setting)? = try? given.profile() {
+            throw DevStartError(message: "ledger dev runs the development profile; LEDGER_ENVIRONMENT=production is for `ledger serve` and `ledger project` on a database of their own")
+        }
+        var environment = given
+        environment.values[LedgerEnvironment.Setting.environment.name] = DeploymentProfile.development.rawValue
+        // One instance per data directory, before anything is checked or started: a second
+        // one changes nothing, and never stops the first one's database.
+        let dataDirectory = URL(fileURLWithPath: try environment.require(.dataDirectory)).standardizedFileURL.path
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        let instance = try DevInstanceLock(directory: dataDirectory)
         SignalWatcher.shared.install()
-        var cluster: EmbeddedPostgres?
+        var started: EmbeddedPostgres?
         do {
-            return try run(environment: environment, cluster: &cluster)
+            // Held until this process ends, not only until its last use.
+            return try withExtendedLifetime(instance) {
+                try run(environment: environment, dataDirectory: dataDirectory, instance: instance, started: &started)
+            }
         } catch {
-            // Leave nothing running behind a failed start.
-            try? cluster?.stop()
+            // Leave nothing running behind a failed start, but a database this process did
+            // not start.
+            try? started?.stop()
             throw error
         }
     }
 
-    private static func run(environment: LedgerEnvironment, cluster: inout EmbeddedPostgres?) throws -> Int32 {
+    private static func run(environment: LedgerEnvironment, dataDirectory: String, instance: DevInstanceLock,
+                            started: inout EmbeddedPostgres?) throws -> Int32 {
         let logger = try environment.logger(component: "dev")
+        try environment.announceProfile(logger)
         let port = try environment.int(.port)
         let host = try environment.require(.host)
         // Before anything starts: a health check could otherwise be answered by whatever
@@ -48,33 +71,34 @@ public enum DevCommand: LedgerCommand {
         } catch {
             throw DevStartError(message: "cannot serve on \(host):\(port): \(error.message). Another server is using it: stop it, or choose another port with LEDGER_PORT=8090 (and LEDGER_DEV_POSTGRES_PORT if the database's port is taken too)")
         }
-        let dataDirectory = URL(fileURLWithPath: try environment.require(.dataDirectory)).standardizedFileURL.path
-        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
 
         let adminURL: String
         let serviceURL: String
+        let projectorURL: String
+        var logins: DevLogins?
         if let configured = environment.string(.databaseURL) {
             adminURL = environment.string(.migrationDatabaseURL) ?? configured
             serviceURL = configured
+            projectorURL = environment.string(.projectorDatabaseURL) ?? configured
         } else {
             let pg = EmbeddedPostgres(directory: dataDirectory + "/postgres", port: try environment.int(.devPostgresPort))
-            logger.info("starting the embedded PostgreSQL", ["directory": .string(pg.clusterDirectory)])
-            _ = try pg.start()
-            cluster = pg
+            if pg.isRunning {
+                logger.info("the embedded PostgreSQL is running already: it is used, and left running at the end", ["directory": .string(pg.clusterDirectory)])
+                _ = try pg.start()
+            } else {
+                logger.info("starting the embedded PostgreSQL", ["directory": .string(pg.clusterDirectory)])
+                _ = try pg.start()
+                started = pg
+            }
             adminURL = try pg.createDatabase(name: "ledger")
-            serviceURL = adminURL.replacingOccurrences(of: "postgresql://postgres@", with: "postgresql://ledger@")
+            let made = DevLogins(superuserPassword: pg.superuserPassword ?? "")
+            serviceURL = made.url(.service, on: adminURL)
+            projectorURL = made.url(.projector, on: adminURL)
+            logins = made
         }
         let admin = try PostgresConnection(conninfo: adminURL)
         try Migrator(migrations: try environment.migrations()).migrate(on: admin) { logger.info($0) }
-        if cluster != nil {
-            try admin.query("""
-                DO $$ BEGIN
-                  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ledger') THEN
-                    CREATE ROLE ledger LOGIN IN ROLE ledger_service;
-                  END IF;
-                END $$
-                """)
-        }
+        try logins?.ensure(on: admin)
 
         // Secrets that must survive restarts (cursors handed out, the demo session) are kept
         // beside the cluster, unless the environment gives them.
@@ -133,7 +157,13 @@ public enum DevCommand: LedgerCommand {
         let children = ChildProcesses(logger: logger)
         let logs = dataDirectory + "/logs"
         try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
-        try children.spawn(executable, ["project"], environment: childEnvironment, name: "projector", log: logs + "/projector.log")
+        // Each process as its own login (docs/security.md): the projector alone writes the
+        // projections; the API reads them, and hands the projector's login to the console's
+        // rebuilds only (a development convenience: production leaves it out).
+        var projectorEnvironment = childEnvironment
+        projectorEnvironment["DATABASE_URL"] = projectorURL
+        childEnvironment["LEDGER_PROJECTOR_DATABASE_URL"] = projectorURL
+        try children.spawn(executable, ["project"], environment: projectorEnvironment, name: "projector", log: logs + "/projector.log")
         try children.spawn(executable, ["serve"], environment: childEnvironment, name: "api", log: logs + "/api.log")
 
         let baseURL = "http://\(host):\(port)"
@@ -143,7 +173,7 @@ public enum DevCommand: LedgerCommand {
             }
             logger.error("the API did not come up; stopping")
             children.stopAll()
-            try? cluster?.stop()
+            try? started?.stop()
             return 1
         }
         var document = demo
@@ -153,13 +183,17 @@ public enum DevCommand: LedgerCommand {
             document["appstore"] = .object(appStore)
         }
         document["base_url"] = .string(baseURL)
+        document["environment"] = .string(DeploymentProfile.development.rawValue)
         document["database_url"] = .string(serviceURL)
+        document["projector_database_url"] = .string(projectorURL)
         document["admin_database_url"] = .string(adminURL)
         document["checkpoints"] = ["directory": .string(checkpointDirectory),
                                    "key_file": .string(childEnvironment["LEDGER_CHECKPOINT_KEY_FILE"] ?? ""),
                                    "latest": .string(baseURL + "/v1/log/checkpoints/latest")]
         let demoPath = dataDirectory + "/demo.json"
-        try Data(JSONValue.object(document).prettyText().utf8).write(to: URL(fileURLWithPath: demoPath))
+        // Passwords, keys and the database's URLs: the owner's alone (0600), from its first byte.
+        try writePrivately(JSONValue.object(document).prettyText(), to: demoPath)
+        instance.record(url: baseURL)
         print("""
 
             ledger is running at \(baseURL)
@@ -168,7 +202,7 @@ public enum DevCommand: LedgerCommand {
               openapi:  curl \(baseURL)/openapi.json
               demo keys and ids: \(demoPath)
               console:  \(consoleURL ?? "off (LEDGER_CONSOLE_ADDRESS)")  (logins in demo.json, "console")
-              database: \(serviceURL)
+              database: \(PostgresURL.redacted(serviceURL))  (its password in demo.json)
               logs:     tail -f \(logs)/api.log \(logs)/projector.log
             Ctrl-C stops everything.
 
@@ -183,9 +217,10 @@ public enum DevCommand: LedgerCommand {
             }
             Thread.sleep(forTimeInterval: 0.2)
         }
-        logger.info("stopping the API, the projector and the database")
+        logger.info(started == nil ? "stopping the API and the projector (the database was running before: it is left running)"
+                                   : "stopping the API, the projector and the database")
         children.stopAll()
-        if let cluster { try cluster.stop() }
+        if let started { try started.stop() }
         // Stopped by Ctrl-C: done. Stopped because the API or the projector died: a failure.
         return failed ? 1 : 0
     }
@@ -199,6 +234,21 @@ public enum DevCommand: LedgerCommand {
     struct DevStartError: Error, CustomStringConvertible {
         var message: String
         var description: String { message }
+    }
+
+    /// Writes `text` to `path` with mode 0600 from the start: a temporary file beside it,
+    /// then a rename, so that no reader ever sees it half written or readable by others.
+    static func writePrivately(_ text: String, to path: String) throws {
+        let temporary = path + ".tmp-\(getpid())"
+        unlink(temporary)
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw UsageError("cannot write \(temporary)")
+        }
+        chmod(temporary, 0o600)   // whatever the umask
+        guard rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw UsageError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// A random secret kept in a file (mode 0600), created on first use.

@@ -16,10 +16,11 @@ public enum PostgresCommand: LedgerCommand {
                ledger pg crash  --dir DIR
                ledger pg status --dir DIR
 
-        start   Creates the cluster in DIR when absent (initdb: UTF8, locale C, trust for the
-                unix socket and 127.0.0.1 only), starts it when it is not running, waits until
-                it accepts connections and prints its superuser URL,
-                postgresql://postgres@127.0.0.1:PORT/postgres. A cluster already running in
+        start   Creates the cluster in DIR when absent (initdb: UTF8, locale C, 127.0.0.1 and
+                the unix socket only; a random superuser password, in DIR/superuser-password,
+                which TCP logins need), starts it when it is not running, waits until it
+                accepts connections and prints its superuser URL,
+                postgresql://postgres:PASSWORD@127.0.0.1:PORT/postgres. A cluster already running in
                 DIR is reused as it is (its settings are not changed). With --replica-of, a
                 cluster that does not exist yet is copied from the server at URL
                 (pg_basebackup) and runs as its hot standby: it streams its WAL and answers
@@ -88,7 +89,7 @@ public enum PostgresCommand: LedgerCommand {
                 print("stopped")
                 return 3
             }
-            print(EmbeddedPostgres.url(port: port, database: "postgres"))
+            print(EmbeddedPostgres.url(port: port, database: "postgres", password: cluster.superuserPassword))
             return 0
 
         default:

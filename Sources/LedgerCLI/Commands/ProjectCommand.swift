@@ -36,8 +36,9 @@ public enum ProjectCommand: LedgerCommand {
         let args = try Arguments(arguments, valued: ["batch"])
         SignalWatcher.shared.install()
         let logger = try environment.logger(component: "projector")
+        try environment.announceProfile(logger)
         let crash = environment.values["LEDGER_FAULT_CRASH_AFTER_POSITION"].flatMap { Int64($0) }
-        let url = try environment.databaseURL()
+        let url = try environment.projectorDatabaseURL()
         let projector = Projector(
             configuration: .init(conninfo: url, projections: AllProjections.all,
                                  batchSize: try args.int("batch", default: 5_000),

@@ -48,7 +48,7 @@ public enum ReplayCommand: LedgerCommand {
         guard (1...2_000).contains(reason.utf8.count), operatorName.utf8.count <= 100 else {
             throw UsageError("--reason is 1 to 2,000 bytes, --operator at most 100")
         }
-        let url = try environment.databaseURL()
+        let url = try environment.projectorDatabaseURL()
         var projections = AllProjections.all
         if let name = args.value("projection") {
             guard let projection = AllProjections.named(name) else {

@@ -23,6 +23,7 @@ public enum ServeCommand: LedgerCommand {
         _ = try Arguments(arguments, valued: [])
         SignalWatcher.shared.install()
         let logger = try environment.logger(component: "api")
+        try environment.announceProfile(logger)
         let service = try Service(environment: environment, logger: logger)
         try service.start()
         SignalWatcher.shared.waitForStop()
@@ -73,7 +74,7 @@ struct Service {
             connectionTimeoutSeconds: try environment.positiveInt(.connectionTimeout),
             requestHeadTimeoutSeconds: try environment.positiveSeconds(.requestHeadTimeout),
             requestBodyTimeoutSeconds: try environment.positiveSeconds(.requestBodyTimeout),
-            maxConnections: try environment.positiveInt(.maxConnections))
+            maxConnections: try environment.positiveInt(.maxConnections), trustedProxies: try environment.trustedProxies())
         server = HTTPServer(configuration: configuration, router: LedgerAPI.router(context), logger: logger, metrics: metrics)
         consoleExplicit = environment.string(.consoleAddress) != nil
         if let address = try environment.consoleAddress() {
@@ -84,7 +85,7 @@ struct Service {
             consoleConfiguration.host = address.host
             consoleConfiguration.port = address.port
             consoleConfiguration.threads = 4
-            let settings = ConsoleSettings(secret: try environment.consoleSecret(logger: logger))
+            let settings = try environment.consoleSettings(address: address, logger: logger)
             console = HTTPServer(configuration: consoleConfiguration, router: Console(pool: pool, store: store, settings: settings).router(), logger: logger)
             consoleHost = address.host
         } else {

@@ -14,12 +14,19 @@ import Darwin
 ///
 ///     data/           the cluster (PGDATA), made by initdb: UTF8, locale C, superuser `postgres`
 ///     data/ledger.conf  port, addresses and `settings`, rewritten before every start
+///     superuser-password  the password of `postgres` (0600)
 ///     run/            the unix socket
 ///     postgres.log    the server's log
 ///     .lock           serialises start and stop between processes
 ///
-/// The server trusts every connection from this machine (the unix socket and 127.0.0.1)
-/// and listens nowhere else: it is for one developer or one test run, never for sharing.
+/// The server listens on 127.0.0.1 and its unix socket only. Over TCP every login needs its
+/// password (SCRAM): another account of the machine must not become the cluster's
+/// superuser by connecting to its port. The superuser `postgres` gets a random password at
+/// `initdb`, kept in `superuser-password` (mode 0600) beside `data/`, and the URLs this type
+/// hands out carry it. The unix socket, in `run/` (mode 0700, the server account's), trusts
+/// whoever can enter that folder: the account that owns the cluster. A cluster made before
+/// passwords (trust on TCP) is given one at its next start. It is for one developer or one
+/// test run, never for sharing.
 ///
 /// **Root.** `initdb` and `postgres` refuse to run as root, and CI runs as root. A root
 /// process therefore runs them as an unprivileged account (`runuser -u`, or `su`): the owner
@@ -83,8 +90,16 @@ public final class EmbeddedPostgres: Sendable {
     /// The server's log file.
     public var logFile: String { clusterDirectory + "/postgres.log" }
 
-    /// The superuser URL of the `postgres` database.
-    public var url: String { Self.url(port: port, database: "postgres") }
+    /// The file that holds the superuser's password.
+    public var passwordFile: String { clusterDirectory + "/superuser-password" }
+
+    /// The superuser's password; nil for a cluster not created or not secured yet.
+    public var superuserPassword: String? {
+        (try? String(contentsOfFile: passwordFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The superuser URL of the `postgres` database, password included.
+    public var url: String { Self.url(port: port, database: "postgres", password: superuserPassword) }
 
     /// Says where the cluster went when it could not live in `directory`; nil when it does.
     public var relocationNote: String? {
@@ -101,8 +116,8 @@ public final class EmbeddedPostgres: Sendable {
 
     /// Creates the cluster when absent, starts it when it is not running, waits until it
     /// accepts connections, and returns the superuser URL
-    /// `postgresql://postgres@127.0.0.1:PORT/postgres`. A server already running on this
-    /// cluster is reused as it is.
+    /// `postgresql://postgres:PASSWORD@127.0.0.1:PORT/postgres`. A server already running on
+    /// this cluster is reused as it is.
     @discardableResult
     public func start() throws -> String { try start(replicaOf: nil) }
 
@@ -121,6 +136,7 @@ public final class EmbeddedPostgres: Sendable {
         try prepareClusterDirectory(for: account)
         return try withLock {
             if try waitForRunningServer() {
+                try secureIfNeeded(account: account)
                 return url
             }
             let runner = HelperProcess(user: account?.name)
@@ -131,6 +147,7 @@ public final class EmbeddedPostgres: Sendable {
                     try initialize(with: binaries, runner: runner, account: account)
                 }
             }
+            if superuserPassword != nil { try writeAccessRules(account: account) }
             try writeServerSettings(serverSettings, account: account)
             try makeDirectory(socketDirectory, account: account)
             rotateLogIfLarge()
@@ -145,6 +162,7 @@ public final class EmbeddedPostgres: Sendable {
                 message += tail.isEmpty ? "\n(the server log \(logFile) is empty)" : "\nlast lines of \(logFile):\n\(tail)"
                 throw EmbeddedPostgresError(code: .startFailed, message: message)
             }
+            try secureIfNeeded(account: account)
             return url
         }
     }
@@ -206,7 +224,7 @@ public final class EmbeddedPostgres: Sendable {
         } catch {
             throw EmbeddedPostgresError(code: .createDatabaseFailed, message: "cannot create database \(name): \(error)")
         }
-        return Self.url(port: port, database: name)
+        return Self.url(port: port, database: name, password: superuserPassword)
     }
 
     // MARK: - Starting
@@ -230,11 +248,17 @@ public final class EmbeddedPostgres: Sendable {
         }
     }
 
-    /// Runs initdb and replaces its access rules with ours.
+    /// Runs initdb, with a new random password for the superuser, and replaces its access
+    /// rules with ours.
     private func initialize(with binaries: PostgresBinaries, runner: HelperProcess, account: ServerAccount?) throws {
+        let password = Hex.encode(SecureRandom.bytes(24))
+        // initdb reads the password from a file of the server account's, deleted at once.
+        let passwordInput = clusterDirectory + "/initdb-password"
+        try writePrivate(password + "\n", to: passwordInput, account: account)
+        defer { unlink(passwordInput) }
         var arguments = [
             "-D", dataDirectory, "-U", "postgres", "-E", "UTF8", "--locale=C",
-            "--auth-local=trust", "--auth-host=trust",
+            "--auth-local=trust", "--auth-host=scram-sha-256", "--pwfile=" + passwordInput,
         ]
         // A cluster whose server will not fsync gains nothing from initdb's fsync either,
         // and skipping it saves seconds on every throwaway test cluster.
@@ -246,18 +270,50 @@ public final class EmbeddedPostgres: Sendable {
         guard outcome.succeeded else {
             throw EmbeddedPostgresError(code: .initdbFailed, message: "initdb failed for \(dataDirectory):\n\(outcome.output)")
         }
-        // initdb's own file also admits ::1, where this server does not listen; ours names
-        // exactly the two ways in.
+        try writePrivate(password + "\n", to: passwordFile, account: account)
+        try writeAccessRules(account: account)
+    }
+
+    /// Our access rules: initdb's own file also admits ::1, where this server does not
+    /// listen; ours names exactly the two ways in, and TCP wants a password.
+    private func writeAccessRules(account: ServerAccount?) throws {
         try write("""
-            # Written by ledger (EmbeddedPostgres): a local cluster for development and tests.
-            # It trusts connections from this machine only: the unix socket and 127.0.0.1.
+            # Written by ledger (EmbeddedPostgres) before every start: a local cluster for development and tests.
+            # The unix socket (in a folder only the cluster's account may enter) is trusted;
+            # TCP, on 127.0.0.1 only, wants the login's password (SCRAM).
             # TYPE  DATABASE     USER  ADDRESS        METHOD
             local   all          all                  trust
-            host    all          all   127.0.0.1/32   trust
+            host    all          all   127.0.0.1/32   scram-sha-256
             local   replication  all                  trust
-            host    replication  all   127.0.0.1/32   trust
+            host    replication  all   127.0.0.1/32   scram-sha-256
 
             """, to: dataDirectory + "/pg_hba.conf", account: account)
+    }
+
+    /// A cluster made before passwords (trust on TCP, no password file) gets a random
+    /// superuser password and our access rules, which the server then reloads. A standby
+    /// has the password of its primary already (its copy of `pg_authid`).
+    private func secureIfNeeded(account: ServerAccount?) throws {
+        guard superuserPassword == nil else { return }
+        let password = Hex.encode(SecureRandom.bytes(24))
+        do {
+            let connection = try PostgresConnection(conninfo: Self.url(port: port, database: "postgres", password: nil))
+            try connection.setPassword(role: "postgres", password: password)
+            try writePrivate(password + "\n", to: passwordFile, account: account)
+            try writeAccessRules(account: account)
+            try connection.query("SELECT pg_reload_conf()")
+        } catch {
+            throw EmbeddedPostgresError(code: .startFailed, message: "cannot give the cluster in \(dataDirectory) a superuser password: \(error)")
+        }
+    }
+
+    /// Writes a file only its owner may read (0600): the server account's, as root.
+    private func writePrivate(_ text: String, to path: String, account: ServerAccount?) throws {
+        unlink(path)
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw EmbeddedPostgresError(code: .directoryFailed, message: "cannot write \(path)")
+        }
+        if let account { try handOver(path, to: account) }
     }
 
     /// Copies the cluster at `primary` into `data/` as a standby of it.
@@ -265,8 +321,11 @@ public final class EmbeddedPostgres: Sendable {
         guard let components = URLComponents(string: primary), let host = components.host, let port = components.port else {
             throw EmbeddedPostgresError(code: .basebackupFailed, message: "--replica-of wants a URL such as postgresql://postgres@127.0.0.1:54329/postgres, got \(primary)")
         }
+        var conninfo = "host=\(host) port=\(port) user=\(components.user ?? "postgres")"
+        if let password = components.password { conninfo += " password=\(password)" }
+        // The connection string, password included, becomes the standby's primary_conninfo.
         let outcome = try runner.run(binaries.pgBasebackup, [
-            "-h", host, "-p", String(port), "-U", components.user ?? "postgres", "-D", dataDirectory,
+            "-d", conninfo, "-D", dataDirectory,
             "--write-recovery-conf", "--wal-method=stream", "--checkpoint=fast", "--no-sync",
         ], in: clusterDirectory)
         guard outcome.succeeded else {
@@ -285,6 +344,8 @@ public final class EmbeddedPostgres: Sendable {
             throw EmbeddedPostgresError(code: .basebackupFailed, message: "cannot read the settings of the primary \(primary): \(error)")
         }
         let account = try serverAccount(creating: false)
+        // A copy has its primary's roles, and so its superuser's password.
+        if let password = components.password { try writePrivate(password + "\n", to: passwordFile, account: account) }
         try write(inherited, to: dataDirectory + "/ledger-standby.conf", account: account)
         let main = dataDirectory + "/postgresql.conf"
         guard let text = try? String(contentsOfFile: main, encoding: .utf8) else {
@@ -478,11 +539,12 @@ public final class EmbeddedPostgres: Sendable {
 
     // MARK: - Helpers
 
-    static func url(port: Int, database: String) -> String {
+    /// The superuser's URL; the password (hex, so it needs no escaping) when there is one.
+    static func url(port: Int, database: String, password: String?) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let name = database.addingPercentEncoding(withAllowedCharacters: allowed) ?? database
-        return "postgresql://postgres@127.0.0.1:\(port)/\(name)"
+        return "postgresql://postgres\(password.map { ":" + $0 } ?? "")@127.0.0.1:\(port)/\(name)"
     }
 
     /// A configuration-file string literal: quotes doubled, backslashes escaped.

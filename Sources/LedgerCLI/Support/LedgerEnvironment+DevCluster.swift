@@ -1,5 +1,6 @@
 import Foundation
 import LedgerJSON
+import Postgres
 import Synchronization
 
 // Inside a clone where `make run` (`ledger dev`) has run, a newcomer's commands should
@@ -8,28 +9,48 @@ import Synchronization
 // LEDGER_DATA_DIR/demo.json, and says so on one line of standard error.
 
 extension LedgerEnvironment {
-    /// The database URLs `ledger dev` wrote to LEDGER_DATA_DIR/demo.json: the service's and
-    /// the owner's (for migrations). Nil when DATABASE_URL is set or there is no such file.
-    func devCluster() -> (databaseURL: String, adminURL: String, demoFile: String)? {
+    /// The logins `ledger dev` makes on its cluster (docs/security.md).
+    enum DevLogin {
+        /// The API's and the admin commands', in ledger_service (`database_url`).
+        case service
+        /// The projector's, in ledger_projector (`projector_database_url`).
+        case projector
+        /// The owner's, for migrations (`admin_database_url`).
+        case owner
+
+        var field: String {
+            switch self {
+            case .service: return "database_url"
+            case .projector: return "projector_database_url"
+            case .owner: return "admin_database_url"
+            }
+        }
+    }
+
+    /// The dev cluster `ledger dev` wrote to LEDGER_DATA_DIR/demo.json: its file and its
+    /// URLs by login. Nil when DATABASE_URL is set or there is no such file.
+    func devCluster() -> (demoFile: String, urls: [String: String])? {
         guard string(.databaseURL) == nil, let directory = string(.dataDirectory) else { return nil }
         let path = URL(fileURLWithPath: directory).appendingPathComponent("demo.json").standardizedFileURL.path
         guard let data = FileManager.default.contents(atPath: path),
               let document = try? JSONValue.parse(Array(data)),
-              let service = document["database_url"]?.stringValue,
-              let admin = document["admin_database_url"]?.stringValue else { return nil }
-        return (service, admin, path)
+              document["database_url"]?.stringValue != nil else { return nil }
+        var urls: [String: String] = [:]
+        for login in [DevLogin.service, .projector, .owner] { urls[login.field] = document[login.field]?.stringValue }
+        return (path, urls)
     }
 
-    /// The dev cluster's URL (`admin`: the owner's) when DATABASE_URL is unset, announced once.
-    func devClusterURL(admin: Bool) -> String? {
-        guard let dev = devCluster() else { return nil }
-        let url = admin ? dev.adminURL : dev.databaseURL
+    /// The dev cluster's URL for `login` when DATABASE_URL is unset, announced once (with
+    /// its password hidden).
+    func devClusterURL(_ login: DevLogin) -> String? {
+        guard let dev = devCluster(), let url = dev.urls[login.field] else { return nil }
         let first = Self.announced.withLock { announced in
             defer { announced = true }
             return !announced
         }
         if first {
-            FileHandle.standardError.write(Data("ledger: DATABASE_URL is unset; using the dev cluster of \(dev.demoFile) (\(url))\n".utf8))
+            let profile = (try? profile().profile.rawValue) ?? "unknown"
+            FileHandle.standardError.write(Data("ledger: DATABASE_URL is unset; using the dev cluster of \(dev.demoFile) (\(PostgresURL.redacted(url)); \(profile) profile)\n".utf8))
         }
         return url
     }

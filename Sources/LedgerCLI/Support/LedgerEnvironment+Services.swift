@@ -7,6 +7,7 @@ import Foundation
 import Webhooks
 import Outbound
 import Observability
+import HTTP
 
 extension LedgerEnvironment {
     /// The JSON-lines logger every long-running command writes with.
@@ -22,9 +23,17 @@ extension LedgerEnvironment {
     /// standard error); else an error that says what to do.
     public func databaseURL() throws -> String {
         if let url = string(.databaseURL) { return url }
-        if let url = devClusterURL(admin: false) { return url }
+        if let url = devClusterURL(.service) { return url }
         throw ConfigurationError(setting: .databaseURL,
             problem: "is not set: point it at PostgreSQL (postgresql://user@host:port/db), or run `make run` (`ledger dev`), which creates a local database that commands run in this folder then find by themselves")
+    }
+
+    /// The projector's login (it alone writes the projections, migration 0011):
+    /// LEDGER_PROJECTOR_DATABASE_URL; else DATABASE_URL; else the dev cluster's projector.
+    public func projectorDatabaseURL() throws -> String {
+        if let url = string(.projectorDatabaseURL) { return url }
+        if string(.databaseURL) == nil, let url = devClusterURL(.projector) { return url }
+        return try databaseURL()
     }
 
     /// LEDGER_READ_DATABASE_URLS: the read replicas, none when unset or empty.
@@ -41,7 +50,7 @@ extension LedgerEnvironment {
     /// the dev cluster's owner (the service's role may not change the schema).
     public func migrationDatabaseURL() throws -> String {
         if let url = string(.migrationDatabaseURL) { return url }
-        if string(.databaseURL) == nil, let url = devClusterURL(admin: true) { return url }
+        if string(.databaseURL) == nil, let url = devClusterURL(.owner) { return url }
         return try databaseURL()
     }
 
@@ -56,8 +65,27 @@ extension LedgerEnvironment {
 }
 
 extension LedgerEnvironment {
-    /// Whether LEDGER_ENVIRONMENT says production.
-    public var isProduction: Bool { string(.environment) == "production" }
+    /// The profile the process runs under, and why (docs/security.md): LEDGER_ENVIRONMENT
+    /// when set (anything but `production` or `development` is an error); else development
+    /// for a command that uses the dev cluster `ledger dev` described (DATABASE_URL unset,
+    /// LEDGER_DATA_DIR/demo.json present); else production.
+    public func profile() throws(DeploymentProfile.UnknownProfile) -> (profile: DeploymentProfile, source: DeploymentProfile.Source) {
+        if let text = values[Setting.environment.name], !text.isEmpty {
+            return (try DeploymentProfile(parsing: text), .setting)
+        }
+        if devCluster() != nil { return (.development, .devCluster) }
+        return (.production, .unset)
+    }
+
+    /// The first line a long-running process logs: the profile it runs under and why.
+    public func announceProfile(_ logger: Logger) throws {
+        let (profile, source) = try self.profile()
+        logger.info("profile \(profile.rawValue)", ["profile": .string(profile.rawValue), "profile_source": .string(source.rawValue)])
+    }
+
+    /// Whether the process runs under the production profile. Fails closed: an unknown
+    /// LEDGER_ENVIRONMENT is production here (and a startup error in `LedgerMain`).
+    public var isProduction: Bool { (try? profile().profile) != .development }
 
     /// The key that signs journal cursors: LEDGER_CURSOR_SECRET, or outside production a
     /// random one for this process.
@@ -100,6 +128,53 @@ extension LedgerEnvironment {
         }
         logger.warning("LEDGER_CONSOLE_SECRET is not set: console sessions will not survive a restart")
         return SecureRandom.bytes(32)
+    }
+}
+
+extension LedgerEnvironment {
+    /// The console's settings for its listener at `address` (docs/security.md): its secret,
+    /// session timeouts, the host names it answers to, and the projector's login for its
+    /// rebuilds.
+    public func consoleSettings(address: (host: String, port: Int), logger: Logger) throws -> ConsoleSettings {
+        var settings = ConsoleSettings(secret: try consoleSecret(logger: logger))
+        settings.idleTimeout = Double(try positiveInt(.consoleIdleMinutes)) * 60
+        settings.sessionLifetime = Double(try positiveInt(.consoleSessionHours)) * 3600
+        guard settings.idleTimeout <= settings.sessionLifetime else {
+            throw ConfigurationError(setting: .consoleIdleMinutes, problem: "is longer than LEDGER_CONSOLE_SESSION_HOURS")
+        }
+        var hosts: Set<String> = []
+        let listening = address.host.lowercased()
+        if ["127.0.0.1", "::1", "localhost"].contains(listening) {
+            hosts = ["127.0.0.1", "localhost", "[::1]"]
+        } else if !["0.0.0.0", "::", ""].contains(listening) {
+            hosts.insert(listening.contains(":") ? "[\(listening)]" : listening)
+        }
+        if let text = string(.consoleURL) {
+            guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                  let host = url.host, !host.isEmpty, url.user == nil else {
+                throw ConfigurationError(setting: .consoleURL, problem: "must be an http:// or https:// URL with a host, got \(text.debugDescription)")
+            }
+            if isProduction, scheme != "https" {
+                throw ConfigurationError(setting: .consoleURL, problem: "must be https in production: the session cookie crosses the network")
+            }
+            settings.https = scheme == "https"
+            hosts.insert(host.contains(":") && !host.hasPrefix("[") ? "[\(host.lowercased())]" : host.lowercased())
+        }
+        guard !hosts.isEmpty else {
+            throw ConfigurationError(setting: .consoleURL, problem: "is needed when the console listens on every address (\(address.host)): it names the host operators open it at")
+        }
+        settings.allowedHosts = hosts
+        settings.projectorConninfo = string(.projectorDatabaseURL)
+        return settings
+    }
+
+    /// LEDGER_TRUSTED_PROXIES.
+    public func trustedProxies() throws -> TrustedProxies {
+        do {
+            return try TrustedProxies(parsing: string(.trustedProxies) ?? "")
+        } catch {
+            throw ConfigurationError(setting: .trustedProxies, problem: "holds \(error)")
+        }
     }
 }
 

@@ -64,6 +64,8 @@ public struct LedgerEnvironment: Sendable {
 extension LedgerEnvironment.Setting {
     public static let databaseURL = Self(name: "DATABASE_URL", defaultValue: nil,
         help: "PostgreSQL URL the service, projector and commands use. `ledger dev` creates a local cluster when it is unset.")
+    public static let projectorDatabaseURL = Self(name: "LEDGER_PROJECTOR_DATABASE_URL", defaultValue: nil,
+        help: "URL of a login in ledger_projector, the role that alone writes the projections: `ledger project` and `ledger replay` use it (default: DATABASE_URL), and `ledger serve` gives it to the console's rebuilds (none without it). docs/security.md.")
     public static let migrationDatabaseURL = Self(name: "LEDGER_MIGRATION_DATABASE_URL", defaultValue: nil,
         help: "URL of a role that owns the schema, used by `ledger migrate` (default: DATABASE_URL).")
     public static let archiveDirectory = Self(name: "LEDGER_ARCHIVE_DIR", defaultValue: nil,
@@ -72,6 +74,14 @@ extension LedgerEnvironment.Setting {
         help: "HOST:PORT of the operator console's own listener (never the public port), or `off`. Default 127.0.0.1:8081; off in production unless set.")
     public static let consoleSecret = Self(name: "LEDGER_CONSOLE_SECRET", defaultValue: nil,
         help: "Key (at least 32 characters) the console signs its session cookies with; required in production when the console runs. Elsewhere a random one per process; `ledger dev` keeps one in LEDGER_DATA_DIR.")
+    public static let consoleURL = Self(name: "LEDGER_CONSOLE_URL", defaultValue: nil,
+        help: "The URL operators open the console at, when it is not http://LEDGER_CONSOLE_ADDRESS (a proxy in front, a name): the console answers only requests whose Host is its own address or this URL's host (DNS rebinding), and over https its cookies take the __Host- prefix.")
+    public static let consoleIdleMinutes = Self(name: "LEDGER_CONSOLE_IDLE_MINUTES", defaultValue: "30",
+        help: "Minutes without a request after which a console session ends.")
+    public static let consoleSessionHours = Self(name: "LEDGER_CONSOLE_SESSION_HOURS", defaultValue: "8",
+        help: "Hours a console session lasts from its sign-in, however active.")
+    public static let trustedProxies = Self(name: "LEDGER_TRUSTED_PROXIES", defaultValue: nil,
+        help: "Comma-separated addresses or CIDR blocks of the reverse proxies in front of the API and the console: their X-Forwarded-For names the client (for the per-address limits and the logs). Nobody else's is believed.")
     public static let host = Self(name: "LEDGER_HOST", defaultValue: "127.0.0.1", help: "Address the HTTP server binds.")
     public static let port = Self(name: "LEDGER_PORT", defaultValue: "8080", help: "Port the HTTP server listens on.")
     public static let httpThreads = Self(name: "LEDGER_HTTP_THREADS", defaultValue: "16",
@@ -134,8 +144,8 @@ extension LedgerEnvironment.Setting {
         help: "K-12 school e-mail domain suffixes, comma-separated (O7); default: k12.<state>.us for every US state and DC, and sch.uk.")
     public static let notificationRate = Self(name: "LEDGER_NOTIFICATION_RATE", defaultValue: "20",
         help: "App Store notifications accepted per client address and second, bursts of twice that (N8).")
-    public static let environment = Self(name: "LEDGER_ENVIRONMENT", defaultValue: "development",
-        help: "`production` or `development`; decides which App Store environments and test roots are accepted.")
+    public static let environment = Self(name: "LEDGER_ENVIRONMENT", defaultValue: nil,
+        help: "`production` (also when unset) or `development`, exactly; anything else is a startup error. Development allows what production refuses: App Store test roots, plain-http webhooks to loopback, the console by default, secrets made per process (docs/security.md). `ledger dev`, and commands in a clone that use its cluster, run as development.")
     public static let appStoreExtraRoots = Self(name: "LEDGER_APPSTORE_EXTRA_ROOTS", defaultValue: nil,
         help: "Colon-separated DER or PEM files of roots trusted for App Store JWS besides Apple Root CA - G3 (a test CA, Xcode's StoreKit test certificate); ignored when LEDGER_ENVIRONMENT is production.")
     public static let checkpointKeyFile = Self(name: "LEDGER_CHECKPOINT_KEY_FILE", defaultValue: nil,
@@ -153,7 +163,7 @@ extension LedgerEnvironment.Setting {
 
     /// Every setting, in the order `ledger --help` prints them.
     public static let all: [Self] = [
-        .databaseURL, .migrationDatabaseURL, .archiveDirectory, .consoleAddress, .consoleSecret, .host, .port, .httpThreads, .networkThreads, .maxQueuedRequests,
+        .databaseURL, .projectorDatabaseURL, .migrationDatabaseURL, .archiveDirectory, .consoleAddress, .consoleSecret, .consoleURL, .consoleIdleMinutes, .consoleSessionHours, .trustedProxies, .host, .port, .httpThreads, .networkThreads, .maxQueuedRequests,
         .maxRequestsPerClient, .requestHeadTimeout, .requestBodyTimeout, .maxBodyBytes, .maxHeaderBytes,
         .connectionTimeout, .maxConnections, .poolSize, .logLevel, .readyMaxLag, .readDatabaseURLs, .readMaxLagEvents,
         .readMaxLagSeconds, .pollInterval,

@@ -15,6 +15,19 @@ public enum OperatorDecider {
         public var credential: String
         /// The stream's version, which the next act expects.
         public var streamVersion: Int64
+        /// How many times every session of the operator was ended (`operator.sessions_ended`
+        /// without a session): a session records the number when it opens and is valid only
+        /// while it is still the same.
+        public var sessionEpoch: Int64 = 0
+        /// Sessions ended one by one.
+        public var endedSessions: Set<String> = []
+
+        /// Whether a session opened with `credential` at `epoch` may still be used: the
+        /// operator is enabled, the password is the one it was opened with, and no
+        /// operator ended it. (Idle time and lifetime are the console's to check.)
+        public func accepts(session id: String, credential: String, epoch: Int64) -> Bool {
+            !disabled && credential == self.credential && epoch == sessionEpoch && !endedSessions.contains(id)
+        }
 
         /// Folds the stream's events (type and data, in version order); nil when it has
         /// no `operator.added`. Events of other types are skipped.
@@ -29,6 +42,9 @@ public enum OperatorDecider {
                     state?.credential = try JSONValueDecoder().decode(OperatorPasswordReset.self, from: event.data).credential
                 case OperatorDisabled.type:
                     state?.disabled = true
+                case OperatorSessionsEnded.type:
+                    let ended = try JSONValueDecoder().decode(OperatorSessionsEnded.self, from: event.data)
+                    if let id = ended.sessionID { state?.endedSessions.insert(id) } else { state?.sessionEpoch += 1 }
                 default:
                     break
                 }
@@ -65,6 +81,25 @@ public enum OperatorDecider {
     public static func disable(_ state: State?, name: String) throws(Refusal) -> Decision {
         let state = try existing(state, name)
         return Decision(PendingEvent(OperatorDisabled(name: name), on: stream(name)), expecting: [stream(name): .exactly(state.streamVersion)])
+    }
+
+    /// Ends one session of the operator, or (`sessionID` nil) every session opened so far.
+    /// A disabled operator's sessions have ended already; ending them again is refused, as
+    /// every act on a disabled operator is.
+    public static func endSessions(_ state: State?, name: String, sessionID: String?) throws(Refusal) -> Decision {
+        let state = try existing(state, name)
+        if let sessionID {
+            guard isValidSessionID(sessionID) else {
+                throw Refusal(.outOfRange, "a console session id is cs_ and 16 hex digits, got \(ExternalID.text(sessionID))")
+            }
+        }
+        return Decision(PendingEvent(OperatorSessionsEnded(name: name, sessionID: sessionID), on: stream(name)),
+                        expecting: [stream(name): .exactly(state.streamVersion)])
+    }
+
+    /// `cs_` and 16 lowercase hex digits: a session's public id (its secret is the cookie).
+    public static func isValidSessionID(_ id: String) -> Bool {
+        id.utf8.count == 19 && id.hasPrefix("cs_") && id.utf8.dropFirst(3).allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// A disabled operator stays disabled: acts name them, so their name is not reused.

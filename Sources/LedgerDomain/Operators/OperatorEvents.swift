@@ -32,3 +32,18 @@ public struct OperatorDisabled: DomainEvent {
     public var name: String
     public init(name: String) { self.name = name }
 }
+
+/// `operator.sessions_ended`: an operator ends console sessions of the operator `name` (a
+/// lost laptop, a shared screen): the one `sessionID` names, or, without one, every session
+/// opened before this event. The sessions themselves are rows outside the log (migration
+/// 0012); this event is what ends them, checked on every request (docs/security.md).
+public struct OperatorSessionsEnded: DomainEvent {
+    public static let type = "operator.sessions_ended"
+    public var name: String
+    public var sessionID: String?
+    enum CodingKeys: String, CodingKey { case name, sessionID = "session_id" }
+    public init(name: String, sessionID: String?) {
+        self.name = name
+        self.sessionID = sessionID
+    }
+}

@@ -92,3 +92,30 @@ public struct AppStoreNotificationAcknowledged: DomainEvent {
         self.environment = environment
     }
 }
+
+/// `appstore.subscription_claimed`, on `appstore-sub-<originalTransactionId>`: the
+/// administrator who bought a subscription presented its transaction through the app after
+/// a notification had recorded it (which names nobody). It records what the app's post adds:
+/// who holds the subscription (O10's "person whose App Store subscription holds it"), so that
+/// they may change plan within its group. Once per subscription (idempotency key
+/// `appstore-holder:<originalTransactionId>`): its first holder stays its holder.
+public struct AppStoreSubscriptionClaimed: DomainEvent {
+    public static let type = "appstore.subscription_claimed"
+    public var orgID: String
+    public var originalTransactionID: String
+    /// The transaction presented.
+    public var transactionID: String
+    public var personID: String
+    enum CodingKeys: String, CodingKey {
+        case orgID = "org_id", originalTransactionID = "original_transaction_id", transactionID = "transaction_id", personID = "person_id"
+    }
+    public init(orgID: String, originalTransactionID: String, transactionID: String, personID: String) {
+        self.orgID = orgID
+        self.originalTransactionID = originalTransactionID
+        self.transactionID = transactionID
+        self.personID = personID
+    }
+
+    /// One holder per subscription.
+    public static func idempotencyKey(originalTransactionID id: String) -> String { "appstore-holder:" + ExternalID.key(id) }
+}

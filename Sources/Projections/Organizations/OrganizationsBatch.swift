@@ -25,6 +25,8 @@ final class OrganizationsBatch {
     private var subscriptions: [String: [any PostgresBindable]] = [:]
     private var subscriptionOrder = OrderedKeys<String>()
     private var changes = RowBuffer(columns: 12)
+    /// Holders claimed for subscriptions made in earlier batches (original id, person).
+    private var claims = RowBuffer(columns: 2)
     private var acknowledged: [String: [any PostgresBindable]] = [:]
     private var acknowledgedOrder = OrderedKeys<String>()
 
@@ -94,6 +96,16 @@ final class OrganizationsBatch {
             changes.append([e.originalTransactionID, p, "transaction", e.transactionID, e.productID, e.plan.rawValue,
                             e.purchaseDate.microseconds, e.expiresDate?.microseconds, e.signedDate.microseconds, PostgresNull(), countsForPlan,
                             e.revocationDate?.microseconds])
+        case AppStoreSubscriptionClaimed.type:
+            // The first holder stays: a claim only fills an empty one (as the recording did).
+            let e = try event.decode(AppStoreSubscriptionClaimed.self)
+            if var row = subscriptions[e.originalTransactionID] {
+                if row[2].postgresText == nil { row[2] = e.personID }
+                subscriptions[e.originalTransactionID] = row
+            } else {
+                claims.append([e.originalTransactionID, e.personID])
+            }
+            auditEntry(event, e.orgID, "App Store subscription \(e.originalTransactionID): administrator \(e.personID) presented its purchase through the app (its holder)")
         case AppStoreSubscriptionEnded.type:
             let e = try event.decode(AppStoreSubscriptionEnded.self)
             let none = PostgresNull()
@@ -156,6 +168,11 @@ final class OrganizationsBatch {
             ON CONFLICT (original_transaction_id) DO UPDATE
             SET holder_person_id = coalesce(s.holder_person_id, excluded.holder_person_id)
             """, rows: subscriptionRows)
+        db.enqueue("""
+            UPDATE appstore_subscriptions s SET holder_person_id = coalesce(s.holder_person_id, u.person_id)
+            FROM unnest($1::text[], $2::text[]) AS u (original_transaction_id, person_id)
+            WHERE s.original_transaction_id = u.original_transaction_id
+            """, rows: claims)
         try db.copy(into: "appstore_changes", columns: ["original_transaction_id", "position", "kind", "transaction_id", "product_id",
                                                        "plan", "purchase_us", "expires_us", "signed_us", "reason", "counts_for_plan",
                                                        "revoked_us"],

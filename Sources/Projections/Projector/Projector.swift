@@ -110,6 +110,13 @@ public final class Projector: Sendable {
             if let checkpoint = try ProjectionSchema.checkpoint(projection.schema, on: connection) {
                 // Schemas made before set-asides existed get their table.
                 try ProjectionSchema.createSetAsideTable(in: projection.schema, on: connection)
+                // Schemas made before the roles were separate (0011) become the projector role's.
+                do {
+                    try connection.transaction { try ProjectionSchema.handOver(projection.schema, on: $0) }
+                } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.insufficientPrivilege {
+                    log(.warning, "the service's role can still write this projection", ["projection": projection.name,
+                        "error": error.message])
+                }
                 if let failed = checkpoint.failedPosition {
                     // A restart (usually with fixed code) retries a projection that stopped.
                     log(.warning, "retrying a projection that stopped on a poison event", ["projection": projection.name,

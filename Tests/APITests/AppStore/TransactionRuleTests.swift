@@ -1,4 +1,5 @@
 import API
+import EventStore
 import Foundation
 import LedgerDomain
 import LedgerJSON
@@ -20,6 +21,43 @@ struct TransactionRuleTests {
         #expect(body["plan"]?["current"] == "plus" && body["plan"]?["source"] == "app_store")
         #expect(body["subscription"]?["plan"] == "plus" && body["subscription"]?["held_by_reader"] == true)
         #expect(try f.currentPlan("acme")?["current"] == "plus")
+    }
+
+    @Test("O10, T5 (issue 31, finding 9): the buyer holds the subscription whichever of SUBSCRIBED and the app's post comes first",
+          arguments: [true, false])
+    func buyerHoldsWhateverComesFirst(notificationFirst: Bool) throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("acme", admins: ["alice", "bob"])
+        let signed = "2026-11-14T00:00:00Z"
+        let jws = signer.transaction(productID: products[.plus]!, appAccountToken: token, environment: "Sandbox", signedDate: t(signed),
+                                     transactionID: "t1", originalTransactionID: "o1", purchaseDate: t(signed))
+        let notification = signer.notification(type: "SUBSCRIBED", subtype: "INITIAL_BUY", transaction: jws,
+                                               renewal: signer.renewalInfo(originalTransactionID: "o1", environment: "Sandbox", signedDate: t(signed)),
+                                               environment: "Sandbox", signedDate: t(signed), notificationUUID: UUID())
+        if notificationFirst {
+            #expect(try f.notify(notification).status == 200)
+            // The projection may not have folded it yet: the app's post reads the log.
+        }
+        let posted = try f.record(jws, org: "acme", as: "alice")
+        #expect(posted.status == 200, "\(posted.body)")
+        #expect(posted.body["subscription"]?["held_by_reader"] == true, "\(posted.body)")
+        if !notificationFirst { #expect(try f.notify(notification).status == 200) }
+        let head = try f.service.store.headPosition()
+        // Sent again, by its buyer or by another administrator, it changes nothing more (T5).
+        #expect(try f.record(jws, org: "acme", as: "alice").body["recorded"] == false)
+        #expect(try f.record(jws, org: "acme", as: "bob").body["subscription"]?["held_by_reader"] == false)
+        #expect(try f.service.store.headPosition() == head, "a holder is recorded once, and only when new")
+        // O10: alice may change plan within the group (premium offered, plus held by her own
+        // subscription); bob sees plus held through another subscription.
+        let alice = try f.offer("acme", as: f.session("alice", org: "acme"))
+        #expect(alice.body["subscription"]?["held_by_reader"] == true)
+        #expect(plans(alice.body) == ["plus", "premium"], "\(alice.body)")
+        let bob = try f.offer("acme", as: f.session("bob", org: "acme"))
+        #expect(bob.body["subscription"]?["held_by_reader"] == false)
+        #expect(plans(bob.body) == ["premium"], "\(bob.body)")
+        let claims = try f.service.store.readStream("appstore-sub-o1").filter { $0.type == AppStoreSubscriptionClaimed.type }
+        #expect(claims.count == (notificationFirst ? 1 : 0), "a claim only when the notification came first: \(claims.map(\.type))")
     }
 
     @Test("T2: a designated administrator, same origin, and the CSRF header are required")

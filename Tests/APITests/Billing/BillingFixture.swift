@@ -24,13 +24,16 @@ final class BillingFixture: Sendable {
     /// Over a service built by the test (on a cluster of its own, with replicas).
     init(service: TestService) throws {
         self.service = service
-        projector = ProjectorThread(url: service.db.serviceURL, batchSize: 200)
+        projector = ProjectorThread(url: service.db.projectorURL, batchSize: 200)
     }
 
     func shutdown() {
         projector.stop()
         service.shutdown()
     }
+
+    /// Stops the projector, so that the projections stay behind what is appended next.
+    func stopProjector() { projector.stop() }
 
     // MARK: Appending operator events
 

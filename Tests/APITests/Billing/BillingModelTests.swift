@@ -181,7 +181,7 @@ struct BillingModelTests {
         let connection = try f.service.db.connect()
         let billing = BillingProjection()
         let tables = try billing.tables.map { try ProjectionSchema.checksum(schema: billing.schema, table: $0, on: connection) }
-        try ProjectionRebuilder(conninfo: f.service.db.serviceURL, batchSize: 37, log: { _, _, _ in }).rebuild([billing])
+        try ProjectionRebuilder(conninfo: f.service.db.projectorURL, batchSize: 37, log: { _, _, _ in }).rebuild([billing])
         #expect(try billing.tables.map { try ProjectionSchema.checksum(schema: billing.schema, table: $0, on: connection) } == tables)
         #expect(try reads(f, keys: keys) == before)
     }

@@ -62,6 +62,33 @@ struct MessageFeedTests {
         #expect(try f.get("/v1/payers/acme/events?after=99", key: payerKey).body["messages"] == [])
     }
 
+    @Test("U6, U7 (issue 31, finding 1): a funded project's feed carries its own line of the payer's month close, never its sibling's")
+    func fundedProjectSeesOnlyItsOwnCharges() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        try f.payer("acme")
+        try f.project("web", payer: "acme")
+        try f.project("mobile", payer: "acme")
+        try f.usage("web", .apiRequests, 12_345, at: "2026-10-10T00:00:00Z")
+        try f.usage("mobile", .apiRequests, 67_891, at: "2026-10-11T00:00:00Z")
+        _ = try f.closeMonth(.payer("acme"), "2026-10")
+        let webKey = try f.key(for: KeyPrincipal(kind: .project, id: "web"))
+        let payerKey = try f.key(for: KeyPrincipal(kind: .payer, id: "acme"))
+        try f.settle()
+
+        let web = try f.get("/v1/projects/web/events", key: webKey)
+        #expect(web.status == 200)
+        let text = web.body.compactText()
+        #expect(!text.contains("mobile") && !text.contains("67891"), "the sibling leaks into web's feed: \(text)")
+        let closed = try #require(web.body["messages"]?.arrayValue?.first { $0["type"] == "month.closed" })
+        let charges = closed["event"]?["data"]?["charges"]?.arrayValue ?? []
+        #expect(charges.count == 1 && charges.first?["project_id"] == "web", "\(closed)")
+        #expect(closed["event"]?["data"]?["pool"] == "payer:acme", "U6: the payer is named")
+        // The payer, who funds both, reads both lines (U7).
+        let payer = try f.get("/v1/payers/acme/events", key: payerKey).body.compactText()
+        #expect(payer.contains("mobile") && payer.contains("web"))
+    }
+
     @Test("the feed and the webhook carry the same messages, in order, under 8 concurrent writers")
     func sameMessagesAsTheWebhook() throws {
         let f = try BillingFixture()

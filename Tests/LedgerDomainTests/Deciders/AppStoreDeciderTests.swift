@@ -31,10 +31,12 @@ struct AppStoreDeciderTests {
                                  appAccountToken: token)
     }
 
+    /// `recorded`: the transaction is in the subscription's stream already, with `holder`.
     static func record(_ t: AppStoreTransactionFacts = transaction(), org: OrganizationSnapshot = org(), reader: AppStoreReader = reader(),
-                       recorded: Bool = false) throws(Refusal) -> Decision {
-        try AppStoreDecider.recordTransaction(t, org: org, reader: reader, alreadyRecorded: recorded, products: products,
-                                              domains: domains, now: now)
+                       recorded: Bool = false, holder: String? = "ana") throws(Refusal) -> Decision {
+        let known = recorded ? AppStoreSubscriptionLog(transactions: [ExternalID.value(t.transactionID)], holder: holder) : AppStoreSubscriptionLog()
+        return try AppStoreDecider.recordTransaction(t, org: org, reader: reader, known: known, products: products,
+                                                     domains: domains, now: now)
     }
 
     static func refusal(_ body: () throws -> Decision) -> Refusal.Code? {
@@ -104,6 +106,16 @@ struct AppStoreDeciderTests {
         #expect(decision.events[1].idempotencyKey == "appstore-tx:2000000001")
         // T5: a transaction already recorded changes nothing: nothing is appended, even if a check would now refuse it.
         #expect(try Self.record(org: Self.org(reseller: "r1"), recorded: true).events.isEmpty)
+        // O10, T5 (issue 31, finding 9): recorded first by a notification, which names nobody, the
+        // transaction presented by its buyer records who holds it, once; then nothing more.
+        let claim = try Self.record(org: Self.org(reseller: "r1"), recorded: true, holder: nil)
+        #expect(claim.events.map(\.type) == [AppStoreSubscriptionClaimed.type])
+        #expect(claim.events[0].idempotencyKey == "appstore-holder:2000000000" && claim.events[0].stream == "appstore-sub-2000000000")
+        #expect(try claim.events[0].decode(AppStoreSubscriptionClaimed.self).personID == "ana")
+        #expect(try Self.record(recorded: true, holder: "bo").events.isEmpty, "a holder already recorded stays")
+        // Only an administrator of the organization, with its token, may claim.
+        #expect(Self.refusal { try Self.record(reader: Self.reader(org: "other"), recorded: true, holder: nil) } == .notFound)
+        #expect(Self.refusal { try Self.record(Self.transaction(token: UUID()), recorded: true, holder: nil) } == .appStoreAccountMismatch)
         // T5: an expired transaction is recorded, and changes no plan.
         let expired = try Self.record(Self.transaction(expires: "2026-11-01T00:00:00Z")).events[0].decode(AppStoreTransactionRecorded.self)
         #expect(expired.expiredWhenRecorded)

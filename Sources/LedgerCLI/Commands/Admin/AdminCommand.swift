@@ -20,7 +20,7 @@ public enum AdminCommand: LedgerCommand {
         ProductSetAction.self, ProductStoreKitPriceAction.self, ProductRemoveAction.self, ProductListAction.self, CheckoutSetAction.self,
         CampaignMigrationAction.self, CampaignUpgradeAction.self, CampaignEndAction.self, CampaignStatsAction.self, CampaignListAction.self,
         PurchaseRecordAction.self, EventSetAsideAction.self,
-        OperatorAddAction.self, OperatorResetAction.self, OperatorDisableAction.self,
+        OperatorAddAction.self, OperatorResetAction.self, OperatorDisableAction.self, OperatorSessionsEndAction.self, OperatorSessionsAction.self,
         WebhookAddAction.self, WebhookListAction.self, WebhookShowAction.self, WebhookDisableAction.self, WebhookRotateSecretAction.self,
         WebhookDeliveriesAction.self, WebhookRetryAction.self, WebhookReplayAction.self,
     ]

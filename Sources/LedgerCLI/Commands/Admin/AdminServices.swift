@@ -23,6 +23,9 @@ public struct AdminServices: Sendable {
     /// A URL of the role that owns the schema (LEDGER_MIGRATION_DATABASE_URL), for the one
     /// act the service's role may not do: detaching archived partitions (`ledger archive`).
     public var ownerURL: String?
+    /// Seconds of inactivity that end a console session (LEDGER_CONSOLE_IDLE_MINUTES), for
+    /// what `ledger admin operator sessions` says of each.
+    public var consoleIdleTimeout: Double = ConsoleSession.defaultIdleTimeout
 
     /// - Parameters:
     ///   - now: the clock (the machine's by default).
@@ -44,8 +47,10 @@ public struct AdminServices: Sendable {
     public static func connect(_ environment: LedgerEnvironment) throws -> AdminServices {
         let url = try environment.databaseURL()
         let pool = PostgresPool(conninfo: url, maximumConnections: 2)
-        return AdminServices(store: EventStore(conninfo: url, pool: pool), pool: pool,
-                             webhookSecrets: try environment.webhookSecrets(), outboundPolicy: environment.outboundPolicy,
-                             ownerURL: try? environment.migrationDatabaseURL())
+        var services = AdminServices(store: EventStore(conninfo: url, pool: pool), pool: pool,
+                                     webhookSecrets: try environment.webhookSecrets(), outboundPolicy: environment.outboundPolicy,
+                                     ownerURL: try? environment.migrationDatabaseURL())
+        services.consoleIdleTimeout = Double(try environment.positiveInt(.consoleIdleMinutes)) * 60
+        return services
     }
 }

@@ -4,11 +4,14 @@
 public enum AppStoreDecider {
     /// T1–T7: a StoreKit 2 transaction an administrator records for the organization, with
     /// the education grant it makes (O8) in the same append, so that a refusal appends
-    /// nothing at all. `alreadyRecorded`: the transaction id is in the log (T5: sending it
-    /// again changes nothing: the decision is empty, and the checks that guard a new
-    /// purchase do not apply).
+    /// nothing at all. `known`: what the subscription's stream in the log already holds.
+    /// A transaction already recorded changes nothing (T5: the checks that guard a new
+    /// purchase do not apply), but what its buyer's post adds is recorded: when the
+    /// subscription has no holder yet (a notification recorded it first), the reader
+    /// becomes its holder (`appstore.subscription_claimed`), once; otherwise the decision
+    /// is empty.
     public static func recordTransaction(_ t: AppStoreTransactionFacts, org: OrganizationSnapshot, reader: AppStoreReader,
-                                         alreadyRecorded: Bool, products: AppStoreProducts, domains: SchoolDomains,
+                                         known: AppStoreSubscriptionLog, products: AppStoreProducts, domains: SchoolDomains,
                                          now: Timestamp) throws(Refusal) -> Decision {
         guard let role = reader.role(in: org) else { throw Refusal(.notFound, "no organization \(org.id) for this session") }
         guard role == .administrator else {
@@ -21,8 +24,16 @@ public enum AppStoreDecider {
             throw Refusal(.appStoreAccountMismatch, "the transaction's appAccountToken is not this organization's account token")
         }
         // T5: a transaction already recorded (sent again, re-signed by StoreKit, or its refunded
-        // copy) changes nothing: Apple's notifications carry what happened to it since.
-        guard !alreadyRecorded else { return Decision([]) }
+        // copy) changes nothing: Apple's notifications carry what happened to it since. What
+        // the app's post adds is who bought it, when nobody is recorded yet (O10).
+        if known.contains(transaction: ExternalID.value(t.transactionID)) {
+            guard known.holder == nil else { return Decision([]) }
+            let original = ExternalID.value(t.originalTransactionID)
+            let claimed = AppStoreSubscriptionClaimed(orgID: org.id, originalTransactionID: original,
+                                                      transactionID: ExternalID.value(t.transactionID), personID: reader.personID)
+            return Decision(PendingEvent(claimed, on: t.stream, occurredAt: now,
+                                         idempotencyKey: AppStoreSubscriptionClaimed.idempotencyKey(originalTransactionID: original)))
+        }
         let expired = t.expiresDate.map { $0 <= now } ?? false
         // A revoked or expired transaction is recorded as the fact it is and changes no plan
         // (T5): the checks that guard a purchase do not apply to it.

@@ -1,0 +1,38 @@
+import Postgres
+
+extension ProjectionSchema {
+    /// The role that owns and alone writes the projections (migration 0011): the
+    /// projector's login is a member of it.
+    public static let ownerRole = "ledger_projector"
+    /// The role the API and the console read the projections as: SELECT only.
+    public static let readerRole = "ledger_service"
+
+    /// Gives `schema` and every table in it to `ownerRole`, and `readerRole` SELECT on them
+    /// (docs/security.md): done on every schema a projector creates, before it holds a row,
+    /// and again on the live ones when a projector starts, so that a schema made before the
+    /// roles were separate, or a table added since, is never left writable by the service.
+    /// Idempotent. The connection's role must be a member of `ownerRole`.
+    static func handOver(_ schema: String, on connection: PostgresConnection) throws {
+        let quoted = connection.quoteIdentifier(schema)
+        do {
+            if try connection.query("SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = $1", [schema])
+                .rows.first?.string(0) != ownerRole {
+                try connection.query("ALTER SCHEMA \(quoted) OWNER TO \(ownerRole)")
+            }
+            let foreign = try connection.query("""
+                SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm') AND pg_get_userbyid(c.relowner) <> $2
+                ORDER BY c.relname
+                """, [schema, ownerRole]).rows.map { try $0.requireString(0) }
+            for table in foreign {
+                try connection.query("ALTER TABLE \(quoted).\(connection.quoteIdentifier(table)) OWNER TO \(ownerRole)")
+            }
+            try connection.query("REVOKE ALL ON ALL TABLES IN SCHEMA \(quoted) FROM \(readerRole)")
+            try connection.query("GRANT USAGE ON SCHEMA \(quoted) TO \(readerRole)")
+            try connection.query("GRANT SELECT ON ALL TABLES IN SCHEMA \(quoted) TO \(readerRole)")
+        } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.insufficientPrivilege {
+            throw PostgresError(code: error.code, sqlState: error.sqlState,
+                                message: "cannot give the projection schema \(schema) to \(ownerRole): \(error.message). The projector's login must be a member of \(ownerRole) (GRANT \(ownerRole) TO <login>; docs/security.md)")
+        }
+    }
+}
