@@ -8,7 +8,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-@Suite("The ledger command")
+@Suite("The ledger command", .bounded)
 struct CommandLineTests {
     @Test("ledger verify exits 0 on a fresh log and 1 naming the first altered position")
     func verifyExitStatus() throws {

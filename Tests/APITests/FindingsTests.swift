@@ -12,7 +12,7 @@ import Testing
 import TestSupport
 
 /// Issue 8's findings over HTTP, each as it was reproduced: what the service answers now.
-@Suite("Nothing a client sends can stop, stall or crash the ledger (issue 8)")
+@Suite("Nothing a client sends can stop, stall or crash the ledger (issue 8)", .bounded)
 struct FindingsTests {
     static func usage(_ id: String, quantity: JSONValue, project: String = "solo") -> JSONValue {
         ["id": .string(id), "project_id": .string(project), "meter": "api_requests", "quantity": quantity,
@@ -46,7 +46,6 @@ struct FindingsTests {
         defer { f.shutdown() }
         try f.project("solo")
         let key = try f.key(for: KeyPrincipal(kind: .project, id: "solo"))
-        let started = Date()
         let group = DispatchGroup()
         let statuses = Statuses()
         for _ in 0..<24 {
@@ -59,7 +58,7 @@ struct FindingsTests {
         }
         #expect(group.wait(timeout: .now() + 10) == .success)
         #expect(statuses.all.allSatisfy { $0 == (400, "min_position_beyond_head") }, "\(statuses.all)")
-        #expect(Date().timeIntervalSince(started) < 5, "answered at once, not after the 5-second wait")
+        // A read that waited would end in 503 projection_behind: the 400 says it did not.
         #expect(try f.service.get("/healthz").status == 200)
     }
 

@@ -9,7 +9,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite("Health, readiness, metrics and the OpenAPI document, over HTTP")
+@Suite("Health, readiness, metrics and the OpenAPI document, over HTTP", .bounded)
 struct OperationsEndpointTests {
     @Test("/healthz answers 200 without the database")
     func healthz() throws {

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// "Did you mean": one edit away from a command is a typo; a different word is not.
-@Suite("Command suggestions")
+@Suite("Command suggestions", .bounded)
 struct SuggestionTests {
     static let names = ["dev", "serve", "migrate", "project", "replay", "projections", "verify", "bench", "pg", "admin", "audit", "appstore"]
 

@@ -10,7 +10,7 @@ import Testing
 import TestSupport
 
 /// Issue 31's walls on the API, each as a stranger would try it.
-@Suite("Walls: before authentication nothing waits or tells; one credential per request")
+@Suite("Walls: before authentication nothing waits or tells; one credential per request", .bounded)
 struct WallsTests {
     @Test("finding 7: with the projection behind, a stranger's min_position read is answered at once and names no position")
     func nothingWaitsBeforeAuthentication() throws {
@@ -36,11 +36,10 @@ struct WallsTests {
         ]
         for (name, headers, status) in cases {
             for target in [later, later + 1_000_000] {
-                let started = Date()
+                // The projector is stopped: a read that waited could only end in 503
+                // projection_behind. Its own 401 or 404 is proof it did not wait.
                 let r = try service.get("/v1/projects/solo/balance?min_position=\(target)", headers: headers)
-                let seconds = Date().timeIntervalSince(started)
                 #expect(r.status == status, "\(name), min_position \(target): \(String(decoding: r.body, as: UTF8.self))")
-                #expect(seconds < 2, "\(name) waited \(seconds) s before being refused")
                 let body = String(decoding: r.body, as: UTF8.self)
                 let numbers = Set(body.split { !$0.isNumber }.map(String.init))
                 #expect(numbers.isDisjoint(with: [String(later), String(head), String(target)]) && !body.contains("head ("),
@@ -50,9 +49,9 @@ struct WallsTests {
         // The owner's key waits, as read-your-writes promises, and is told the truth.
         let beyond = try service.get("/v1/projects/solo/balance?min_position=\(later + 1_000_000)", headers: [("Authorization", "Bearer " + own)])
         #expect(beyond.status == 400 && String(decoding: beyond.body, as: UTF8.self).contains("min_position_beyond_head"))
-        let started = Date()
         let waited = try service.get("/v1/projects/solo/balance?min_position=\(later)", headers: [("Authorization", "Bearer " + own)])
-        #expect(waited.status == 503 && Date().timeIntervalSince(started) >= 4, "the owner's read waits for the projection")
+        #expect(waited.status == 503 && String(decoding: waited.body, as: UTF8.self).contains("projection_behind"),
+                "the owner's read waits for the projection, until its deadline")
     }
 
     @Test("finding 7: two credentials in one request are a 400, on the billing and the catalog surfaces, whichever comes first")

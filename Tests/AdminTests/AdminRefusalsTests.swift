@@ -7,7 +7,7 @@ import TestSupport
 /// Issue 8: a refused command appends nothing. Every refusal code an operator command can
 /// meet is provoked once with `ledger admin`: exit status 1, the code in the message,
 /// and the log's head where it was.
-@Suite("ledger admin: a refusal appends nothing")
+@Suite("ledger admin: a refusal appends nothing", .bounded)
 struct AdminRefusalsTests {
     /// Every code of `Refusal.Code` an operator act can be refused with (the App Store
     /// ones and `invalid_usage_batch` come from HTTP only: see the API's table).

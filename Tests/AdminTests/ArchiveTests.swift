@@ -14,7 +14,7 @@ import TestSupport
 /// Issue 13: `ledger archive` exports whole old partitions to files carrying their chain
 /// segment and detaches them; `ledger verify` checks the files and the live log from
 /// where they end; a replay still starts from position 1 given the files.
-@Suite("Archiving old partitions of the log")
+@Suite("Archiving old partitions of the log", .bounded)
 struct ArchiveTests {
     /// The auditor's query for an archived log, as docs/audit.md prints it.
     static func archivedAuditQuery() throws -> String {

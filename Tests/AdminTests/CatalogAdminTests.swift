@@ -10,7 +10,7 @@ import TestSupport
 
 /// `ledger admin app|product|checkout|campaign|purchase`: the IAP catalog's operator acts.
 /// They judge requests against the app's own stream, so no projector runs here.
-@Suite("ledger admin: IAP catalog")
+@Suite("ledger admin: IAP catalog", .bounded)
 struct CatalogAdminTests {
     /// Every event these tests append names the fixture's operator and a reason.
     static func expectOperatorAct(_ events: [RecordedEvent], reason: String = "checked by the tests",

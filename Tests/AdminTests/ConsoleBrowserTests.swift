@@ -7,7 +7,7 @@ import TestSupport
 /// original, verify the chain, open the catalog, a CSRF and a role refusal, post a
 /// correction and see it in the journal, rebuild a projection and swap it in. The test command
 /// installs Chromium; without it this test fails, naming what to install.
-@Suite("The console in a real browser")
+@Suite("The console in a real browser", .bounded)
 struct ConsoleBrowserTests {
     @Test("an auditor finds a correction and its original; an operator posts one; CSRF and roles refuse")
     func browser() throws {

@@ -10,7 +10,7 @@ import TestSupport
 /// Issue 14, the rest: the catalog page (campaigns, variants, impressions), search by
 /// user id, the chain verified with progress, and a projection rebuilt beside the live
 /// one, its differences shown, swapped in on confirmation and recorded.
-@Suite("The operator console: catalog, verification and rebuilds")
+@Suite("The operator console: catalog, verification and rebuilds", .bounded)
 struct ConsoleCatalogAndJobsTests {
     typealias Browser = ConsoleTests.Browser
 

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The console's password hashing (scrypt through OpenSSL) and signed session cookies.
-@Suite("Console credentials and sessions")
+@Suite("Console credentials and sessions", .bounded)
 struct ConsoleCredentialsTests {
     @Test("scrypt gives RFC 7914's test vectors (§12)")
     func rfcVectors() throws {

@@ -8,7 +8,7 @@ import TestSupport
 
 /// Issue 31, finding 10 (B1, U5, U6, U7): the console's "Balance and usage" page shows
 /// exactly what the API answers, for payers, funded projects and self-paying projects.
-@Suite("The console's figures are the API's")
+@Suite("The console's figures are the API's", .bounded)
 struct ConsoleFiguresTests {
     typealias Browser = ConsoleTests.Browser
 

@@ -16,7 +16,7 @@ import Synchronization
 
 /// Issue 14, first part: operators as principals and the console's sign-in, sessions,
 /// CSRF and lockout, search, timelines and events with their corrections, over HTTP.
-@Suite("The operator console")
+@Suite("The operator console", .bounded)
 struct ConsoleTests {
     final class Browser {
         let port: Int

@@ -4,7 +4,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-@Suite("ledger admin correct and ledger audit corrections")
+@Suite("ledger admin correct and ledger audit corrections", .bounded)
 struct CorrectionTests {
     @Test("correct posts a new entry naming the original, with corrects_position on the event (J3)")
     func correct() throws {

@@ -6,7 +6,7 @@ import TestSupport
 
 /// `ledger admin … list|show`: reading what the operator commands created, through the
 /// projections' read models, without appending anything.
-@Suite("ledger admin list and show")
+@Suite("ledger admin list and show", .bounded)
 struct DirectoryTests {
     @Test("payers and projects: plans, who funds whom now, funding history, balances (B1-B3) and keys by prefix")
     func payersAndProjects() throws {

@@ -3,7 +3,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-@Suite("ledger admin, end to end")
+@Suite("ledger admin, end to end", .bounded)
 struct EndToEndTests {
     @Test("the executable: exit 0 with one JSON object, 1 on a refusal, 2 on a usage error; audit reads back")
     func executable() throws {

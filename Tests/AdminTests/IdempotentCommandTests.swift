@@ -5,7 +5,7 @@ import TestSupport
 
 /// DESIGN §2: every write path carries an idempotency key, operator commands included, so
 /// that re-running a command after any failure never posts twice.
-@Suite("ledger admin: idempotency keys")
+@Suite("ledger admin: idempotency keys", .bounded)
 struct IdempotentCommandTests {
     @Test("a command prints the key it appended under; re-run with it, it appends nothing and says so")
     func rerunWithTheKeyAppendsNothing() throws {

@@ -4,7 +4,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-@Suite("ledger admin key")
+@Suite("ledger admin key", .bounded)
 struct KeyTests {
     @Test("key issue prints the secret once; the log and the projection keep only its SHA-256 and prefix; revoke marks it revoked")
     func issueAndRevoke() throws {

@@ -1,3 +1,4 @@
+import Testing
 import Foundation
 import TestSupport
 
@@ -23,10 +24,13 @@ enum LedgerExecutable {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        let watchdog = ProcessWatchdog(process, seconds: 120)
         // Read before waiting, so that a full pipe cannot block the child.
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        watchdog.stop()
+        if watchdog.fired { Issue.record("ledger \(arguments.joined(separator: " ")) ran past 120 s and was killed") }
         return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
 }

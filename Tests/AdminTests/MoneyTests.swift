@@ -3,7 +3,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-@Suite("ledger admin credit, hold and price")
+@Suite("ledger admin credit, hold and price", .bounded)
 struct MoneyTests {
     @Test("credit posts a journal entry to the pool's account and moves its source's balance")
     func credit() throws {

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite("ledger admin month close")
+@Suite("ledger admin month close", .bounded)
 struct MonthCloseTests {
     /// A payer with two projects, a unit price of 3, and October usage: 12,000 units in
     /// all (10,000 free, taken in log order), so web pays 2,000 × 3 and api nothing.

@@ -5,7 +5,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-@Suite("ledger admin payer and project")
+@Suite("ledger admin payer and project", .bounded)
 struct PayerAndProjectTests {
     @Test("payer create appends payer.created and plan.set in one append, with the operator and the reason")
     func payerCreate() throws {

@@ -3,7 +3,7 @@ import LedgerDomain
 import Testing
 import TestSupport
 
-@Suite("Operator commands and the projector")
+@Suite("Operator commands and the projector", .bounded)
 struct ProjectionWaitTests {
     @Test("a command that must read the projection says when the projector is not running, and appends nothing")
     func projectorStopped() throws {

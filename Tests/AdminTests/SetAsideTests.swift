@@ -12,7 +12,7 @@ import TestSupport
 /// billing fold cannot apply is written past the deciders (as a superuser could); the
 /// projection stops on it; an operator sets it aside with `ledger admin`; the projection
 /// records that, goes on, and a replay of the same log gives the same rows.
-@Suite("Setting a poison event aside")
+@Suite("Setting a poison event aside", .bounded)
 struct SetAsideTests {
     static func billingCheckpoint(_ f: AdminFixture) throws -> ProjectionSchema.Checkpoint? {
         try f.pool.read { try ProjectionSchema.checkpoint(BillingProjection().schema, on: $0) }

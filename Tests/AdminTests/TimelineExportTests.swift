@@ -7,7 +7,7 @@ import TestSupport
 
 /// `ledger log` and `ledger export`, run as a newcomer runs them: the real binary against
 /// the fixture's database.
-@Suite("ledger log and ledger export")
+@Suite("ledger log and ledger export", .bounded)
 struct TimelineExportTests {
     static func run(_ f: AdminFixture, _ arguments: [String]) throws -> (status: Int32?, output: String, errors: String) {
         let process = try LedgerBinary.start(arguments, environment: ["DATABASE_URL": f.db.serviceURL])

@@ -16,7 +16,7 @@ import TestSupport
 /// Issue 15: the Merkle tree the projector keeps over the log, signed checkpoints, and the
 /// proofs an auditor checks from outside, every one checked here by RFC 9162 written out
 /// (`ReferenceMerkle`), none of the service's proof code.
-@Suite("The log, checkable from outside: Merkle tree, signed checkpoints, proofs")
+@Suite("The log, checkable from outside: Merkle tree, signed checkpoints, proofs", .bounded)
 struct TransparencyTests {
     /// The API over the fixture's database, the auditor's and a payer's keys, a checkpointer.
     final class Harness {
@@ -179,8 +179,11 @@ struct TransparencyTests {
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
+        let watchdog = ProcessWatchdog(process, seconds: 120)
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        watchdog.stop()
+        if watchdog.fired { Issue.record("the auditor's script ran past 120 s and was killed") }
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 import Webhooks
 
-@Suite("ledger admin webhook")
+@Suite("ledger admin webhook", .bounded)
 struct WebhookAdminTests {
     @Test("add prints the secret once; list and show read the subscription; rotate signs with both secrets for the overlap")
     func lifecycle() throws {

@@ -15,7 +15,7 @@ import TestSupport
 import WebhookDispatch
 import Webhooks
 
-@Suite("The webhook dispatcher")
+@Suite("The webhook dispatcher", .bounded)
 struct WebhookDispatchTests {
     static func dispatcher(_ f: AdminFixture, clock: ManualClock) -> WebhookDispatcher {
         WebhookDispatcher(configuration: .init(secrets: AdminFixture.webhookSecrets, policy: .development, interval: 0.05, timeout: 2,
@@ -259,19 +259,34 @@ struct WebhookDispatchTests {
         let clock = ManualClock.atMachineTime()
         clock.advance(seconds: 3_600)
         let pool = f.pool
+        // Every look the sender takes, with what it saw: "nothing happened" is checked only
+        // after the sender has looked, however slow the machine.
+        let looks = Mutex<[String]>([])
         let dispatcher = WebhookDispatcher(
             configuration: .init(secrets: AdminFixture.webhookSecrets, policy: .development, interval: 0.05, timeout: 2, now: clock.read,
                                  jitter: { 0.5 },
                                  available: { subject in
-                                     try BillingReport.available(of: .payer(subject.id), pool: pool, now: ServiceContext.systemClock())
+                                     let seen = try BillingReport.available(of: .payer(subject.id), pool: pool, now: ServiceContext.systemClock())
+                                     looks.withLock { $0.append(seen?.description ?? "none") }
+                                     return seen
                                  }, watchInterval: 0.05),
             store: f.store, pool: f.pool, isActive: { true }, log: { _, _, _ in })
         defer { dispatcher.stop() }
         func crossings() throws -> [[String?]] {
             try f.rows("SELECT below::text, available::text FROM proj_webhooks.balance_watch")
         }
+        /// Until the sender has seen `available` and looked twice more (so it has acted on
+        /// what it saw), and the webhooks projection has folded whatever it appended.
+        func lookedPast(_ available: String) throws {
+            try #require(Poll.until(timeout: 20) {
+                looks.withLock { seen in seen.firstIndex(of: available).map { seen.count - $0 >= 3 } ?? false }
+            }, "the sender never saw \(available): \(looks.withLock { $0.suffix(5) })")
+            let head = try f.head()
+            try #require(try ProjectionWait.until(WebhooksProjection(), reaches: head, pool: f.pool, timeout: 20))
+        }
         // Above the threshold: the first look records nothing.
-        #expect(try Poll.until(timeout: 3) { try !crossings().isEmpty } == false)
+        try lookedPast("1000")
+        #expect(try crossings().isEmpty)
 
         _ = try f.adminJSON(["hold", "place", "--id", "h1", "--project", "web", "--amount", "600", "--description", "job"])
         try #require(Poll.until(timeout: 20) { receiver.received.count == 1 })
@@ -284,7 +299,8 @@ struct WebhookDispatchTests {
 
         // Still below after more is held: nothing more.
         _ = try f.adminJSON(["hold", "place", "--id", "h2", "--project", "web", "--amount", "100", "--description", "job"])
-        #expect(try Poll.until(timeout: 3) { try crossings() == [["true", "300"]] } == false)
+        try lookedPast("300")
+        #expect(try crossings() == [["true", "400"]], "no second crossing while it stays below")
         // Back above, then below again: a second message.
         // Only crossings are recorded: the sender may look between the two releases
         // (900 available) or after both (1,000); either way it is back above.

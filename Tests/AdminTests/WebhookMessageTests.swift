@@ -7,7 +7,7 @@ import TestSupport
 
 /// The messages the log's events make, numbered per subject and per subscription by the
 /// webhooks projection.
-@Suite("Webhook messages derived from the log")
+@Suite("Webhook messages derived from the log", .bounded)
 struct WebhookMessageTests {
     @Test("billing events make messages for the subscriptions covering their subjects, in log order, once each")
     func billingMessages() throws {

@@ -4,7 +4,7 @@ import TestSupport
 @testable import AppStore
 
 /// What is remembered between tokens, and what is not.
-@Suite struct ChainCacheTests {
+@Suite(.bounded) struct ChainCacheTests {
     @Test func aChainIsVerifiedOnceAndSharedByVerifiersOfThePolicy() throws {
         let authority = TestCertificateAuthority(name: "Shared")
         let signer = TestAppStoreSigner(authority: authority)

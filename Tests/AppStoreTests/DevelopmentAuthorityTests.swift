@@ -6,7 +6,7 @@ import TestSupport
 @testable import AppStore
 
 /// The development authority `ledger dev` trusts and `ledger appstore sign` signs with.
-@Suite struct DevelopmentAuthorityTests {
+@Suite(.bounded) struct DevelopmentAuthorityTests {
     static func temporaryDirectory() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("ledger-authority-\(UUID().uuidString)").path
     }

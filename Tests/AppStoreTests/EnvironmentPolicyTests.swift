@@ -7,7 +7,7 @@ import TestSupport
 
 /// T3's environments: Production only in production, Sandbox everywhere, Xcode outside
 /// production only; and Xcode's self-signed certificate trusted only where configured.
-@Suite struct EnvironmentPolicyTests {
+@Suite(.bounded) struct EnvironmentPolicyTests {
     let signer = TestAppStoreSigner()
 
     struct Case: Sendable, CustomTestStringConvertible {

@@ -5,7 +5,7 @@ import TestSupport
 @testable import AppStore
 
 /// The precomputed-multiples path accepts exactly what OpenSSL's EVP_PKEY_verify accepts.
-@Suite struct FastVerifierTests {
+@Suite(.bounded) struct FastVerifierTests {
     static let authority = TestCertificateAuthority(name: "Fast")
     let leaf = Certificate(der: Self.authority.leafDER)!
 

@@ -6,7 +6,7 @@ import TestSupport
 @testable import AppStore
 
 /// Inputs that are not a well-formed JWS get the right code, and never a crash.
-@Suite struct MalformedInputTests {
+@Suite(.bounded) struct MalformedInputTests {
     let signer = TestAppStoreSigner()
     var verifier: AppStoreVerifier { AppStoreVerifier(policy: signer.developmentPolicy) }
     var valid: String { signer.transaction() }

@@ -12,7 +12,7 @@ import TestSupport
 /// together the files cover each residue; each position gets a base64url character, and
 /// every seventh a dot, padding or a space instead. The nested transaction and renewal
 /// info of one notification are swept the same way as JWS of their own.
-@Suite(.needsSharedData)
+@Suite(.needsSharedData, .bounded)
 struct RealSandboxByteChangeTests {
     /// The files to sweep; where they are absent (outside CI: the suite is skipped) one
     /// placeholder argument, so that in CI the test runs and fails on the missing data.

@@ -6,7 +6,7 @@ import TestSupport
 
 /// The real payloads Apple signed in the Sandbox in 2025 (../shared/testdata/apple), under
 /// the production policy: only Apple Root CA - G3 is trusted there.
-@Suite(.needsSharedData)
+@Suite(.needsSharedData, .bounded)
 struct RealSandboxTests {
     static let notificationBundle = "com.loki-project.loki-messenger"
     static let transactionBundle = "com.goodheartapp"

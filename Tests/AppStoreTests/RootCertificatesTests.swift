@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import AppStore
 
-@Suite struct RootCertificatesTests {
+@Suite(.bounded) struct RootCertificatesTests {
     static func pem(_ der: [UInt8]) -> String {
         let body = Data(der).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
         return "-----BEGIN CERTIFICATE-----\n\(body)\n-----END CERTIFICATE-----\n"

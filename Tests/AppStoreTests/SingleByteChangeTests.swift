@@ -8,7 +8,7 @@ import TestSupport
 /// position of the whole token, with a replacement byte drawn per position (base64url
 /// characters mostly, so that the change reaches past the alphabet check, and now and
 /// then a dot, padding, standard base64's + and /, a space or a brace).
-@Suite struct SingleByteChangeTests {
+@Suite(.bounded) struct SingleByteChangeTests {
     static let replacements = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     static let oddities = Array(".=+/ {}\"\\%".utf8)
 

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import AppStore
 
-@Suite struct StrictBase64Tests {
+@Suite(.bounded) struct StrictBase64Tests {
     @Test func roundTripsEveryLengthAgainstFoundation() {
         var rng = SeededRandom(seed: 7)
         for length in 0..<70 {

@@ -8,7 +8,7 @@ import TestSupport
 
 /// Every way of changing a signed token, or of signing it with the wrong certificates,
 /// is refused, with the reason it is.
-@Suite struct TamperingTests {
+@Suite(.bounded) struct TamperingTests {
     let signer = TestAppStoreSigner()
     var verifier: AppStoreVerifier { AppStoreVerifier(policy: signer.developmentPolicy) }
 

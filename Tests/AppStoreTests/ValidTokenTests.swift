@@ -6,7 +6,7 @@ import TestSupport
 @testable import AppStore
 
 /// Tokens signed by the test authority verify, kind by kind, and say what was signed.
-@Suite struct ValidTokenTests {
+@Suite(.bounded) struct ValidTokenTests {
     let signer = TestAppStoreSigner()
     var verifier: AppStoreVerifier { AppStoreVerifier(policy: signer.developmentPolicy) }
 

@@ -5,7 +5,7 @@ import TestSupport
 @testable import AppStore
 
 /// Every certificate must be valid at the payload's signedDate, whatever the date today.
-@Suite struct ValidityTests {
+@Suite(.bounded) struct ValidityTests {
     /// A leaf valid during 2025 only, under an authority valid 2020-2040.
     static let authority = TestCertificateAuthority(
         name: "Validity", rootValidity: TestValidity(notBefore: .utc(2020, 1, 1), notAfter: .utc(2040, 1, 1)),

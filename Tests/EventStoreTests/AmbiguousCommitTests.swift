@@ -10,7 +10,7 @@ import TestSupport
 /// server is crashed (`pg_ctl -m immediate`) while it waits. The commit record is already
 /// in the WAL, so after recovery the events are in the log: the appender must say so,
 /// not "nothing was appended".
-@Suite("Appends whose commit answer is lost", .serialized)
+@Suite("Appends whose commit answer is lost", .serialized, .bounded)
 struct AmbiguousCommitTests {
     /// A migrated database on a cluster of the test's own, whose commits wait for a standby
     /// named `ghost` that never connects, once `hold()` is called.

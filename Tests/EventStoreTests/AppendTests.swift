@@ -5,7 +5,7 @@ import Postgres
 import Testing
 import TestSupport
 
-@Suite("Appending to the log")
+@Suite("Appending to the log", .bounded)
 struct AppendTests {
     @Test("positions and stream versions are dense and start at 1")
     func positionsAndVersions() throws {

@@ -7,7 +7,7 @@ import Threads
 import Testing
 import TestSupport
 
-@Suite("Connections, reconnection and notifications")
+@Suite("Connections, reconnection and notifications", .bounded)
 struct ConnectionTests {
     /// Ends every session of the test's service role, as a server restart would.
     static func terminateServiceSessions(_ db: TestDatabase) throws {

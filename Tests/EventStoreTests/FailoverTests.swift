@@ -13,7 +13,7 @@ import TestSupport
 /// appender and the projector on a libpq multi-host URL that follows whichever server
 /// takes writes (`target_session_attrs=read-write`), writers appending under idempotency
 /// keys; the primary is killed mid-load and the standby promoted (`pg_ctl promote`).
-@Suite("Failover to a promoted standby")
+@Suite("Failover to a promoted standby", .bounded)
 struct FailoverTests {
     @Test("a standby promoted under load: the log is gapless, nothing acknowledged is lost, nothing is doubled, the chain verifies and the projector goes on")
     func promotionUnderLoad() throws {

@@ -3,7 +3,7 @@ import Postgres
 import Testing
 import TestSupport
 
-@Suite("The log is immutable")
+@Suite("The log is immutable", .bounded)
 struct ImmutabilityTests {
     static let changes = [
         "UPDATE events SET type = 'forged' WHERE position = 1",

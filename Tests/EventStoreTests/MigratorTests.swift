@@ -4,7 +4,7 @@ import Postgres
 import Testing
 import TestSupport
 
-@Suite("Migrations")
+@Suite("Migrations", .bounded)
 struct MigratorTests {
     @Test("migrations apply once, in order, with their checksums recorded")
     func appliesOnce() throws {

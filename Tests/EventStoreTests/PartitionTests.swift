@@ -11,7 +11,7 @@ import TestSupport
 
 /// Issue 13: the log partitioned by ranges of position, with the contract of
 /// docs/event-log.md intact across partition boundaries (migration 0005).
-@Suite("The partitioned log")
+@Suite("The partitioned log", .bounded)
 struct PartitionTests {
     static func partitions(_ db: TestDatabase) throws -> [(first: Int64, last: Int64)] {
         try db.connect().query("SELECT first_position, last_position FROM event_log_partitions ORDER BY first_position").rows.map {

@@ -8,7 +8,7 @@ import Testing
 
 /// The planner decides outcomes without a database, so it can be checked against a
 /// reference model over many generated batches.
-@Suite("Append planning")
+@Suite("Append planning", .bounded)
 struct PlannerTests {
     /// The model: what a log that applies appends one at a time would answer.
     struct Model {
@@ -107,7 +107,7 @@ struct PlannerTests {
     }
 }
 
-@Suite("Event ids")
+@Suite("Event ids", .bounded)
 struct EventIDTests {
     @Test("generated event ids are random version-4 UUIDs, rendered as PostgreSQL prints them")
     func uuids() {

@@ -5,7 +5,7 @@ import TestSupport
 
 /// A head written down outside the database (docs/backup.md) catches what the chain alone
 /// cannot: a superuser who rewrites history and re-hashes everything after the change.
-@Suite("A recorded head holds the chain to its past")
+@Suite("A recorded head holds the chain to its past", .bounded)
 struct RecordedHeadTests {
     @Test("a history rewritten and re-hashed verifies alone, and fails against the head recorded before")
     func rewriteAndRehash() throws {

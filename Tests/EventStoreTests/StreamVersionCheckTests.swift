@@ -11,7 +11,7 @@ import TestSupport
 /// append gives each stream, sorted, are the stream's version + 1, + 2, … with no gap and
 /// no repeat. A valid append is taken and moves `event_streams`; any other is refused
 /// with the version error and leaves `event_streams` as it was.
-@Suite("The log's stream-version check, on generated appends")
+@Suite("The log's stream-version check, on generated appends", .bounded)
 struct StreamVersionCheckTests {
     /// A small deterministic generator, so that a failing case can be replayed.
     struct Generator {

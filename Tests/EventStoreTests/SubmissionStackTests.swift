@@ -10,7 +10,7 @@ import Threads
 /// The appender's submission stack (issue 10) and the close of the appender around it:
 /// many submitters, one consumer, nothing lost, nothing taken twice, each submitter's
 /// order kept (an append that expects the version its previous one made relies on it).
-@Suite("Appending: the submission stack")
+@Suite("Appending: the submission stack", .bounded)
 struct SubmissionStackTests {
     struct Item: Sendable, Hashable {
         var producer: Int

@@ -5,10 +5,27 @@ import Postgres
 import Testing
 import TestSupport
 
-@Suite("The hash chain")
+@Suite("The hash chain", .bounded)
 struct VerifyTests {
-    /// The SQL an auditor runs (docs/audit.md): it must agree with the service's verifier.
-    static let auditQuery = ChainVerifier.auditorSQL
+    /// The SQL an auditor runs, read from docs/audit.md as an auditor copies it (the
+    /// first `sql` block of "Checking the chain with plain SQL"): it must agree with the
+    /// service's verifier. Not the Swift constant beside it, which could drift from the page.
+    static let auditQuery: String = {
+        let page = (try? String(contentsOfFile: TestDatabase.repositoryRoot + "/docs/audit.md", encoding: .utf8)) ?? ""
+        guard let section = page.range(of: "## Checking the chain with plain SQL"),
+              let open = page.range(of: "```sql\n", range: section.upperBound..<page.endIndex),
+              let close = page.range(of: "```", range: open.upperBound..<page.endIndex) else {
+            return "SELECT 'docs/audit.md has no chain query under Checking the chain with plain SQL'::text AS missing"
+        }
+        return String(page[open.upperBound..<close.lowerBound]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }()
+
+    @Test("the auditor's query is docs/audit.md's, and the one ChainVerifier publishes")
+    func auditQueryIsTheDocs() {
+        #expect(Self.auditQuery.hasPrefix("SELECT position FROM ("), "\(Self.auditQuery.prefix(120))")
+        let squeeze = { (s: String) in s.split(whereSeparator: \.isWhitespace).joined(separator: " ").replacingOccurrences(of: ";", with: "") }
+        #expect(squeeze(Self.auditQuery) == squeeze(ChainVerifier.auditorSQL))
+    }
 
     @Test("a fresh log verifies, in Swift and with the auditor's SQL, for generated payloads")
     func freshLogVerifies() throws {

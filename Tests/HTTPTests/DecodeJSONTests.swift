@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HTTP
 
-@Suite("Decoding JSON bodies")
+@Suite("Decoding JSON bodies", .bounded)
 struct DecodeJSONTests {
     struct Usage: Decodable {
         struct Item: Decodable {

@@ -9,7 +9,7 @@ import TestSupport
 import Glibc
 #endif
 
-@Suite("HTTPClient")
+@Suite("HTTPClient", .bounded)
 struct HTTPClientTests {
     /// A scripted peer: accepts one connection and, for each request it reads, writes the
     /// next canned reply verbatim; records the requests it saw.

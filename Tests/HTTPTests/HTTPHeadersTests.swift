@@ -1,7 +1,8 @@
 import Testing
+import TestSupport
 @testable import HTTP
 
-@Suite("HTTPHeaders")
+@Suite("HTTPHeaders", .bounded)
 struct HTTPHeadersTests {
     @Test func lookupIgnoresCaseAndKeepsOrder() {
         var headers: HTTPHeaders = ["Content-Type": "application/json"]

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Observability
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-@Suite("Logger")
+@Suite("Logger", .bounded)
 struct LoggerTests {
     static let pinned = Date(timeIntervalSince1970: 1_700_000_000.123)
 

@@ -4,7 +4,7 @@ import Observability
 import Synchronization
 import Testing
 
-@Suite("MetricsRegistry")
+@Suite("MetricsRegistry", .bounded)
 struct MetricsRegistryTests {
     @Test func rendersCountersAndGaugesInTextFormat() {
         let registry = MetricsRegistry()

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HTTP
 
-@Suite("Problem and responses")
+@Suite("Problem and responses", .bounded)
 struct ProblemTests {
     @Test func problemEncodesRFC9457MembersAndOmitsNilErrors() throws {
         let response = HTTPResponse.problem(Problem(status: 409, code: "version_conflict", detail: "Stale."))

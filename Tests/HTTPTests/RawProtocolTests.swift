@@ -7,7 +7,7 @@ import TestSupport
 /// that breaks message framing or syntax is refused at once, in the surface's own shape,
 /// with an `X-Request-Id`, and the connection closed, so that nothing sent after it can
 /// be read as another request.
-@Suite("Server: HTTP/1.1 message rules (raw sockets)")
+@Suite("Server: HTTP/1.1 message rules (raw sockets)", .bounded)
 struct RawProtocolTests {
     static func makeServer(headTimeout: Double = 10, bodyTimeout: Double = 30) throws -> TestServer {
         let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2, connectionTimeoutSeconds: 20,
@@ -58,10 +58,9 @@ struct RawProtocolTests {
     func transferEncoding() throws {
         try Self.refused("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
                          status: 400, code: "invalid_framing")
-        let started = Date()
+        // A 501 rather than the 408 of a timeout: answered at once, whatever the machine's speed.
         try Self.refused("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip\r\n\r\n", status: 501, code: "unsupported_transfer_encoding")
         try Self.refused("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", status: 501, code: "unsupported_transfer_encoding")
-        #expect(Date().timeIntervalSince(started) < 5, "answered at once, not at a timeout")
     }
 
     @Test("Host is required on HTTP/1.1, once")
@@ -117,50 +116,58 @@ struct RawProtocolTests {
         let bytes = Array("GET /hello HTTP/1.1\r\nHost: t\r\nX-Slow: \(String(repeating: "z", count: 60))\r\n\r\n".utf8)
         var cut = false
         let pause = DispatchSemaphore(value: 0)
+        // The whole head takes about 9 s at a byte per 100 ms: the 1-second deadline must cut it
+        // before its end, whatever the machine's speed (no time is compared).
         for byte in bytes {
             if (try? raw.write([byte])) == nil { cut = true; break }
             _ = pause.wait(timeout: .now() + 0.1)
-            if Date().timeIntervalSince(started) > 8 { break }
         }
         let answer = raw.readToEnd()
-        let waited = Date().timeIntervalSince(started)
-        #expect(cut || !answer.isEmpty)
-        if let response = parseRawResponse(answer) {
-            #expect(response.status == 408)
-            #expect(jsonObject(response.body)?["code"] as? String == "request_timeout")
-        }
-        #expect(waited < 4, "cut after \(waited) s; the head deadline is 1 s (checked every 100 ms)")
+        #expect(cut, "the head was sent whole, in \(Date().timeIntervalSince(started)) s, without being cut")
+        let response = try #require(parseRawResponse(answer), "\(answer.prefix(200))")
+        #expect(response.status == 408)
+        #expect(jsonObject(response.body)?["code"] as? String == "request_timeout")
     }
 
     @Test("a body sent too slowly is cut at the body deadline with a 408, in its surface's shape", arguments: ["/echo", "/v1/iap/echo"])
     func slowBody(path: String) throws {
         let server = try Self.makeServer(bodyTimeout: 1)
         defer { server.stop() }
-        let raw = try server.raw(timeout: 10)
-        let started = Date()
+        let raw = try server.raw(timeout: 20)
         try raw.write("POST \(path) HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n")
+        // The whole body takes 10 s at a byte per 100 ms: the 1-second deadline must cut it
+        // before its end (no time is compared).
         let pause = DispatchSemaphore(value: 0)
-        for _ in 0..<60 {
-            if (try? raw.write("x")) == nil { break }
+        var cut = false
+        for _ in 0..<100 {
+            if (try? raw.write("x")) == nil { cut = true; break }
             _ = pause.wait(timeout: .now() + 0.1)
-            if Date().timeIntervalSince(started) > 5 { break }
         }
+        #expect(cut, "the body was sent whole without being cut")
         let answer = raw.readToEnd()
         let response = parseRawResponse(answer)
         #expect(response?.status == 408, "\(answer.prefix(200))")
         let body = response.flatMap { jsonObject($0.body) }
         #expect(body?["code"] as? String == "request_timeout")
         #expect((body?["error"] != nil) == path.hasPrefix("/v1/iap/"), "\(answer.prefix(300))")
-        #expect(Date().timeIntervalSince(started) < 5)
     }
 
-    @Test("what libmicrohttpd refuses itself (not HTTP/1.x) is still refused and closed")
+    @Test("what libmicrohttpd refuses itself (not HTTP/1.x) is still refused and closed, at once")
     func libraryRefusals() throws {
         let server = try Self.makeServer()
         defer { server.stop() }
-        for request in ["GET /hello HTTP/2.0\r\nHost: t\r\n\r\n", "GET /hello HTTP/1.1\r\nHost t\r\n\r\n", "NONSENSE\r\n\r\n"] {
-            let answer = try Self.exchange(server, request)
-            if let response = parseRawResponse(answer) { #expect(response.status >= 400, "\(request)") }
+        // The answer each gets, exactly: a hang (the read times out) or a silent close
+        // fails. One exception, libmicrohttpd's own: a request line that is a single token
+        // (no target, no version) is closed without an answer; RFC 9112 §3 says SHOULD, not
+        // MUST, answer 400, and the connection still ends at once.
+        let cases: [(String, Int?)] = [("GET /hello HTTP/2.0\r\nHost: t\r\n\r\n", 505), ("GET /hello HTTP/1.1\r\nHost t\r\n\r\n", 400),
+                                       ("NONSENSE\r\n\r\n", nil)]
+        for (request, status) in cases {
+            let raw = try server.raw(timeout: 10)
+            try? raw.write(request)
+            let (answer, closed) = raw.readUntilClosed()
+            #expect(closed, "\(request.debugDescription): not closed within 10 s")
+            #expect(parseRawResponse(answer)?.status == status, "\(request.debugDescription): \(answer.prefix(200).debugDescription)")
         }
     }
 }

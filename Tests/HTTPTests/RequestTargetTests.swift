@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import HTTP
 
-@Suite("Request target decoding")
+@Suite("Request target decoding", .bounded)
 struct RequestTargetTests {
     @Test func splitsPathAndQuery() throws {
         let target = try RequestTarget(parsing: "/v1/a%20b/c?x=1&y=a+b&flag&x=2&&e=")

@@ -1,9 +1,10 @@
 import Foundation
 import LedgerJSON
 import Testing
+import TestSupport
 @testable import HTTP
 
-@Suite("Router")
+@Suite("Router", .bounded)
 struct RouterTests {
     static func label(_ name: String) -> HTTPHandler {
         { request in .text(name + (request.route.map { " " + $0 } ?? "")) }

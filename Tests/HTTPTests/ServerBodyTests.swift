@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HTTP
 
-@Suite("Server: JSON bodies")
+@Suite("Server: JSON bodies", .bounded)
 struct ServerBodyTests {
     struct Grant: Codable {
         var payer: String

@@ -5,7 +5,7 @@ import TestSupport
 @testable import HTTP
 @testable import BenchHTTP
 
-@Suite("Server: concurrency and lifecycle")
+@Suite("Server: concurrency and lifecycle", .bounded)
 struct ServerLifecycleTests {
     @Test func manyConcurrentClientsAreAllAnsweredCorrectly() throws {
         let server = try TestServer { router in

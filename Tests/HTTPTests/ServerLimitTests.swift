@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HTTP
 
-@Suite("Server: limits")
+@Suite("Server: limits", .bounded)
 struct ServerLimitTests {
     static let limits = HTTPServerConfiguration(
         host: "127.0.0.1", port: 0, threads: 2, maxBodyBytes: 4096, maxHeaderBytes: 2048,
@@ -110,7 +111,7 @@ struct ServerLimitTests {
         #expect(response.status == 408)
         #expect(jsonObject(response.body)?["code"] as? String == "request_timeout")
         #expect(response.headers["X-Request-Id"] != nil)
-        #expect(waited >= 0.9 && waited < 4, "\(waited)")
+        #expect(waited >= 0.9, "cut after \(waited) s, before its 1-second deadline")
     }
 
     @Test func stalledHeaderIs408() throws {
@@ -132,7 +133,7 @@ struct ServerLimitTests {
         let rest = raw.readToEnd()
         let waited = Date().timeIntervalSince(started)
         #expect(rest.isEmpty)
-        #expect(waited >= 0.9 && waited < 4, "\(waited)")
+        #expect(waited >= 0.9, "cut after \(waited) s, before its 1-second deadline")
         #expect(server.logLines().count == 1)
     }
 

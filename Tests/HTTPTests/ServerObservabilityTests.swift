@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HTTP
 
-@Suite("Server: request ids, logs and metrics")
+@Suite("Server: request ids, logs and metrics", .bounded)
 struct ServerObservabilityTests {
     static func makeServer() throws -> TestServer {
         try TestServer { router in

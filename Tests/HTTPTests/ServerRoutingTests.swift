@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HTTP
 
-@Suite("Server: routing and errors")
+@Suite("Server: routing and errors", .bounded)
 struct ServerRoutingTests {
     struct Echo: Codable, Equatable {
         var id: String

@@ -69,6 +69,21 @@ final class RawConnection {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Everything until the server closes the connection, and whether it did (false: the
+    /// timeout passed first, or the read failed otherwise).
+    func readUntilClosed() -> (text: String, closed: Bool) {
+        var bytes: [UInt8] = []
+        while true {
+            do {
+                bytes += try socket.read()
+            } catch let error as HTTPClientError {
+                return (String(decoding: bytes, as: UTF8.self), error.code == .connectionClosed)
+            } catch {
+                return (String(decoding: bytes, as: UTF8.self), false)
+            }
+        }
+    }
+
     /// Reads until `marker` has been seen (or the connection ends).
     func read(until marker: String) -> String {
         var bytes: [UInt8] = []

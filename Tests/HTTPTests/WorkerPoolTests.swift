@@ -8,7 +8,7 @@ import TestSupport
 /// The threads that run handlers: every accepted job runs once, `stop` drains the queue,
 /// and work goes to the thread that went idle last, so that a few warm threads serve a
 /// light load instead of all of them in turn.
-@Suite("Server: worker pool")
+@Suite("Server: worker pool", .bounded)
 struct WorkerPoolTests {
     @Test("every accepted job runs exactly once, from many submitters, and stop drains the queue")
     func everyJobRunsOnce() {

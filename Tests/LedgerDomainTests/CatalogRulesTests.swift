@@ -5,7 +5,7 @@ import TestSupport
 
 /// The catalog's pure rules: rollout and variant assignment over many generated users,
 /// annualized savings, trial durations.
-@Suite struct CatalogRulesTests {
+@Suite(.bounded) struct CatalogRulesTests {
     /// 10,000 generated user ids per case: the share inside the rollout is within four
     /// standard deviations of the percent (a binomial; ±2 % at 50 %).
     @Test("rollout: the share of 10,000 generated users matches the percent; the same user always gets the same answer",

@@ -6,7 +6,7 @@ import TestSupport
 /// An event read by the fast path is the value `Codable` reads, and whatever the fast path
 /// does not take is left to `Codable`, errors included: every usage and credit event the
 /// log holds folds the same whichever path read it (U1, B1).
-@Suite("Fast decoding")
+@Suite("Fast decoding", .bounded)
 struct FastDecodingTests {
     @Test("U1: usage.recorded read fast or through Codable is the same value or the same refusal")
     func usageRecordedAgreesWithCodable() throws {

@@ -1,8 +1,9 @@
 import LedgerDomain
 import Testing
+import TestSupport
 
 /// `ledger archive`'s rules, against the decider alone.
-@Suite("Archiving the log: the decider")
+@Suite("Archiving the log: the decider", .bounded)
 struct LogArchiveDeciderTests {
     static func file(_ first: Int64, _ last: Int64, events: Int64? = nil) -> LogArchived.File {
         LogArchived.File(name: "events-\(first)-\(last).jsonl", partition: "events_\(first)", firstPosition: first, lastPosition: last,

@@ -5,7 +5,7 @@ import TestSupport
 
 /// Issue 15: the Merkle tree of the log, against RFC 9162 written out recursively
 /// (`ReferenceMerkle`), over generated sizes, leaves and sizes pairs.
-@Suite("The log's Merkle tree (RFC 9162)")
+@Suite("The log's Merkle tree (RFC 9162)", .bounded)
 struct MerkleTreeTests {
     /// Leaves as the log makes them (chain hashes), and every perfect subtree of the tree
     /// of `count` leaves, as the projection stores them.

@@ -2,7 +2,7 @@ import LedgerDomain
 import Testing
 import TestSupport
 
-@Suite("Millicredits (B2)")
+@Suite("Millicredits (B2)", .bounded)
 struct MoneyTests {
     @Test("B2: every 128-bit amount prints canonically and parses back; nothing else parses")
     func canonicalRoundTrip() {
@@ -51,7 +51,7 @@ struct MoneyTests {
     private func pow10(_ n: Int) -> Int128 { (0..<n).reduce(Int128(1)) { r, _ in r * 10 } }
 }
 
-@Suite("Proportional split and storage pricing (U3, U6)")
+@Suite("Proportional split and storage pricing (U3, U6)", .bounded)
 struct SplitTests {
     @Test("shares add up exactly to the total and each is within one of its exact proportion, over generated cases")
     func splitProperties() {

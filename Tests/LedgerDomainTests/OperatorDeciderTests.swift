@@ -1,9 +1,10 @@
 import LedgerDomain
 import LedgerJSON
 import Testing
+import TestSupport
 
 /// Console operators' rules, against the decider alone (issue 14).
-@Suite("Console operators: the decider")
+@Suite("Console operators: the decider", .bounded)
 struct OperatorDeciderTests {
     static func fold(_ decisions: [Decision]) throws -> OperatorDecider.State? {
         try OperatorDecider.State.fold(decisions.flatMap(\.events).map { (type: $0.type, data: $0.data) })

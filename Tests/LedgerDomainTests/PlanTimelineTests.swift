@@ -2,7 +2,7 @@ import LedgerDomain
 import Testing
 import TestSupport
 
-@Suite("Plan timelines (T4, N4)")
+@Suite("Plan timelines (T4, N4)", .bounded)
 struct PlanTimelineTests {
     func t(_ s: String) -> Timestamp { Timestamp(iso8601: s)! }
 

@@ -1,8 +1,9 @@
 import LedgerDomain
 import Testing
+import TestSupport
 
 /// The record of a rebuild swapped in (`ledger replay`, the console), against the decider.
-@Suite("Rebuilds swapped in: the decider")
+@Suite("Rebuilds swapped in: the decider", .bounded)
 struct ProjectionRebuiltTests {
     @Test("one projection.rebuilt per projection, each on its own stream, under the swap's key; empty or negative records refused")
     func rules() throws {

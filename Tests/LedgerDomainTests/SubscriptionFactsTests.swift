@@ -5,7 +5,7 @@ import TestSupport
 /// N3, N4, T5, O12 on generated sequences of Apple's facts about one subscription across
 /// month boundaries: purchases and renewals, ends (EXPIRED, REFUND, REVOKE), reversals of
 /// a refund (the same transaction signed again), revoked copies, delivered in any order.
-@Suite("App Store subscription facts (generated sequences)")
+@Suite("App Store subscription facts (generated sequences)", .bounded)
 struct SubscriptionFactsTests {
     static let day: Int64 = 86_400_000_000
     static let start = Timestamp(iso8601: "2026-10-01T00:00:00Z")!

@@ -8,7 +8,7 @@ import TestSupport
 /// every value tagged with the tenant it belongs to; what `EventDisclosure` shows each
 /// subject is then read leaf by leaf against those tags, a model of the rule written out
 /// here independently of the production code.
-@Suite("Tenant disclosure: no surface shows a tenant another's ids, units or amounts")
+@Suite("Tenant disclosure: no surface shows a tenant another's ids, units or amounts", .bounded)
 struct TenantDisclosureTests {
     /// A world of tenants: payer `p1` funds `a1` and `a2`, `b` pays for itself, `p2` funds
     /// nothing; two organizations. Every id carries a random suffix so that no id is a part

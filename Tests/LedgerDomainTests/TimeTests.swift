@@ -3,7 +3,7 @@ import LedgerDomain
 import Testing
 import TestSupport
 
-@Suite("UTC instants and months")
+@Suite("UTC instants and months", .bounded)
 struct TimeTests {
     @Test("calendar fields agree with Foundation's UTC Gregorian calendar over generated instants")
     func againstFoundation() {

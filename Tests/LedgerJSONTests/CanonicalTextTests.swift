@@ -1,7 +1,8 @@
 import Testing
+import TestSupport
 @testable import LedgerJSON
 
-@Suite("Canonical text: PostgreSQL jsonb output")
+@Suite("Canonical text: PostgreSQL jsonb output", .bounded)
 struct CanonicalTextTests {
     // Expectations checked against PostgreSQL 15; PostgresJSONBTests re-checks them.
 

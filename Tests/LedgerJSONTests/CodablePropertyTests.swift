@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import LedgerJSON
 
-@Suite("Property: Codable round trips")
+@Suite("Property: Codable round trips", .bounded)
 struct CodablePropertyTests {
     @Test("generated structs survive encode/decode, and encode/text/parse/decode")
     func roundTrips() throws {
@@ -116,7 +116,7 @@ private struct Rewritten: Encodable {
     }
 }
 
-@Suite("Property: compact bytes straight from the encoder")
+@Suite("Property: compact bytes straight from the encoder", .bounded)
 struct CompactEncodingPropertyTests {
     @Test("encodeCompactBytes writes exactly what encode then compactBytes writes, sorted or not")
     func sameBytes() throws {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import LedgerJSON
 
-@Suite("Codable bridge")
+@Suite("Codable bridge", .bounded)
 struct CodableTests {
     let encoder = JSONValueEncoder()
     let decoder = JSONValueDecoder()

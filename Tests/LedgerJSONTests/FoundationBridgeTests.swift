@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import LedgerJSON
 
-@Suite("JSONValue through Foundation's JSONEncoder and JSONDecoder")
+@Suite("JSONValue through Foundation's JSONEncoder and JSONDecoder", .bounded)
 struct FoundationBridgeTests {
     struct Envelope: Codable, Equatable {
         var kind: String

@@ -2,7 +2,7 @@ import TestSupport
 import Testing
 @testable import LedgerJSON
 
-@Suite("Numbers: PostgreSQL numeric text")
+@Suite("Numbers: PostgreSQL numeric text", .bounded)
 struct NumberTests {
     // Each expectation was checked against PostgreSQL 15 (`SELECT '<literal>'::jsonb::text`);
     // PostgresJSONBTests re-checks them on every run.

@@ -2,7 +2,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-@Suite("OpenAPISchemaValidator")
+@Suite("OpenAPISchemaValidator", .bounded)
 struct OpenAPISchemaValidatorTests {
     static func seedValidator() throws -> OpenAPISchemaValidator { OpenAPISchemaValidator(document: try ZeroSettleSeed.document()) }
 

@@ -2,7 +2,7 @@ import TestSupport
 import Testing
 @testable import LedgerJSON
 
-@Suite("Parser: accepted documents")
+@Suite("Parser: accepted documents", .bounded)
 struct ParserAcceptanceTests {
     static let cases: [(text: String, value: JSONValue)] = [
         ("null", .null),

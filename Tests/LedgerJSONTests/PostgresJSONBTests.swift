@@ -3,7 +3,7 @@ import Testing
 @testable import LedgerJSON
 
 /// canonicalText against a real PostgreSQL: byte for byte, for thousands of values.
-@Suite("PostgreSQL: canonical text equals jsonb::text", .serialized)
+@Suite("PostgreSQL: canonical text equals jsonb::text", .serialized, .bounded)
 struct PostgresJSONBTests {
     @Test("the facts the unit tests assert hold on the server")
     func unitFacts() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// The parser against PostgreSQL's own JSON parser: the same texts accepted and refused,
 /// and the same canonical text for what is accepted.
-@Suite("PostgreSQL: parser agrees with jsonb input", .serialized)
+@Suite("PostgreSQL: parser agrees with jsonb input", .serialized, .bounded)
 struct PostgresParserDifferentialTests {
     @Test("3000 generated texts with duplicates, escapes and whitespace, and 3000 mutated ones")
     func differential() throws {

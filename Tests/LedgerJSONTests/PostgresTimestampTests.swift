@@ -6,7 +6,7 @@ import Testing
 
 /// Dates as the Codable bridge writes them against PostgreSQL's proleptic Gregorian
 /// calendar, which (unlike Foundation's) has no Julian years before 1582.
-@Suite("PostgreSQL: timestamps agree with timestamp output", .serialized)
+@Suite("PostgreSQL: timestamps agree with timestamp output", .serialized, .bounded)
 struct PostgresTimestampTests {
     func serverTexts(_ seconds: [Int64], _ micros: [Int64]) throws -> [String] {
         let connection = try TestPostgres.connect()

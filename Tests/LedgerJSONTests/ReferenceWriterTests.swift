@@ -3,7 +3,7 @@ import Testing
 @testable import LedgerJSON
 
 /// The fast writers against a deliberately plain restatement of jsonb's output rules.
-@Suite("Property: writers against a plain reference")
+@Suite("Property: writers against a plain reference", .bounded)
 struct ReferenceWriterTests {
     /// jsonb's text, built with plain string operations on bytes.
     static func reference(_ value: JSONValue) -> [UInt8] {

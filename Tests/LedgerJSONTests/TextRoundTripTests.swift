@@ -2,7 +2,7 @@ import TestSupport
 import Testing
 @testable import LedgerJSON
 
-@Suite("Property: text round trips")
+@Suite("Property: text round trips", .bounded)
 struct TextRoundTripTests {
     @Test("compact, pretty and canonical text parse back to the same value, byte for byte")
     func roundTrips() throws {

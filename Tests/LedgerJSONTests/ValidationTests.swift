@@ -2,7 +2,7 @@ import TestSupport
 import Testing
 @testable import LedgerJSON
 
-@Suite("validateForJSONB")
+@Suite("validateForJSONB", .bounded)
 struct ValidationTests {
     static let refused: [(JSONValue, JSONValidationError.Code, String)] = [
         (.string("\u{0}"), .nulCharacter, ""),

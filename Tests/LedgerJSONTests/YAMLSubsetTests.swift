@@ -3,7 +3,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-@Suite("YAMLSubset")
+@Suite("YAMLSubset", .bounded)
 struct YAMLSubsetTests {
     // MARK: The seed document
 

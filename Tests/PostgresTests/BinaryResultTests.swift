@@ -5,7 +5,7 @@ import TestSupport
 
 /// The log is read with binary results (`EventStore.read`): each binary accessor must give
 /// what the same value's text gives, over generated values, and refuse a text column.
-@Suite("Binary results")
+@Suite("Binary results", .bounded)
 struct BinaryResultTests {
     @Test("int8, uuid, bytea, timestamptz and text read in binary agree with their text, NULLs included")
     func binaryAgreesWithText() throws {

@@ -4,7 +4,7 @@ import TestSupport
 
 /// Batches of projections send their rows as `text[]` parameters: every element must reach
 /// the server as it was, whatever it holds.
-@Suite("Text arrays")
+@Suite("Text arrays", .bounded)
 struct TextArrayTests {
     @Test("a text[] parameter unnests to its elements, NULLs, quotes, backslashes and non-ASCII included")
     func roundTrips() throws {

@@ -9,7 +9,7 @@ import TestSupport
 
 /// Issue 31, finding 6: the role the API and the console run as reads the projections and
 /// writes none of them; the projector's role alone does (migration 0011).
-@Suite("Least privilege: the service's role reads the projections, the projector's alone writes them")
+@Suite("Least privilege: the service's role reads the projections, the projector's alone writes them", .bounded)
 struct LeastPrivilegeTests {
     /// Every table of every projection schema, as (schema, table, first column).
     static func tables(on connection: PostgresConnection) throws -> [(String, String, String)] {

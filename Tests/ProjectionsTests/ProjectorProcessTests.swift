@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// The projector as real processes: killed mid-transaction, and two of them at once.
-@Suite("Projector processes")
+@Suite("Projector processes", .bounded)
 struct ProjectorProcessTests {
     func environment(_ db: TestDatabase, _ extra: [String: String] = [:]) -> [String: String] {
         var env = ["DATABASE_URL": db.projectorURL, "LEDGER_PROJECTOR_POLL_INTERVAL": "0.2",

@@ -6,7 +6,7 @@ import Projections
 import Testing
 import TestSupport
 
-@Suite("The projector")
+@Suite("The projector", .bounded)
 struct ProjectorTests {
     @Test("folds the log into the catalogue, each event once, across batches")
     func foldsTheCatalogue() throws {

@@ -8,7 +8,7 @@ import TestSupport
 
 /// The rebuild folds every projection at its own pace, each batch decoded ahead, from
 /// one read of the log.
-@Suite("Rebuild pipelines")
+@Suite("Rebuild pipelines", .bounded)
 struct RebuildPipelineTests {
     /// A projection that decodes ahead (`prepare`) and records, per event, whether the
     /// fold got the prepared batch, so that the test sees the pipeline was used.

@@ -25,7 +25,7 @@ struct CreditDroppingBilling: Projection {
     }
 }
 
-@Suite("ledger replay shows what a rebuild changes before it swaps")
+@Suite("ledger replay shows what a rebuild changes before it swaps", .bounded)
 struct ReplayDifferencesTests {
     @Test("a fixed fold: exactly the accounts it moves, by exactly the amounts, then swapped in")
     func fixedFoldShowsItsMoney() throws {

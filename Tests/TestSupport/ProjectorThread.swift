@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Projections
 import Synchronization
+import Testing
 
 /// The real projector on a thread of the test process, until `stop()`.
 public final class ProjectorThread: Sendable {
@@ -22,11 +23,14 @@ public final class ProjectorThread: Sendable {
         thread.start()
     }
 
-    /// Stops the projector and waits for its thread to end. Idempotent.
+    /// Stops the projector and waits for its thread to end (a minute at most: a projector
+    /// that does not stop is a failure of the test, named, not a hang of the run). Idempotent.
     public func stop() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         stopRequested.store(true, ordering: .relaxed)
-        finished.wait()
+        if finished.wait(timeout: .now() + 60) == .timedOut {
+            Issue.record("the projector's thread did not stop within 60 s")
+        }
     }
 
     deinit { stop() }

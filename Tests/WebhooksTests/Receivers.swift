@@ -10,7 +10,7 @@ import Synchronization
 final class Receiver: Sendable {
     let server: HTTPServer
     let inbox = Inbox()
-    /// Signalled when the receiver stops: until then `/slow` hangs (up to 5 s).
+    /// Signalled when the receiver stops: until then `/slow` hangs (up to 30 s).
     let release = DispatchSemaphore(value: 0)
 
     init() throws {
@@ -20,7 +20,7 @@ final class Receiver: Sendable {
         @Sendable func record(_ request: HTTPRequest) { inbox.requests.withLock { $0.append(request) } }
         router.add("POST", "/ok") { record($0); return .text("thanks") }
         router.add("POST", "/fail") { record($0); return .text("broken", status: 500) }
-        router.add("POST", "/slow") { record($0); _ = release.wait(timeout: .now() + 5); return .text("late") }
+        router.add("POST", "/slow") { record($0); _ = release.wait(timeout: .now() + 30); return .text("late") }
         router.add("POST", "/big") { record($0); return HTTPResponse(status: 200, body: [UInt8](repeating: 0x61, count: 2 << 20)) }
         router.add("POST", "/redirect") { record($0); return HTTPResponse(status: 302, headers: ["Location": "/ok"]) }
         server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 8, maxRequestsPerClient: 256, connectionTimeoutSeconds: 10),

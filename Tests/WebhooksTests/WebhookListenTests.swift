@@ -6,7 +6,7 @@ import TestSupport
 import Webhooks
 
 /// `ledger webhook listen`, the real binary, sent real requests over libcurl.
-@Suite("ledger webhook listen")
+@Suite("ledger webhook listen", .bounded)
 struct WebhookListenTests {
     static func listen(_ extra: [String] = []) throws -> (LedgerProcess, Int) {
         let process = try LedgerBinary.start(["webhook", "listen", "--port", "0", "--secret", "whsec_test"] + extra)

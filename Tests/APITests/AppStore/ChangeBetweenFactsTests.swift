@@ -8,7 +8,7 @@ import TestSupport
 /// Issue 16, App Store: the plan, the status and the offer follow one ordering of Apple's
 /// facts when something changes between two of them (a staff grant, a refund and its
 /// reversal, a revocation, a re-signed transaction, an expiry).
-@Suite("App Store rules across a change between two facts")
+@Suite("App Store rules across a change between two facts", .bounded)
 struct ChangeBetweenFactsTests {
     func tx(_ token: UUID, _ plan: Plan, id: String, original: String = "o1", signed: String, purchased: String? = nil,
             expires: String? = nil, revoked: String? = nil) -> String {

@@ -5,7 +5,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-@Suite("App Store Server Notifications V2 (N1–N8)")
+@Suite("App Store Server Notifications V2 (N1–N8)", .bounded)
 struct NotificationRuleTests {
     func tx(_ token: UUID?, _ plan: Plan, original: String = "o1", id: String, signed: String, purchased: String? = nil) -> String {
         signer.transaction(productID: products[plan]!, appAccountToken: token, environment: "Sandbox", signedDate: t(signed),

@@ -5,7 +5,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-@Suite("App Store offer (O1–O13)")
+@Suite("App Store offer (O1–O13)", .bounded)
 struct OfferRuleTests {
     @Test("O1: a designated administrator of the active organization reads the offer")
     func o1Administrator() throws {

@@ -6,7 +6,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-@Suite("Recording a StoreKit 2 transaction (T1–T7)")
+@Suite("Recording a StoreKit 2 transaction (T1–T7)", .bounded)
 struct TransactionRuleTests {
     @Test("T1: a verified transaction is recorded and puts the organization on its plan")
     func t1Records() throws {

@@ -4,7 +4,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-@Suite("Balance snapshot (B1–B4, U5–U7) and authentication")
+@Suite("Balance snapshot (B1–B4, U5–U7) and authentication", .bounded)
 struct BalanceRuleTests {
     @Test("B1: the balance is broken down by credit source and by consumption")
     func b1SourceAware() throws {

@@ -10,7 +10,7 @@ import TestSupport
 /// Generated sequences of grants, holds, captures, releases, usage, month closes, price
 /// changes and corrections, checked against a reference model written here, then a full
 /// replay that must give the same tables and the same reads.
-@Suite("Billing against a reference model")
+@Suite("Billing against a reference model", .bounded)
 struct BillingModelTests {
     /// The reference: what each account should read, computed the simple way.
     struct Model {

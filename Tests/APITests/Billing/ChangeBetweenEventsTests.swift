@@ -12,7 +12,7 @@ import TestSupport
 
 /// Issue 16, billing: the rules hold when something changes between two events (a
 /// project's funding, a month closing, a key just issued).
-@Suite("Billing rules across a change between two events")
+@Suite("Billing rules across a change between two events", .bounded)
 struct ChangeBetweenEventsTests {
     func event(_ id: String, _ project: String, quantity: Int64, at: String) -> JSONValue {
         ["id": .string(id), "project_id": .string(project), "meter": "api_requests", "quantity": .integer(quantity),

@@ -12,7 +12,7 @@ import TestSupport
 /// as the decider requires), credits and month closes, checked against a reference model
 /// written here: every part of every month, every pool of every balance, and that the
 /// balances add up to the journal.
-@Suite("Billing against a reference model, with funding changes")
+@Suite("Billing against a reference model, with funding changes", .bounded)
 struct FundingModelTests {
     struct Model {
         var funding: [String: [(effective: Timestamp, pool: String)]] = ["web": [(.minimum, "payer:acme")], "app": [(.minimum, "project:app")]]

@@ -4,7 +4,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-@Suite("Funding changes")
+@Suite("Funding changes", .bounded)
 struct FundingTests {
     @Test("a funding change takes effect at its instant: usage is billed to the pool in force at occurred_at, and reads follow the request's time")
     func fundingChange() throws {

@@ -4,7 +4,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-@Suite("Usage ingestion")
+@Suite("Usage ingestion", .bounded)
 struct IngestionTests {
     func event(_ id: String, _ project: String = "solo", meter: String = "api_requests", quantity: JSONValue = 1,
                at: String = "2026-11-10T00:00:00Z") -> JSONValue {

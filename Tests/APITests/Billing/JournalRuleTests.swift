@@ -5,7 +5,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-@Suite("Journal (J1–J4)")
+@Suite("Journal (J1–J4)", .bounded)
 struct JournalRuleTests {
     func ids(_ page: JSONValue) -> [String] { page["entries"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [] }
 

@@ -9,7 +9,7 @@ import TestSupport
 /// A journal page is written straight from the statement's rows, without `Codable` (J1–J4's
 /// answer, at the speed of its statement): the bytes must be exactly those the encoder
 /// writes for the same page, and the page must read back the values the rows hold.
-@Suite("Journal page writing")
+@Suite("Journal page writing", .bounded)
 struct JournalWritingTests {
     @Test("J1: a page written from its rows is byte for byte the encoder's page, over generated pages")
     func sameBytesAsTheEncoder() throws {

@@ -3,8 +3,9 @@ import Foundation
 import LedgerDomain
 import Synchronization
 import Testing
+import TestSupport
 
-@Suite("Key cache")
+@Suite("Key cache", .bounded)
 struct KeyCacheTests {
     @Test("a key is remembered for its lifetime only, so a revocation takes effect within it")
     func expires() {

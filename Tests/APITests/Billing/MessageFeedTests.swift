@@ -10,7 +10,7 @@ import WebhookDispatch
 import Webhooks
 
 /// `GET /v1/{payers|projects}/{id}/events`: the pull feed of webhook messages.
-@Suite("The webhook messages' pull feed")
+@Suite("The webhook messages' pull feed", .bounded)
 struct MessageFeedTests {
     @Test("a payer's messages in its own gapless order, paged with after; a project sees its own; keys read only theirs")
     func feed() throws {

@@ -5,7 +5,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-@Suite("Usage (U1–U6) and closing a month")
+@Suite("Usage (U1–U6) and closing a month", .bounded)
 struct UsageRuleTests {
     @Test("U1: usage is per UTC calendar month of occurred_at, to the microsecond")
     func u1UTCMonths() throws {
@@ -147,7 +147,7 @@ struct UsageRuleTests {
     }
 }
 
-@Suite("Closing a month is priced as it stood when it started closing")
+@Suite("Closing a month is priced as it stood when it started closing", .bounded)
 struct ClosingPriceTests {
     @Test("a price or allowance change between the two close events does not change the recorded charges")
     func frozenAtClosing() throws {

@@ -6,7 +6,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-@Suite("IAP catalog: GET /v1/iap/products against the seed's schema", .needsSharedData)
+@Suite("IAP catalog: GET /v1/iap/products against the seed's schema", .needsSharedData, .bounded)
 struct CatalogRuleTests {
     static let now = t("2026-11-15T12:00:00Z")
 

@@ -10,7 +10,7 @@ import TestSupport
 /// Reads on a hot standby (issue 13): a primary and a streaming replica of its own
 /// (pg_basebackup), the real service with `LEDGER_READ_DATABASE_URLS` naming the replica,
 /// the projector on the primary.
-@Suite("Read replicas", .serialized)
+@Suite("Read replicas", .serialized, .bounded)
 struct ReplicaTests {
     /// A primary cluster, its standby, a migrated database on them, the service and its projector.
     final class Setup: Sendable {
@@ -152,7 +152,7 @@ struct ReplicaTests {
     }
 }
 
-@Suite("Read replica settings")
+@Suite("Read replica settings", .bounded)
 struct ReplicaSettingsTests {
     @Test("a replica's address never shows its credentials, and its URL gets bounded timeouts unless it sets its own")
     func urls() {

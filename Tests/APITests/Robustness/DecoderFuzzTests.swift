@@ -16,7 +16,7 @@ import TestSupport
 /// end every projection has folded everything that was accepted.
 ///
 /// Replay one case with LEDGER_TEST_CASE_SEED set to the seed a failure prints.
-@Suite("Request decoders under generated bodies")
+@Suite("Request decoders under generated bodies", .bounded)
 struct DecoderFuzzTests {
     /// Cases per decoder: thousands in all, bounded so the suite stays quick.
     static let cases = 1_000
@@ -165,7 +165,9 @@ struct DecoderFuzzTests {
         defer { f.shutdown() }
         let token = try f.org("screenrig", admins: ["alice"])
         let exchange = Exchange(fixture: f, client: try f.service.client())
-        let originals = (0..<8).map { _ in String(Int64.random(in: 2_000_000_000_000_000...2_999_999_999_999_999)) }
+        // From the suite's seed, as everything else a case draws, so that a printed seed replays it.
+        var draw = SeededRandom(seed: Property.seed("fuzz notifications: originals", 0))
+        let originals = (0..<8).map { _ in String(Int64.random(in: 2_000_000_000_000_000...2_999_999_999_999_999, using: &draw)) }
         try Property.check("fuzz notifications", count: Self.cases) { rng, seed in
             let transaction = signer.transactionPayload(productID: rng.pick(products.values.sorted()), appAccountToken: token,
                                                         transactionID: Self.identifier(&rng), originalTransactionID: rng.pick(originals))

@@ -1,10 +1,11 @@
 import Foundation
 import LedgerDomain
 import Testing
+import TestSupport
 
 /// The App Store rules (O, T, N) as the deciders and the offer enforce them, with no
 /// database and no signature: the verifier's checks are the AppStore module's tests.
-@Suite("App Store deciders (O, T, N)")
+@Suite("App Store deciders (O, T, N)", .bounded)
 struct AppStoreDeciderTests {
     static let now = Timestamp(iso8601: "2026-11-15T12:00:00Z")!
     static let token = UUID(uuidString: "6f0b1a10-1e0c-4a3d-9d43-3d9c2b1f7a01")!

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The billing rules as the deciders enforce them, with no database: a command and the
 /// state it needs in, events or a refusal out (issue 8).
-@Suite("Billing deciders (U, B, J)")
+@Suite("Billing deciders (U, B, J)", .bounded)
 struct BillingDeciderTests {
     static let now = Timestamp(iso8601: "2026-11-15T12:00:00Z")!
     static let state = UsageState(

@@ -1,8 +1,9 @@
 import LedgerDomain
 import LedgerJSON
 import Testing
+import TestSupport
 
-@Suite("The webhook subscription decider")
+@Suite("The webhook subscription decider", .bounded)
 struct WebhookDeciderTests {
     static let known: Set<WebhookSubject> = [WebhookSubject(.project, "web"), WebhookSubject(.payer, "acme"), WebhookSubject(.org, "school")]
 
