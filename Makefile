@@ -5,10 +5,10 @@
 #                demo data, API and projector (Ctrl-C stops everything)
 #   make test    the test command, scripts/test.sh (TEST_ARGS="--filter X" to narrow it)
 #   make build   debug build of everything
-#   make bench   release build, then `ledger bench append` against a throwaway cluster with
+#   make bench   release build, then `ledger-bench append` against a throwaway cluster with
 #                PostgreSQL's default durability (fsync on): a benchmark that skips fsync
 #                measures a database nobody runs (BENCH_ARGS="--events 50000" to adjust)
-#   make bench-appstore  release build, then `ledger bench appstore` (no database): full
+#   make bench-appstore  release build, then `ledger-bench appstore` (no database): full
 #                verifications of the real Sandbox notifications in ../shared, one thread
 #   make clean   deletes the build folder (.build); the dev cluster in .ledger/ is kept
 #
@@ -22,10 +22,11 @@ SHELL := bash
 # CI and cron may run with a minimal PATH; the project's machines keep Swift in /opt/swift.
 SWIFT ?= $(or $(shell command -v swift 2>/dev/null),/opt/swift/usr/bin/swift)
 LEDGER_RELEASE := .build/release/ledger
+BENCH_RELEASE := .build/release/ledger-bench
 TEST_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: deps build release run test bench bench-appstore clean
+.PHONY: deps build release release-bench run test bench bench-appstore clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -35,6 +36,10 @@ build: deps
 
 release: deps
 	$(SWIFT) build -c release --product ledger
+
+# The benchmarks are an executable of their own (they link a test-only HTTP client).
+release-bench: release-bench
+	$(SWIFT) build -c release --product ledger-bench
 
 run: release
 	$(LEDGER_RELEASE) dev
@@ -46,7 +51,7 @@ test:
 # whether the benchmark succeeds, fails or is interrupted. /tmp because, as root, the
 # server's own account must be able to enter the folders above the cluster; a port below
 # Linux's ephemeral range that nothing answers on.
-bench: release
+bench: release-bench
 	@dir=$$(mktemp -d /tmp/ledger-bench-pg.XXXXXX); \
 	trap '$(LEDGER_RELEASE) pg stop --dir "$$dir" || true; rm -rf "$$dir"' EXIT; \
 	trap 'exit 130' INT; trap 'exit 143' TERM; \
@@ -57,12 +62,11 @@ bench: release
 	done; \
 	[ -n "$$port" ] || { echo "bench: no free port found" >&2; exit 1; }; \
 	url=$$($(LEDGER_RELEASE) pg start --dir "$$dir" --port "$$port" --set max_connections=300); \
-	echo "bench: PostgreSQL at $$url (default durability: fsync on)" >&2; \
-	LEDGER_MIGRATION_DATABASE_URL="$$url" DATABASE_URL="$$url" $(LEDGER_RELEASE) migrate >&2; \
-	DATABASE_URL="$$url" $(LEDGER_RELEASE) bench append $(BENCH_ARGS)
+	echo "bench: PostgreSQL at 127.0.0.1:$$port (default durability: fsync on)" >&2; \
+	DATABASE_URL="$$url" $(BENCH_RELEASE) append $(BENCH_ARGS)
 
-bench-appstore: release
-	$(LEDGER_RELEASE) bench appstore $(BENCH_ARGS)
+bench-appstore: release-bench
+	$(BENCH_RELEASE) appstore $(BENCH_ARGS)
 
 clean:
 	rm -rf .build

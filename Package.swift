@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "ledger", targets: ["ledger"]),
+        .executable(name: "ledger-bench", targets: ["ledger-bench"]),
     ],
     targets: [
         // System libraries: each wrapped by a small safe Swift layer and used nowhere else.
@@ -33,8 +34,13 @@ let package = Package(
         // Outbound requests of the product go through libcurl (Outbound).
         .target(name: "BenchHTTP", dependencies: ["HTTP"]),
         .target(name: "API", dependencies: ["HTTP", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "AppStore"]),
-        .target(name: "LedgerCLI", dependencies: ["API", "HTTP", "BenchHTTP", "Outbound", "Webhooks", "WebhookDispatch", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore"]),
+        .target(name: "LedgerCLI", dependencies: ["API", "HTTP", "Outbound", "Webhooks", "WebhookDispatch", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore"]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
+        // The benchmarks, apart from the service's binary: they link the test-only client
+        // (BenchHTTP) and write into databases of their own only (BenchDatabase).
+        .target(name: "LedgerBench", dependencies: ["LedgerCLI", "API", "HTTP", "BenchHTTP", "EventStore", "Projections", "Postgres",
+                                                    "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore"]),
+        .executableTarget(name: "ledger-bench", dependencies: ["LedgerBench"], path: "Sources/ledger-bench"),
 
         .target(name: "TestSupport", dependencies: ["Postgres", "EventStore", "Projections", "Crypto", "Threads", "COpenSSL", "LedgerJSON", "LedgerDomain", "AppStore", "HTTP", "Observability", "Webhooks"], path: "Tests/TestSupport"),
         .testTarget(name: "LedgerJSONTests", dependencies: ["LedgerJSON", "TestSupport", "Postgres"]),

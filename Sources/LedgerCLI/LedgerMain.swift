@@ -16,7 +16,6 @@ public enum LedgerMain {
         CheckpointKeyCommand.self,
         LogCommand.self,
         ExportCommand.self,
-        BenchCommand.self,
         PostgresCommand.self,
         AdminCommand.self,
         AuditCommand.self,
@@ -34,6 +33,10 @@ public enum LedgerMain {
         if name == "--version" || name == "version" {
             print("ledger \(LedgerVersion.current)")
             return 0
+        }
+        if name == "bench" {
+            FileHandle.standardError.write(Data("ledger: the benchmarks moved to an executable of their own: `ledger-bench \(args.dropFirst().first ?? "append") …` (`make bench`, or `swift build -c release --product ledger-bench`); they write only into databases they make\n".utf8))
+            return 2
         }
         guard let command = commands.first(where: { $0.name == name }) else {
             // One line that points somewhere, rather than the whole help after a typo.

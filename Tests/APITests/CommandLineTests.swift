@@ -53,7 +53,7 @@ struct CommandLineTests {
         let process = try LedgerBinary.start(["--help"])
         #expect(process.wait() == 0)
         for setting in LedgerEnvironment.Setting.all { #expect(process.output.contains(setting.name)) }
-        for command in ["dev", "serve", "project", "migrate", "replay", "verify", "bench"] {
+        for command in ["dev", "serve", "project", "migrate", "replay", "verify"] {
             #expect(process.output.contains("  \(command) "), "missing \(command)")
         }
     }
@@ -223,6 +223,40 @@ struct CommandLineTests {
         defer { development.kill(signal: SIGTERM) }
         #expect(Poll.until(timeout: 30) { development.errors.contains("\"msg\":\"listening\"") }, "\(development.errors)")
         #expect(development.errors.split(separator: "\n").first?.contains(#""profile":"development""#) == true)
+    }
+
+    @Test("issue 32, finding 5: the benchmarks are ledger-bench, and write only into databases they made")
+    func benchmarksWriteOnlyTheirOwnDatabases() throws {
+        let moved = try LedgerBinary.start(["bench", "append"])
+        #expect(moved.wait() == 2 && moved.errors.contains("ledger-bench append"), "\(moved.errors)")
+        let cluster = try TestPostgres.requireURL()
+        let admin = try TestPostgres.connect()
+        _ = try admin.query("DROP DATABASE IF EXISTS ledger_bench_append WITH (FORCE)")
+        defer { _ = try? admin.query("DROP DATABASE IF EXISTS ledger_bench_append WITH (FORCE)") }
+        let environment = ["DATABASE_URL": cluster, "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory]
+        // It makes its own database, marks it, migrates it and appends there.
+        let run = try LedgerBinary.startBench(["append", "--events", "1000", "--writers", "2"], environment: environment)
+        #expect(run.wait(timeout: 120) == 0, "\(run.errors)")
+        #expect(run.output.contains("database: ledger_bench_append") && run.output.contains("made for this run"), "\(run.output.prefix(400))")
+        let comment = try admin.query("SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = 'ledger_bench_append'")
+        #expect(comment.rows.first?.string(0)?.hasPrefix("made by ledger-bench") == true)
+        // A database of that name that it did not make is refused, and left as it was.
+        _ = try admin.query("DROP DATABASE ledger_bench_append WITH (FORCE)")
+        _ = try admin.query("CREATE DATABASE ledger_bench_append")
+        let refused = try LedgerBinary.startBench(["append", "--events", "1000"], environment: environment)
+        #expect(refused.wait(timeout: 60) == 2 && refused.errors.contains("did not make"), "\(refused.errors)")
+        let untouched = try PostgresConnection(conninfo: URLComponents(string: cluster).map { c -> String in
+            var c = c
+            c.path = "/ledger_bench_append"
+            return c.string!
+        }!)
+        #expect(try untouched.query("SELECT count(*) FROM pg_tables WHERE tablename = 'events'")[0].int64(0) == 0, "not migrated, not written")
+        // A role that may not create databases is refused before anything is written.
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let service = try LedgerBinary.startBench(["ingest", "--batches", "1"], environment: ["DATABASE_URL": db.serviceURL,
+                                                                                              "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory])
+        #expect(service.wait(timeout: 60) == 2 && service.errors.contains("may not create"), "\(service.errors)")
     }
 
     @Test("issue 11: a mistyped command names the one meant in a line or two, with status 2; --version prints the release")

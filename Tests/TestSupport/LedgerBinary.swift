@@ -23,6 +23,13 @@ public enum LedgerBinary {
     public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> LedgerProcess {
         try LedgerProcess(executable: path(), arguments: arguments, environment: environment)
     }
+
+    /// Starts `ledger-bench ARGS`, the benchmarks' executable beside `ledger`.
+    public static func startBench(_ arguments: [String], environment: [String: String] = [:]) throws -> LedgerProcess {
+        let bench = URL(fileURLWithPath: try path()).deletingLastPathComponent().appendingPathComponent("ledger-bench").path
+        guard FileManager.default.isExecutableFile(atPath: bench) else { throw Missing() }
+        return try LedgerProcess(executable: bench, arguments: arguments, environment: environment)
+    }
 }
 
 /// A running `ledger` process started by a test.

@@ -5,15 +5,15 @@ import LedgerJSON
 
 extension DemoData {
     static let catalogApp = "screenrig-ios"
-    static let monthly = "ai.screenrig.pro.monthly"
-    static let yearly = "ai.screenrig.pro.yearly"
+    public static let monthly = "ai.screenrig.pro.monthly"
+    public static let yearly = "ai.screenrig.pro.yearly"
 
     /// An app whose test key is derived from `keySeed` (so that a rerun knows it), with
     /// the demo's catalog: four products, StoreKit prices, checkout, a Switch & Save
     /// campaign with two variants and an Upgrade & Save path. Each event comes with a name
     /// unique within the app, for idempotency keys. Shared by `ledger dev` and
     /// `ledger bench products`.
-    static func catalogApp(_ app: String, name: String, keySeed: String) -> (key: String, events: [(name: String, event: any DomainEvent)]) {
+    public static func catalogApp(_ app: String, name: String, keySeed: String) -> (key: String, events: [(name: String, event: any DomainEvent)]) {
         let key = KeyMode.test.prefix + Hex.encode(SHA256.hash(Array(keySeed.utf8)).prefix(16))
         let usd = { (micros: Int64) in Price(amountMicros: micros, currencyCode: "USD") }
         let products = [
@@ -70,14 +70,14 @@ extension DemoData {
 
     /// A StoreKit subscription to the monthly product held since 2026-01-01 until 2099:
     /// fixed instants, so that a rerun appends nothing and the user is always eligible.
-    static func subscriber(_ user: String, app: String, purchaseID: String, product: String = monthly) -> PurchaseRecorded {
+    public static func subscriber(_ user: String, app: String, purchaseID: String, product: String = monthly) -> PurchaseRecorded {
         PurchaseRecorded(appID: app, userID: user, source: .storekit, purchaseID: purchaseID, originalID: purchaseID, productID: product,
                          purchasedAt: Timestamp(iso8601: "2026-01-01T00:00:00Z")!, expiresAt: Timestamp(iso8601: "2099-01-01T00:00:00Z")!,
                          trial: false, environment: "Sandbox")
     }
 
     /// `event` as an append on `stream`.
-    static func toAppend(_ event: any DomainEvent, stream: String, metadata: EventMetadata, idempotencyKey: String? = nil) throws -> EventToAppend {
+    public static func toAppend(_ event: any DomainEvent, stream: String, metadata: EventMetadata, idempotencyKey: String? = nil) throws -> EventToAppend {
         EventToAppend(stream: stream, type: type(of: event).type, data: try JSONValueEncoder().encode(event), metadata: metadata,
                       idempotencyKey: idempotencyKey)
     }

@@ -12,7 +12,7 @@ import LedgerJSON
 /// prices, credits, a hold and some usage this month. The demo keys are derived from
 /// fixed names so that they survive restarts; they exist only in the local database of the
 /// embedded default.
-enum DemoData {
+public enum DemoData {
     /// The demo organization's account token: StoreKit purchases for it carry this
     /// appAccountToken.
     static let accountToken = "7b0f6f9e-5c1a-4f3b-9d64-2f1e8a0c4d11"

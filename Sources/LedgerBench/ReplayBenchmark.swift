@@ -1,3 +1,4 @@
+import LedgerCLI
 import Dispatch
 import EventStore
 import Foundation
@@ -5,11 +6,11 @@ import LedgerJSON
 import Postgres
 import Projections
 
-/// `ledger bench replay`: every projection rebuilt from position 1 through the path
+/// `ledger-bench replay`: every projection rebuilt from position 1 through the path
 /// `ledger replay` takes, against the baseline of reading and decoding the same events.
 enum ReplayBenchmark {
     static let usage = """
-        usage: ledger bench replay [--events N] [--projects P] [--batch B]
+        usage: ledger-bench replay [--events N] [--projects P] [--batch B]
 
         Builds (or reuses) a log of N events (default 1000000): the read benchmark's mix
         over P self-paying projects (default 300) where every tenth event is instead one of
@@ -31,11 +32,8 @@ enum ReplayBenchmark {
         guard events >= BenchReadLog.minimumEvents(projects: projects) * 2 else {
             throw UsageError("--events must be at least 10 per project")
         }
-        let url = try environment.databaseURL()
+        let url = try BenchDatabase.prepare(BenchReadLog.databaseName(events: events, projects: projects, extras: true), reuse: true, environment: environment)
         let connection = try PostgresConnection(conninfo: url)
-        guard try Migrator(migrations: try environment.migrations()).status(on: connection).isCurrent else {
-            throw UsageError("the database has pending migrations: run `ledger migrate` first")
-        }
         let log = BenchReadLog(events: events, projects: projects, extras: true)
         try log.reuseOrBuild(url: url, connection: connection)
         // A log as autovacuum leaves it (hint bits set, the visibility map current), so that

@@ -1,3 +1,4 @@
+import LedgerCLI
 import API
 import BenchHTTP
 import Crypto
@@ -9,14 +10,14 @@ import Observability
 import Postgres
 import Projections
 
-/// `ledger bench console`: how long each console page takes on the read benchmark's log
+/// `ledger-bench console`: how long each console page takes on the read benchmark's log
 /// (1,000,000 events by default), signed in, one client at a time, beside the console's
 /// sign-in page served by the same server (its ceiling: no database read but the HMAC).
 enum ConsoleBenchmark {
     static let usage = """
-        usage: ledger bench console [--events N] [--projects P] [--requests R]
+        usage: ledger-bench console [--events N] [--projects P] [--requests R]
 
-        Builds or reuses the log of `ledger bench read` (N events, default 1000000, over P
+        Builds or reuses the log of `ledger-bench read` (N events, default 1000000, over P
         projects, default 1000), brings the projections to its head, adds an operator of
         role operator, serves the console in this process on a free port, signs in, and
         times R requests (default 200, after 20 unmeasured) of each page from one client:
@@ -34,7 +35,7 @@ enum ConsoleBenchmark {
         guard requests > 0, projects > 0, events >= BenchReadLog.minimumEvents(projects: projects) else {
             throw UsageError("--requests and --projects must be positive, and --events at least 5 per project")
         }
-        let url = try environment.databaseURL()
+        let url = try BenchDatabase.prepare(BenchReadLog.databaseName(events: events, projects: projects, extras: true), reuse: true, environment: environment)
         let connection = try PostgresConnection(conninfo: url)
         // With the other projections' events (organizations, subscriptions, purchases,
         // impressions), so the organization and catalog pages have something to show.

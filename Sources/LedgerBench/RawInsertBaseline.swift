@@ -1,3 +1,4 @@
+import LedgerCLI
 import Crypto
 import Dispatch
 import EventStore
@@ -29,7 +30,7 @@ enum RawInsertBaseline {
         var idempotencyKey: String?
     }
 
-    /// The rows of `ledger bench append`: `payloads[i]` on stream `streams[i]`.
+    /// The rows of `ledger-bench append`: `payloads[i]` on stream `streams[i]`.
     static func rows(payloads: [JSONValue], streams: [Int], run: String) -> [Row] {
         let metadata = EventMetadata(actor: Actor(.system, "bench"))
         return payloads.enumerated().map { index, data in
@@ -97,7 +98,7 @@ enum RawInsertBaseline {
     }
 
     /// The best of 1, 2 and 4 connections, printing each; `beforeEach` runs before each
-    /// measurement (`ledger bench append` brings the cluster to rest there).
+    /// measurement (`ledger-bench append` brings the cluster to rest there).
     static func best(url: String, rows: [Row], beforeEach: () -> Void = {}) throws -> Double {
         var best = 0.0
         for connections in [1, 2, 4] {

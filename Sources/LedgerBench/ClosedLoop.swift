@@ -1,3 +1,4 @@
+import LedgerCLI
 import Dispatch
 import Synchronization
 import Threads

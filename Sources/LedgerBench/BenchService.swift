@@ -1,3 +1,4 @@
+import LedgerCLI
 import API
 import Crypto
 import EventStore
@@ -17,7 +18,7 @@ final class BenchService: Sendable {
     /// The server's request threads (LEDGER_HTTP_THREADS).
     let threads: Int
 
-    /// `readReplicaURLs`: hot standbys the read endpoints use (`ledger bench read --replicas`).
+    /// `readReplicaURLs`: hot standbys the read endpoints use (`ledger-bench read --replicas`).
     init(url: String, environment: LedgerEnvironment, readReplicaURLs: [String] = []) throws {
         threads = try environment.int(.httpThreads)
         pool = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))

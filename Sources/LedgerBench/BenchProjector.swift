@@ -1,3 +1,4 @@
+import LedgerCLI
 import API
 import Dispatch
 import EventStore

@@ -1,3 +1,4 @@
+import LedgerCLI
 import Crypto
 import EventStore
 import Foundation
@@ -6,13 +7,13 @@ import LedgerJSON
 import Postgres
 import Projections
 
-/// `ledger bench proofs`: inclusion and consistency proofs of the log's Merkle tree over
+/// `ledger-bench proofs`: inclusion and consistency proofs of the log's Merkle tree over
 /// real HTTP, on the read benchmark's log, beside `/healthz` of the same server and run.
 enum ProofsBenchmark {
     static let usage = """
-        usage: ledger bench proofs [--events N] [--projects P] [--requests R] [--concurrency C]
+        usage: ledger-bench proofs [--events N] [--projects P] [--requests R] [--concurrency C]
 
-        Builds or reuses the log of `ledger bench read` (N events, default 1000000), brings
+        Builds or reuses the log of `ledger-bench read` (N events, default 1000000), brings
         the projections (the Merkle tree among them) to its head, issues an auditor key, and
         times R requests (default 20000) from C clients (default 4) of: /healthz (the
         ceiling), inclusion proofs of random positions in the whole tree, the route's
@@ -28,7 +29,7 @@ enum ProofsBenchmark {
         guard requests > 0, concurrency > 0, projects > 0, events >= BenchReadLog.minimumEvents(projects: projects) else {
             throw UsageError("--requests, --concurrency and --projects must be positive, and --events at least 5 per project")
         }
-        let url = try environment.databaseURL()
+        let url = try BenchDatabase.prepare(BenchReadLog.databaseName(events: events, projects: projects, extras: false), reuse: true, environment: environment)
         let connection = try PostgresConnection(conninfo: url)
         let log = BenchReadLog(events: events, projects: projects)
         BenchOutput.line("log: \(events) events over \(projects) projects")

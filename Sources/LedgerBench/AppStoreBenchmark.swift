@@ -1,11 +1,12 @@
 @_spi(Benchmark) import AppStore
+import LedgerCLI
 import Foundation
 
-/// `ledger bench appstore`: full verifications of the real Sandbox notifications on one
+/// `ledger-bench appstore`: full verifications of the real Sandbox notifications on one
 /// thread, against the ceiling OpenSSL's ES256 verification alone sets in the same run.
 enum AppStoreBenchmark {
     static let usage = """
-        usage: ledger bench appstore [--seconds S] [--dir DIR]
+        usage: ledger-bench appstore [--seconds S] [--dir DIR]
 
         Verifies the real Sandbox notifications (notif_*.jws) of DIR (default:
         ../shared/testdata/apple/real-sandbox from the working directory or the repository
@@ -33,7 +34,7 @@ enum AppStoreBenchmark {
         guard let folder = locateFolder(configured: args.value("dir")) else {
             let looked = args.value("dir").map { [$0] } ?? candidates()
             FileHandle.standardError.write(Data("""
-                ledger bench appstore: the real Sandbox notifications are absent: no folder with notif_*.jws at \
+                ledger-bench appstore: the real Sandbox notifications are absent: no folder with notif_*.jws at \
                 \(looked.joined(separator: ", ")). Put ../shared beside the repository or pass --dir.
 
                 """.utf8))

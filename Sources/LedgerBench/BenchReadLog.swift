@@ -1,3 +1,4 @@
+import LedgerCLI
 import Crypto
 import Dispatch
 import EventStore
@@ -7,7 +8,7 @@ import LedgerJSON
 import Postgres
 import Synchronization
 
-/// The log `ledger bench read` reads: `events` events over `projects` self-paying
+/// The log `ledger-bench read` reads: `events` events over `projects` self-paying
 /// projects. First, per project, `project.created`, `plan.set` and a `key.issued` for a
 /// key derived from the project's id; then rounds that give every project one event each,
 /// alternating `credit.posted` (one journal entry) and `usage.recorded`, so that each
@@ -27,7 +28,7 @@ struct BenchReadLog: Sendable {
     let events: Int
     let projects: Int
     /// Every tenth filler event is one of the other projections' (`BenchReadLog+Extras`):
-    /// organizations, App Store subscriptions and the IAP catalog (`ledger bench replay`).
+    /// organizations, App Store subscriptions and the IAP catalog (`ledger-bench replay`).
     var extras = false
     static let chunkSize = 1_000
     /// Bumped whenever the events this type generates change: it is part of the project
@@ -38,6 +39,12 @@ struct BenchReadLog: Sendable {
     static let markerType = "bench.read_log_built"
     /// Business time of the projects' creation; usage is spread over the 30 days after it.
     static let epoch = Timestamp(iso8601: "2026-01-01T00:00:00Z")!
+
+    /// The database (`BenchDatabase`) that holds the log of this shape: made once, reused
+    /// by every benchmark that reads a log of the same size, layout and extras.
+    static func databaseName(events: Int, projects: Int, extras: Bool) -> String {
+        "ledger_bench_log\(layout)_\(events)_\(projects)\(extras ? "_extras" : "")"
+    }
 
     /// Three setup events per project, then at least one credit and one usage event each.
     static func minimumEvents(projects: Int) -> Int { projects * 5 }

@@ -1,3 +1,4 @@
+import LedgerCLI
 import EventStore
 import LedgerDomain
 import LedgerJSON

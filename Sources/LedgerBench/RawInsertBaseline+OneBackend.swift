@@ -1,3 +1,4 @@
+import LedgerCLI
 import Crypto
 import Dispatch
 import Foundation

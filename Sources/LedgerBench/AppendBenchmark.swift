@@ -1,3 +1,4 @@
+import LedgerCLI
 import Dispatch
 import EventStore
 import Foundation
@@ -6,7 +7,7 @@ import Postgres
 import Synchronization
 import Threads
 
-/// `ledger bench append`: the append path against raw INSERTs of the same rows.
+/// `ledger-bench append`: the append path against raw INSERTs of the same rows.
 enum AppendBenchmark {
     struct Options {
         var events = 200_000
@@ -33,11 +34,8 @@ enum AppendBenchmark {
               options.preload >= 0 else {
             throw UsageError("--events, --writers, --window and --ceiling-rows must be positive, --streams at least --writers, --preload not negative")
         }
-        let url = try environment.databaseURL()
+        let url = try BenchDatabase.prepare("ledger_bench_append", reuse: false, environment: environment)
         let connection = try PostgresConnection(conninfo: url)
-        guard try Migrator(migrations: try environment.migrations()).status(on: connection).isCurrent else {
-            throw UsageError("the database has pending migrations: run `ledger migrate` first")
-        }
         let run = String(UUID().uuidString.prefix(8)).lowercased()
         let payloads = (0..<options.events).map { payload(sequence: $0) }
         let streamOf = (0..<options.events).map { $0 % options.streams }

@@ -1,4 +1,4 @@
-/// Why `ledger bench read` or `ledger bench ingest` stopped. Codes are stable; `message`
+/// Why `ledger-bench read` or `ledger-bench ingest` stopped. Codes are stable; `message`
 /// is for people.
 struct BenchmarkFailure: Error, Sendable, CustomStringConvertible {
     struct Code: Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import LedgerCLI
 import Dispatch
 import EventStore
 import Foundation
@@ -10,7 +11,7 @@ import Projections
 import Synchronization
 import Threads
 
-/// `ledger bench read`: the projector's throughput over a large log, then the billing
+/// `ledger-bench read`: the projector's throughput over a large log, then the billing
 /// reads over real HTTP against `/healthz`, the ceiling of the same server, client and
 /// machine, and each journal page against its own statement run straight through libpq,
 /// in the same run.
@@ -48,11 +49,8 @@ enum ReadBenchmark {
         guard options.events >= BenchReadLog.minimumEvents(projects: options.projects) else {
             throw UsageError("--events must be at least 5 per project (\(BenchReadLog.minimumEvents(projects: options.projects)) for \(options.projects) projects)")
         }
-        let url = try environment.databaseURL()
+        let url = try BenchDatabase.prepare(BenchReadLog.databaseName(events: options.events, projects: options.projects, extras: false), reuse: true, environment: environment)
         let connection = try PostgresConnection(conninfo: url)
-        guard try Migrator(migrations: try environment.migrations()).status(on: connection).isCurrent else {
-            throw UsageError("the database has pending migrations: run `ledger migrate` first")
-        }
 
         let log = BenchReadLog(events: options.events, projects: options.projects)
         BenchOutput.line("log: \(options.events) events over \(options.projects) self-paying projects, about \(log.entriesPerProject) journal entries each")

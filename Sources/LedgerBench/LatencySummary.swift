@@ -1,3 +1,4 @@
+import LedgerCLI
 import Foundation
 
 /// Throughput and latency percentiles of one measured series of requests.

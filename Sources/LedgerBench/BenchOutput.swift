@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import LedgerCLI
 import Glibc
 #elseif canImport(Darwin)
 import Darwin

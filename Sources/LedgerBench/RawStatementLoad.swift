@@ -1,3 +1,4 @@
+import LedgerCLI
 import Postgres
 
 /// The baseline of an HTTP read: the same statement, with the same parameters, run in a

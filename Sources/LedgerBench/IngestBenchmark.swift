@@ -1,3 +1,4 @@
+import LedgerCLI
 import Crypto
 import Dispatch
 import EventStore
@@ -6,7 +7,7 @@ import LedgerDomain
 import LedgerJSON
 import Postgres
 
-/// `ledger bench ingest`: usage batches POSTed to the real HTTP endpoint against raw
+/// `ledger-bench ingest`: usage batches POSTed to the real HTTP endpoint against raw
 /// INSERTs of the same rows, measured in the same run.
 enum IngestBenchmark {
     struct Options {
@@ -30,11 +31,8 @@ enum IngestBenchmark {
         options.projector = args.flag("projector")
         guard options.batches > 0, options.concurrency > 0 else { throw UsageError("--batches and --concurrency must be positive") }
         guard (1...1_000).contains(options.batchSize) else { throw UsageError("--batch-size must be 1 to 1000 (the endpoint's limit)") }
-        let url = try environment.databaseURL()
+        let url = try BenchDatabase.prepare("ledger_bench_ingest", reuse: false, environment: environment)
         let connection = try PostgresConnection(conninfo: url)
-        guard try Migrator(migrations: try environment.migrations()).status(on: connection).isCurrent else {
-            throw UsageError("the database has pending migrations: run `ledger migrate` first")
-        }
 
         let service = try BenchService(url: url, environment: environment)
         defer { service.shutdown() }

@@ -1,9 +1,10 @@
+import LedgerCLI
 import EventStore
 import Foundation
 import Postgres
 import Projections
 
-/// `ledger bench read --replicas N`: the journal and the catalog read over HTTP with 0, 1,
+/// `ledger-bench read --replicas N`: the journal and the catalog read over HTTP with 0, 1,
 /// … N local hot standbys in one run. The standbys are copied from the benchmark's own
 /// cluster (`pg_basebackup` as DATABASE_URL's user, which needs the REPLICATION right: the
 /// `make bench` cluster's superuser has it), started on free ports, and deleted at the

@@ -1,3 +1,4 @@
+import LedgerCLI
 import API
 import EventStore
 import Foundation
@@ -5,11 +6,11 @@ import LedgerDomain
 import LedgerJSON
 import Postgres
 
-/// `ledger bench products`: `GET /v1/iap/products` under concurrent load over HTTP, with
+/// `ledger-bench products`: `GET /v1/iap/products` under concurrent load over HTTP, with
 /// the server's `/healthz` measured in the same run as the ceiling.
 enum ProductsBenchmark {
     static let usage = """
-        usage: ledger bench products [--users U] [--requests R] [--concurrency C]
+        usage: ledger-bench products [--users U] [--requests R] [--concurrency C]
 
         Creates (once) the test app `bench-products` with the catalog of `ledger dev`'s demo
         app (four products, checkout, a migration campaign with two variants and an upgrade
@@ -30,11 +31,8 @@ enum ProductsBenchmark {
         let users = try args.int("users", default: 1_000), n = try args.int("requests", default: 5_000)
         let c = try args.int("concurrency", default: 4)
         guard users > 0, n > 0, c > 0 else { throw UsageError("--users, --requests and --concurrency must be positive") }
-        let url = try environment.databaseURL()
+        let url = try BenchDatabase.prepare("ledger_bench_products", reuse: false, environment: environment)
         let connection = try PostgresConnection(conninfo: url)
-        guard try Migrator(migrations: try environment.migrations()).status(on: connection).isCurrent else {
-            throw UsageError("the database has pending migrations: run `ledger migrate` first")
-        }
         let store = EventStore(conninfo: url)
         let key = try seed(store: store, users: users)
         store.close()

@@ -1,3 +1,4 @@
+import LedgerCLI
 import Observability
 
 /// The in-process server's log sink: request lines (info) are formatted, as in production,

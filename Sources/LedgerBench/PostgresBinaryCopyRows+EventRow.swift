@@ -1,3 +1,4 @@
+import LedgerCLI
 import Foundation
 import Postgres
 

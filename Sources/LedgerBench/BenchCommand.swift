@@ -1,21 +1,22 @@
+import LedgerCLI
 import Foundation
 
-/// `ledger bench …`: benchmarks that report a speed as a ratio against a baseline measured
+/// `ledger-bench …`: benchmarks that report a speed as a ratio against a baseline measured
 /// in the same run, never as an absolute number alone (the machines are shared and noisy).
 public enum BenchCommand: LedgerCommand {
     public static let name = "bench"
-    public static let summary = "Benchmarks: `ledger bench append|read|replay|ingest|products|console|proofs|appstore` (append path, projector and billing reads, replay, usage ingestion, the IAP catalog, App Store verification)."
+    public static let summary = "Benchmarks: `ledger-bench append|read|replay|ingest|products|console|proofs|appstore` (append path, projector and billing reads, replay, usage ingestion, the IAP catalog, App Store verification)."
     public static let usage = """
-        usage: ledger bench append [--events N] [--writers N] [--window N] [--preload N] [--ceiling-rows N]
-               ledger bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--rounds K] [--reproject] [--replicas N]
-               ledger bench replay [--events N] [--projects P] [--batch B]
-               ledger bench ingest [--batches B] [--batch-size S] [--concurrency C] [--projector]
-               ledger bench appstore [--seconds S] [--dir DIR]
-               ledger bench products [--users U] [--requests R] [--concurrency C]
-               ledger bench console [--events N] [--projects P] [--requests R]
+        usage: ledger-bench append [--events N] [--writers N] [--window N] [--preload N] [--ceiling-rows N]
+               ledger-bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--rounds K] [--reproject] [--replicas N]
+               ledger-bench replay [--events N] [--projects P] [--batch B]
+               ledger-bench ingest [--batches B] [--batch-size S] [--concurrency C] [--projector]
+               ledger-bench appstore [--seconds S] [--dir DIR]
+               ledger-bench products [--users U] [--requests R] [--concurrency C]
+               ledger-bench console [--events N] [--projects P] [--requests R]
 
         append   Appends N events (default 200000, ~300-byte JSON payloads, over 1000
-                 streams) into the log of DATABASE_URL through the real append path, from
+                 streams) into a log of its own through the real append path, from
                  --writers concurrent writers (default 32), each keeping up to --window appends
                  in flight (default 64) with an exact expected version per append. In the same
                  run it measures the baseline: the same rows inserted by multi-row INSERTs of
@@ -44,8 +45,8 @@ public enum BenchCommand: LedgerCommand {
                  `flat: against the raw INSERTs measured beside each: empty a; preloaded b;
                  ratio: b/a` and
                  `flat: empty A events/s; preloaded B events/s at N events; ratio: B/A`.
-                 The database must be migrated; the events it appends stay in the log (use a
-                 throwaway database: `make bench` makes one).
+                 The events it appends stay in database `ledger_bench_append`, made afresh
+                 for each run (see below).
 
         read     Builds a log of N events (default 1000000) over P self-paying projects
                  (default 1000): per project its creation, plan and a read key, then credits
@@ -86,8 +87,16 @@ public enum BenchCommand: LedgerCommand {
                  INSERTs into a scratch copy of `events`, best of 1, 2 and 4 connections. Ends
                  with `ingest: A events/s over HTTP; raw insert: R events/s; ratio: A/R`.
 
-        Both need a migrated, throwaway DATABASE_URL: what they append stays in the log.
         The server takes LEDGER_HTTP_THREADS and LEDGER_DB_POOL_SIZE from the environment.
+
+        Databases. A benchmark writes only into a database it made itself, on the server
+        DATABASE_URL names (its role must be allowed to create databases: `make bench` gives
+        it a throwaway cluster's superuser): append, ingest and products make
+        `ledger_bench_<name>` afresh each run; read, replay, console and proofs make
+        `ledger_bench_log<layout>_<events>_<projects>[_extras]` once and reuse it (its log
+        takes minutes to build). Each is migrated, carries a comment saying ledger-bench made
+        it, and stays after the run. A database of such a name without that comment is
+        refused: a benchmark never writes into a log it did not create.
 
         replay \(ReplayBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
 

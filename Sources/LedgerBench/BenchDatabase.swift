@@ -1,0 +1,54 @@
+import EventStore
+import Foundation
+import LedgerCLI
+import Postgres
+
+/// The database a benchmark writes into: always one it made itself, on the server that
+/// DATABASE_URL names. A benchmark appends hundreds of thousands of permanent events to a
+/// hash-chained log, so it never writes into a log it did not create: a database of its
+/// own name that it did not make (no marker comment) is refused, and so is a server where
+/// DATABASE_URL's role may not create databases.
+enum BenchDatabase {
+    /// The comment on every database a benchmark makes.
+    static let marker = "made by ledger-bench: a throwaway database a benchmark writes into"
+
+    /// The URL of database `name`, made by this benchmark and migrated: made afresh (a
+    /// former one of the same name dropped), unless `reuse` and it exists, made by
+    /// ledger-bench, when it is kept as it is (the read benchmarks' logs take minutes to
+    /// build). It stays after the run, to be looked at; the next run of the same benchmark
+    /// drops it.
+    static func prepare(_ name: String, reuse: Bool, environment: LedgerEnvironment) throws -> String {
+        let server = try environment.databaseURL()
+        guard var components = URLComponents(string: server), components.host != nil else {
+            throw UsageError("DATABASE_URL must be a postgresql:// URL of the server to make the benchmark's database on")
+        }
+        let admin = try PostgresConnection(conninfo: server)
+        let quoted = admin.quoteIdentifier(name)
+        let existing = try admin.query("SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = $1", [name])
+        var made = false
+        if existing.rowCount == 1 {
+            guard existing.rows[0].string(0) == marker else {
+                throw UsageError("a database \(name) exists on this server that ledger-bench did not make: a benchmark writes only into its own databases; drop or rename it, or point DATABASE_URL at another server")
+            }
+            if !reuse {
+                try admin.query("DROP DATABASE \(quoted) WITH (FORCE)")
+                made = true
+            }
+        } else {
+            made = true
+        }
+        if made {
+            let allowed = try admin.query("SELECT rolsuper OR rolcreatedb FROM pg_roles WHERE rolname = current_user")
+            guard allowed.rows.first?.bool(0) == true else {
+                throw UsageError("a benchmark makes a database of its own and DATABASE_URL's role may not create one (CREATEDB): use a throwaway server, as `make bench` does")
+            }
+            try admin.query("CREATE DATABASE \(quoted) ENCODING 'UTF8' TEMPLATE template0")
+            try admin.query("COMMENT ON DATABASE \(quoted) IS '\(marker)'")
+        }
+        components.path = "/" + name
+        guard let url = components.string else { throw UsageError("cannot name database \(name) in DATABASE_URL") }
+        try Migrator(migrations: try environment.migrations()).migrate(on: try PostgresConnection(conninfo: url)) { _ in }
+        BenchOutput.line("database: \(name) on \(components.host ?? "?"):\(components.port ?? 5432), \(made ? "made for this run" : "reused (made by an earlier run)")")
+        return url
+    }
+}

@@ -1,0 +1,4 @@
+import Foundation
+import LedgerBench
+
+exit(BenchMain.run())
