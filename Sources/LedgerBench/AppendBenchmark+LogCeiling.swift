@@ -18,7 +18,7 @@ extension AppendBenchmark {
     /// no round trip but the lock and the COPY, and no caller to answer. Beside the
     /// serialised writer's ceiling (the same rows, no trigger, no side table), it says how
     /// much of the distance to the raw baseline is the log's checks and how much is the
-    /// append path's own (docs/operations.md, "The log's own ceiling").
+    /// append path's own (docs/benchmarks.md, "The log's own ceiling").
     static func measureLogCeiling(url: String, rows: [RawInsertBaseline.Row], perTransaction: Int) throws -> Double {
         let connection = try PostgresConnection(conninfo: url)
         let lock = "SELECT pg_advisory_xact_lock(\(AdvisoryLock.namespace), \(AdvisoryLock.append))"
