@@ -2,8 +2,8 @@ import EventStore
 import LedgerDomain
 
 extension BillingBatch {
-    /// U4: counted units take what is left of the pool's free limit, in log order; the
-    /// rest is billed at the unit price in force (in log order) now.
+    /// U4, as `UnitPricing` decides it: counted units take what is left of the pool's free
+    /// limit, in log order; the rest is billed at the unit price in force (in log order) now.
     func usageRecorded(_ e: UsageRecorded) throws {
         let pool = try poolOf(project: e.projectID, at: event.occurredAt).description
         let month = UTCMonth(containing: event.occurredAt).description
@@ -18,15 +18,13 @@ extension BillingBatch {
         var delta = projectMonths[key] ?? ProjectMonthDelta()
         switch e.meter {
         case .apiRequests, .streamEvents, .webhookDeliveries:
-            let free = min(e.quantity, max(0, BillingRules.freeUnitsPerMonth - state.freeUsed))
-            let billed = e.quantity - free
-            let amount = try (Millicredits(try prices().unit) * billed).value
-            state.freeUsed += free
+            let priced = try UnitPricing.price(quantity: e.quantity, freeUsed: state.freeUsed, unitPrice: Millicredits(try prices().unit))
+            state.freeUsed += priced.free
             setPoolMonth(pool, month, state)
             delta.counters[e.meter, default: 0] += Int128(e.quantity)
-            delta.freeUnits += Int128(free)
-            delta.billedUnits += Int128(billed)
-            delta.unitsAmount += amount
+            delta.freeUnits += Int128(priced.free)
+            delta.billedUnits += Int128(priced.billed)
+            delta.unitsAmount += priced.amount.value
         case .storageBytes:
             delta.storagePeak = max(delta.storagePeak, e.quantity)
         case .bytesServed, .bytesReceived:
