@@ -5,7 +5,7 @@ public enum LedgerAPI {
     public static func router(_ context: ServiceContext) -> Router {
         var router = Router()
         router.errorMapper = DependencyProblems.problem(for:)
-        // DESIGN §7: the catalog surface answers every error in the seed's `Error` shape.
+        // The catalog surface answers every error in the seed's `Error` shape.
         router.setProblemShape(forPathsUnder: "/v1/iap/", CatalogError.render)
         OperationsEndpoints.register(in: &router, context: context)
         BillingEndpoints.register(in: &router, context: context)

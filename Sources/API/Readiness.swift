@@ -24,7 +24,7 @@ struct Readiness: Sendable, Encodable {
     /// Each read replica, its lag and whether it serves reads; absent without replicas. A
     /// replica out of rotation does not make the service unready: the primary serves.
     var replicas: [ReplicaStatus]?
-    /// The last signed checkpoint of the log (issue 15); absent until one is signed. Its
+    /// The last signed checkpoint of the log (docs/audit.md); absent until one is signed. Its
     /// age never makes the service unready: the API serves without it.
     var checkpoint: CheckpointStatus?
 

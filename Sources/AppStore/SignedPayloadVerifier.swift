@@ -7,7 +7,7 @@ import Darwin
 import LedgerDomain
 import LedgerJSON
 
-/// The JWS half of verification (issue 4, "Verification"): three base64url parts, `alg`
+/// The JWS half of verification (docs/appstore.md): three base64url parts, `alg`
 /// exactly `ES256`, an `x5c` chain from the leaf through the intermediate to a trusted
 /// root with Apple's marks, valid at the payload's `signedDate`, and an ES256 signature
 /// over `header.payload` by the leaf's P-256 key. What the payload says is checked by

@@ -25,7 +25,7 @@ public struct TrustedProxies: Sendable, Equatable {
     /// `127.0.0.1`); nil names the first entry that is neither.
     public init(parsing text: String) throws(Invalid) {
         var blocks: [Block] = []
-        for entry in text.split(separator: ",").map({ String($0).trimmingCharacters(in: " \t") }) where !entry.isEmpty {
+        for entry in text.split(separator: ",").map({ String($0).trimmed }) where !entry.isEmpty {
             let parts = entry.split(separator: "/", maxSplits: 1).map(String.init)
             guard let bytes = Self.parse(parts[0]) else { throw Invalid(entry: entry) }
             var prefix = bytes.count * 8
@@ -65,7 +65,7 @@ public struct TrustedProxies: Sendable, Equatable {
     /// An entry that is not an IP address ends the walk: the peer is the client then.
     public func client(peer: String, forwardedFor values: [String]) -> String {
         guard contains(peer) else { return peer }
-        let hops = values.flatMap { $0.split(separator: ",") }.map { String($0).trimmingCharacters(in: " \t") }
+        let hops = values.flatMap { $0.split(separator: ",") }.map { String($0).trimmed }
         for hop in hops.reversed() {
             guard Self.parse(hop) != nil else { return peer }
             if !contains(hop) { return hop }
@@ -80,14 +80,5 @@ public struct TrustedProxies: Sendable, Equatable {
         var v6 = in6_addr()
         if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
         return nil
-    }
-}
-
-private extension String {
-    func trimmingCharacters(in set: String) -> String {
-        var s = Substring(self)
-        while let f = s.first, set.contains(f) { s = s.dropFirst() }
-        while let l = s.last, set.contains(l) { s = s.dropLast() }
-        return String(s)
     }
 }

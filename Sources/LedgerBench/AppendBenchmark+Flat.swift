@@ -7,7 +7,7 @@ import Synchronization
 import Threads
 
 // `ledger-bench append --preload N`: is the append path as fast on a large log as on an
-// empty one (issue 10)? The log is filled through the real append path, so the chain,
+// empty one? The log is filled through the real append path, so the chain,
 // the versions and the insert trigger's checks hold for every preloaded event, only in
 // appends of 5,000 events and group commits of up to 20,000.
 

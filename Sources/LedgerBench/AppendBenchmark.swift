@@ -47,7 +47,7 @@ enum AppendBenchmark {
             try RawInsertBaseline.best(url: url, rows: rawRows, beforeEach: { settle(url: url) })
         }
         let best = try bestRawInsert()
-        // What one backend at a time can write, the most DESIGN §2's serialised appenders
+        // What one backend at a time can write, the most the log's serialised appenders (docs/event-log.md)
         // can reach, beside the baseline's parallel best.
         settle(url: url)
         let ceiling = try RawInsertBaseline.measureOneBackend(url: url, rows: rawRows, perTransaction: options.ceilingRows)

@@ -26,7 +26,7 @@ public enum BenchCommand: LedgerCommand {
                  connections, keeping the best; then a serialised writer's ceiling: the
                  same rows from one connection by binary COPY of --ceiling-rows rows per
                  transaction (default 2000, the most a group commit holds) into that table,
-                 the most a writer that holds the append lock alone could reach (DESIGN §2).
+                 the most a writer that holds the append lock alone could reach (docs/event-log.md).
                  The append path is measured twice: with
                  each request checked and rendered by its writer inside the clock, as the
                  service's request threads do, then with the requests prepared before the

@@ -13,7 +13,7 @@ extension RawInsertBaseline {
     /// ratio; their binary encoding inside it, streamed while the server inserts, as the
     /// appender's is.
     ///
-    /// DESIGN §2 serialises appenders on one lock, so the log is written by one server
+    /// The log serialises appenders on one lock (docs/event-log.md), so the log is written by one server
     /// backend at a time; this is the fastest such a writer could go on this cluster, the
     /// ceiling of any append path under that contract. The baseline's best uses two or
     /// four backends at once.

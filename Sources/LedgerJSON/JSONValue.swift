@@ -3,7 +3,7 @@
 ///
 /// Numbers are integers (`Int64`) or decimals kept as exact text, never `Double`: money
 /// must not pass through a floating-point type (B2), and the text form of an event must
-/// be reproducible byte for byte (DESIGN §2, hash chain).
+/// be reproducible byte for byte (the hash chain, docs/audit.md).
 ///
 /// Equality is Swift's: strings compare by Unicode canonical equivalence, so two values
 /// can be equal while their `canonicalBytes` differ ("é" precomposed or not). Compare

@@ -7,7 +7,7 @@
 ///   encode as `.integer`: money never floats, and a fraction would be silently rounded
 ///   somewhere. NaN, infinities and fractions are errors (`non_integral_number`).
 /// - `Decimal` is refused (`unsupported_type`): amounts cross JSON as canonical decimal
-///   strings (DESIGN §5).
+///   strings (docs/billing.md, "Money").
 /// - `Date` becomes `"2026-11-29T12:00:00.123456Z"` (UTC, always six fraction digits,
 ///   rounded to the microsecond; exact for dates within about 136 years of 2001, beyond
 ///   which `Date` itself holds less than microseconds). Years outside 1...9999 are errors.

@@ -1,7 +1,7 @@
 import EventStore
 import Postgres
 
-/// A deterministic fold of the log into tables of its own schema (DESIGN §3).
+/// A deterministic fold of the log into tables of its own schema (docs/architecture.md).
 ///
 /// A projection's SQL uses unqualified table names: the projector sets `search_path` to
 /// the live schema (`proj_<name>`) or to a rebuild schema, so the same code fills both.

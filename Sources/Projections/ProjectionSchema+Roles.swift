@@ -14,6 +14,16 @@ extension ProjectionSchema {
     /// Idempotent. The connection's role must be a member of `ownerRole`.
     static func handOver(_ schema: String, on connection: PostgresConnection) throws {
         let quoted = connection.quoteIdentifier(schema)
+        // At every start of a projector, for every schema: one read in the common case that
+        // all is as it should be already.
+        guard try connection.query("""
+            SELECT (SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = $1) IS DISTINCT FROM $2
+                OR NOT has_schema_privilege($3, $1, 'USAGE')
+                OR EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                           WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm')
+                             AND (pg_get_userbyid(c.relowner) <> $2 OR NOT has_table_privilege($3, c.oid, 'SELECT')
+                                  OR has_table_privilege($3, c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER')))
+            """, [schema, ownerRole, readerRole])[0].bool(0) == true else { return }
         do {
             if try connection.query("SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = $1", [schema])
                 .rows.first?.string(0) != ownerRole {

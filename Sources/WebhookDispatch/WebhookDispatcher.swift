@@ -8,8 +8,8 @@ import Projections
 import Synchronization
 import Webhooks
 
-/// Sends each subscription's messages, in order, at least once (DESIGN: derived from the
-/// log). It runs in the process of the active projector: `isActive` says whether this
+/// Sends each subscription's messages, in order, at least once (derived from the
+/// log: docs/webhooks.md). It runs in the process of the active projector: `isActive` says whether this
 /// process holds the projector's lock, so one database has one sender.
 ///
 /// Each loop asks the webhooks projection for every subscription's next due message; a

@@ -24,13 +24,11 @@ enum LedgerExecutable {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let watchdog = ProcessWatchdog(process, seconds: 120)
         // Read before waiting, so that a full pipe cannot block the child.
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        watchdog.stop()
-        if watchdog.fired { Issue.record("ledger \(arguments.joined(separator: " ")) ran past 120 s and was killed") }
+        let ((out, err), killed) = ProcessWatchdog.bounded(process) {
+            (output.fileHandleForReading.readDataToEndOfFile(), errors.fileHandleForReading.readDataToEndOfFile())
+        }
+        if killed { Issue.record("ledger \(arguments.joined(separator: " ")) ran past 120 s and was killed") }
         return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
 }

@@ -179,11 +179,8 @@ struct TransparencyTests {
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
-        let watchdog = ProcessWatchdog(process, seconds: 120)
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        watchdog.stop()
-        if watchdog.fired { Issue.record("the auditor's script ran past 120 s and was killed") }
+        let (output, killed) = ProcessWatchdog.bounded(process) { pipe.fileHandleForReading.readDataToEndOfFile() }
+        if killed { Issue.record("the auditor's script ran past 120 s and was killed") }
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 

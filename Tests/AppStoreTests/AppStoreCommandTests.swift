@@ -35,10 +35,7 @@ import TestSupport
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = try FileHandle(forReadingFrom: input)
         try process.run()
-        let watchdog = ProcessWatchdog(process, seconds: 120)
-        process.waitUntilExit()
-        watchdog.stop()
-        if watchdog.fired { Issue.record("ledger \(arguments.joined(separator: " ")) ran past 120 s and was killed") }
+        if ProcessWatchdog.bounded(process, {}).killed { Issue.record("ledger \(arguments.joined(separator: " ")) ran past 120 s and was killed") }
         return Outcome(status: process.terminationStatus,
                        output: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
                        errors: (try? String(contentsOf: err, encoding: .utf8)) ?? "")

@@ -63,11 +63,7 @@ final class RawConnection {
     func write(_ bytes: [UInt8]) throws { try socket.write(bytes) }
 
     /// Everything until the server closes the connection (or the timeout passes).
-    func readToEnd() -> String {
-        var bytes: [UInt8] = []
-        while let chunk = try? socket.read() { bytes += chunk }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    func readToEnd() -> String { readUntilClosed().text }
 
     /// Everything until the server closes the connection, and whether it did (false: the
     /// timeout passed first, or the read failed otherwise).

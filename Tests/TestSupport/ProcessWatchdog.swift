@@ -25,4 +25,15 @@ public final class ProcessWatchdog: Sendable {
 
     /// Whether the process had to be killed.
     public var fired: Bool { killed.load(ordering: .relaxed) }
+
+    /// Runs `body` (reading the child's pipes, say) and waits for `process`, which has
+    /// been started, to exit, killing it past `seconds`; `killed` says whether it had to.
+    public static func bounded<T>(_ process: Process, seconds: Double = 120,
+                                  _ body: () throws -> T) rethrows -> (value: T, killed: Bool) {
+        let watchdog = ProcessWatchdog(process, seconds: seconds)
+        defer { watchdog.stop() }
+        let value = try body()
+        process.waitUntilExit()
+        return (value, watchdog.fired)
+    }
 }

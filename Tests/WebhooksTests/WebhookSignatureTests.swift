@@ -78,11 +78,8 @@ struct WebhookSignatureTests {
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
-        let watchdog = ProcessWatchdog(process, seconds: 120)
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        watchdog.stop()
-        #expect(!watchdog.fired, "python3 ran past 120 s and was killed")
+        let (output, killed) = ProcessWatchdog.bounded(process) { pipe.fileHandleForReading.readDataToEndOfFile() }
+        #expect(!killed, "python3 ran past 120 s and was killed")
         #expect(process.terminationStatus == 0, "Python refused one of our signatures")
         let theirs = try #require(try JSONSerialization.jsonObject(with: output) as? [String])
         #expect(theirs.count == cases.count)

@@ -11,13 +11,22 @@ enum Authentication {
     /// primary, `ServiceContext.reading`).
     static func principal(of request: HTTPRequest, context: ServiceContext, pool: PostgresPool? = nil) throws -> KeyPrincipal {
         let digest = try keyDigest(of: request)
-        if let known = context.keyCache.lookup(digest) { return known }
-        guard let key = try BillingReadModel(pool: pool ?? context.pool).key(sha256: digest), !key.revoked else {
+        guard let principal = try known(digest, context: context, pool: pool ?? context.pool) else {
             throw unauthenticated("unknown or revoked key")
         }
-        let principal = key.principal
-        context.keyCache.store(digest, principal)
         return principal
+    }
+
+    /// The principal of the key with SHA-256 `digest`, from the cache or the billing
+    /// projection on `pool`; nil for a key the projection does not know; 401 for a revoked
+    /// one. `caching`: kept in the cache when found. Not before a wait: the read after it must
+    /// see a revocation at the position it waited for.
+    private static func known(_ digest: String, context: ServiceContext, pool: PostgresPool, caching: Bool = true) throws -> KeyPrincipal? {
+        if let cached = context.keyCache.lookup(digest) { return cached }
+        guard let key = try BillingReadModel(pool: pool).key(sha256: digest) else { return nil }
+        guard !key.revoked else { throw unauthenticated("unknown or revoked key") }
+        if caching { context.keyCache.store(digest, key.principal) }
+        return key.principal
     }
 
     /// The SHA-256 (hex) of the request's `Bearer sk_…` key; 401 without one.
@@ -42,11 +51,7 @@ enum Authentication {
     static func authorizeBeforeWaiting(_ request: HTTPRequest, account: BillingAccount, target: Int64,
                                        context: ServiceContext) throws {
         let digest = try keyDigest(of: request)
-        var principal = context.keyCache.lookup(digest)
-        if principal == nil, let key = try BillingReadModel(pool: context.pool).key(sha256: digest) {
-            guard !key.revoked else { throw unauthenticated("unknown or revoked key") }
-            principal = key.principal
-        }
+        var principal = try known(digest, context: context, pool: context.pool, caching: false)
         if principal == nil {
             var after = context.progress.position(BillingProjection().name) ?? 0
             search: while after < target {

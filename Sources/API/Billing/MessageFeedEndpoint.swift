@@ -10,11 +10,7 @@ import Projections
 /// the subject's order, so that a backend that was down fetches what it missed.
 enum MessageFeedEndpoint {
     static func handle(_ request: HTTPRequest, account: BillingAccount, context: ServiceContext) throws -> HTTPResponse {
-        // A key issued at the position the read waits for is in the projection only after
-        // it: the wait is authorized from the log, and the read authenticates again.
-        try ReadYourWrites.wait(request, context: context, authorize: {
-            try Authentication.authorizeBeforeWaiting(request, account: account, target: $0, context: context)
-        }) { try handle(request, account: account, context: context) }
+        try ReadYourWrites.wait(request, reading: account, context: context) { try handle(request, account: account, context: context) }
         return try context.reading(WebhooksProjection(), for: request) { pool in
             let principal = try Authentication.principal(of: request, context: context, pool: pool)
             try Authentication.authorize(principal, toRead: account)

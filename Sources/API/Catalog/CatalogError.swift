@@ -1,7 +1,7 @@
 import HTTP
 
 /// The catalog surface's errors, in the seed's `Error` shape: `{"error": "…", "code": "…"}`
-/// (DESIGN §6), not problem details.
+/// (docs/catalog.md), not problem details.
 struct CatalogError: Error, Sendable, Encodable {
     var status: Int
     var error: String

@@ -47,7 +47,7 @@ extension Console {
         }
         settings.lockout.succeeded(attempt)
         let opened = try sessions.open(operator: state.name, credential: state.credential, epoch: state.sessionEpoch,
-                                       now: Self.microseconds(now), lifetime: settings.sessionLifetime,
+                                       now: Self.timestamp(now).microseconds, lifetime: settings.sessionLifetime,
                                        address: request.remoteAddress, userAgent: request.headers["user-agent"] ?? "")
         return Self.redirect("/", cookies: [Self.setCookie(settings.sessionCookie, opened.token, maxAge: Int64(settings.sessionLifetime)),
                                             Self.setCookie(settings.loginCookie, "", maxAge: 0)])
@@ -57,7 +57,7 @@ extension Console {
     func logout(_ request: HTTPRequest) throws -> HTTPResponse {
         guard let viewer = try viewer(request) else { return Self.redirect("/login") }
         _ = try form(request, of: viewer)
-        try sessions.end(viewer.session.id, reason: "signed out", now: Self.microseconds(settings.now()))
+        try sessions.end(viewer.session.id, reason: "signed out", now: Self.timestamp(settings.now()).microseconds)
         return Self.redirect("/login", cookies: [Self.setCookie(settings.sessionCookie, "", maxAge: 0)])
     }
 

@@ -5,7 +5,7 @@ import Projections
 extension Console {
     /// An account's balance and its last twelve months of usage, exactly as the API answers
     /// them (`GET …/balance` and `…/usage`): the same views, built by the same code in one
-    /// snapshot, rendered here (issue 31, finding 10: no second formula). Each figure carries
+    /// snapshot, rendered here: no second formula. Each figure carries
     /// its field's path in the API's answer (`data-field`) and its raw value (`data-value`).
     func usagePage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
         let text = request.query("account") ?? ""

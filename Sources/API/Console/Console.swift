@@ -5,7 +5,7 @@ import HTTP
 import LedgerDomain
 import Postgres
 
-/// The operator and auditor console (issue 14): server-rendered HTML on a listener of its
+/// The operator and auditor console (docs/console.md): server-rendered HTML on a listener of its
 /// own (LEDGER_CONSOLE_ADDRESS), never on the public port. It reads through the read
 /// models and the log; every page needs a signed-in operator (docs/console.md).
 public struct Console: Sendable {
@@ -101,15 +101,12 @@ public struct Console: Sendable {
     func viewer(_ request: HTTPRequest) throws -> Viewer? {
         guard let token = Self.cookie(settings.sessionCookie, in: request), ConsoleSession.isWellFormedToken(token),
               let session = try sessions.find(token: token) else { return nil }
-        let now = Self.microseconds(settings.now())
+        let now = Self.timestamp(settings.now()).microseconds
         let state = try operators.state(of: session.operatorName)
         guard session.status(at: now, idleTimeout: settings.idleTimeout, operator: state) == .active, let state else { return nil }
         try sessions.touch(session, now: now)
         return Viewer(state: state, session: session, csrf: ConsoleSession.csrfToken(forToken: token, secret: settings.secret))
     }
-
-    /// Seconds since 1970 (`ConsoleSettings.now`) as microseconds.
-    static func microseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1e6).rounded()) }
 
     /// A page for operators of at least `role`; anyone else is sent to the login page (a
     /// GET) or refused.

@@ -3,7 +3,7 @@ import Foundation
 import HTTP
 import Projections
 
-/// DESIGN §3: a write returns the position it reached; a read may ask, with
+/// Read-your-writes (docs/api.md): a write returns the position it reached; a read may ask, with
 /// `min_position`, to wait (at most five seconds from when it arrived) until the
 /// projection it reads has passed it. The wait holds no thread: the request is parked
 /// and runs again when `ProjectionProgress` sees the position.
@@ -31,6 +31,16 @@ enum ReadYourWrites {
                           detail: "min_position \(target) is beyond the log's head (\(head)): no write has reached it")
         }
         throw park(until: target, since: request.receivedAt, context: context, projection: projection, then: handler)
+    }
+
+    /// `wait` for a billing read of `account` (balance, journal, usage, feed): the wait is
+    /// authorized from the key (`Authentication.authorizeBeforeWaiting`), and the read,
+    /// `handler`, authenticates again where it runs.
+    static func wait(_ request: HTTPRequest, reading account: BillingAccount, context: ServiceContext,
+                     then handler: @escaping @Sendable () throws -> HTTPResponse) throws {
+        try wait(request, context: context, authorize: {
+            try Authentication.authorizeBeforeWaiting(request, account: account, target: $0, context: context)
+        }, then: handler)
     }
 
     /// The request's `min_position`, once `wait` has checked it; nil without one.

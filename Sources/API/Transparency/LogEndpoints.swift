@@ -5,7 +5,7 @@ import LedgerDomain
 import LedgerJSON
 import Projections
 
-/// The log's transparency surface (issue 15, docs/audit.md): signed checkpoints, and
+/// The log's transparency surface (docs/audit.md): signed checkpoints, and
 /// inclusion and consistency proofs over the Merkle tree. Proofs need an auditor key
 /// (`ledger admin key issue --auditor NAME`); checkpoints too, unless
 /// LEDGER_PUBLIC_CHECKPOINTS makes them public (they reveal only the log's size).

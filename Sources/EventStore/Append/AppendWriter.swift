@@ -123,7 +123,7 @@ final class AppendWriter: @unchecked Sendable {
     /// kept: one chosen while the log was small (a sequential scan for the idempotency
     /// keys) would read the whole log under the append lock for as long as the session
     /// lives. Every statement it runs is a lookup through an index of `events`; these make
-    /// any other plan impossible, whatever the log's size when it was planned (issue 10).
+    /// any other plan impossible, whatever the log's size when it was planned.
     /// JIT is off because of that: a statement that must scan (a one-row settings table)
     /// is then costed past `jit_above_cost` and would be compiled at every execution
     /// (57 ms, measured; migration 0008).

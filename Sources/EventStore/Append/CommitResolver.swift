@@ -1,8 +1,8 @@
 import Foundation
 import Postgres
 
-/// Finds out whether a commit whose answer was lost happened (DESIGN §2: an append's
-/// outcome is never misreported).
+/// Finds out whether a commit whose answer was lost happened (an append's outcome is
+/// never misreported: docs/event-log.md, "Idempotency").
 ///
 /// When the connection breaks after COMMIT was sent, the transaction may be committed,
 /// rolled back, or still running in its server process (waiting for a synchronous

@@ -3,7 +3,7 @@ import Foundation
 import Postgres
 import Synchronization
 
-/// The one appender of a process (DESIGN §2, group commit).
+/// The one appender of a process (docs/event-log.md, "Group commit").
 ///
 /// Request threads hand it prepared appends and wait; a single thread takes everything
 /// queued (up to `maximumBatchEvents`), writes it in one transaction under the append

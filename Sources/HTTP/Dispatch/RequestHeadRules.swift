@@ -104,7 +104,8 @@ enum RequestHeadRules {
     }
 }
 
-private extension String {
+extension String {
+    /// Without the spaces and tabs (HTTP's optional whitespace) around it.
     var trimmed: String {
         var s = Substring(self)
         while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }

@@ -82,14 +82,11 @@ public enum DevCommand: LedgerCommand {
             projectorURL = environment.string(.projectorDatabaseURL) ?? configured
         } else {
             let pg = EmbeddedPostgres(directory: dataDirectory + "/postgres", port: try environment.int(.devPostgresPort))
-            if pg.isRunning {
-                logger.info("the embedded PostgreSQL is running already: it is used, and left running at the end", ["directory": .string(pg.clusterDirectory)])
-                _ = try pg.start()
-            } else {
-                logger.info("starting the embedded PostgreSQL", ["directory": .string(pg.clusterDirectory)])
-                _ = try pg.start()
-                started = pg
-            }
+            let wasRunning = pg.isRunning
+            logger.info(wasRunning ? "the embedded PostgreSQL is running already: it is used, and left running at the end"
+                                   : "starting the embedded PostgreSQL", ["directory": .string(pg.clusterDirectory)])
+            _ = try pg.start()
+            if !wasRunning { started = pg }
             adminURL = try pg.createDatabase(name: "ledger")
             let made = DevLogins(superuserPassword: pg.superuserPassword ?? "")
             serviceURL = made.url(.service, on: adminURL)
@@ -134,8 +131,7 @@ public enum DevCommand: LedgerCommand {
         if environment.string(.checkpointKeyFile) == nil {
             let keyFile = dataDirectory + "/" + LedgerEnvironment.devCheckpointKeyFile
             if !FileManager.default.fileExists(atPath: keyFile) {
-                guard FileManager.default.createFile(atPath: keyFile, contents: Data(Ed25519SigningKey().privateKeyPEM.utf8),
-                                                     attributes: [.posixPermissions: 0o600]) else { throw UsageError("cannot write \(keyFile)") }
+                try PrivateFile.write(Ed25519SigningKey().privateKeyPEM, to: keyFile)
             }
             childEnvironment["LEDGER_CHECKPOINT_KEY_FILE"] = keyFile
         }
@@ -192,7 +188,7 @@ public enum DevCommand: LedgerCommand {
                                    "latest": .string(baseURL + "/v1/log/checkpoints/latest")]
         let demoPath = dataDirectory + "/demo.json"
         // Passwords, keys and the database's URLs: the owner's alone (0600), from its first byte.
-        try writePrivately(JSONValue.object(document).prettyText(), to: demoPath)
+        try PrivateFile.write(JSONValue.object(document).prettyText(), to: demoPath)
         instance.record(url: baseURL)
         print("""
 
@@ -236,30 +232,13 @@ public enum DevCommand: LedgerCommand {
         var description: String { message }
     }
 
-    /// Writes `text` to `path` with mode 0600 from the start: a temporary file beside it,
-    /// then a rename, so that no reader ever sees it half written or readable by others.
-    static func writePrivately(_ text: String, to path: String) throws {
-        let temporary = path + ".tmp-\(getpid())"
-        unlink(temporary)
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw UsageError("cannot write \(temporary)")
-        }
-        chmod(temporary, 0o600)   // whatever the umask
-        guard rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw UsageError("cannot write \(path): \(String(cString: strerror(errno)))")
-        }
-    }
-
     /// A random secret kept in a file (mode 0600), created on first use.
     private static func persistedSecret(_ path: String) throws -> String {
         if let text = try? String(contentsOfFile: path, encoding: .utf8), text.utf8.count >= 32 {
             return text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let secret = Hex.encode(SecureRandom.bytes(32))
-        guard FileManager.default.createFile(atPath: path, contents: Data(secret.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw UsageError("cannot write \(path)")
-        }
+        try PrivateFile.write(secret, to: path)
         return secret
     }
 

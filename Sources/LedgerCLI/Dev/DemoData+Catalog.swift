@@ -58,7 +58,7 @@ extension DemoData {
             ("upgrade", UpgradeOfferConfigured(appID: app, campaign: UpgradeOfferConfig(
                 campaignID: "go-yearly", upgradePaths: [.init(fromProductID: monthly, toProductID: yearly, upgradeType: .storekitToWeb)],
                 targeting: CampaignTargeting(rolloutPercent: 100, checkoutPresentation: .sheet)))),
-            // The same campaign with the texts an SDK shows (issue 11: the preview was blank).
+            // The same campaign with the texts an SDK shows (without them a preview is blank).
             // A second event rather than a changed first one: a cluster seeded before
             // keeps its first under the same key, and gets this one added.
             ("upgrade-texts", UpgradeOfferConfigured(appID: app, campaign: UpgradeOfferConfig(

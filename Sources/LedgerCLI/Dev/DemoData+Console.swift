@@ -30,7 +30,7 @@ extension DemoData {
     }
 
     /// A correction of the demo payer's launch grant, by the demo operator, so that an
-    /// auditor has one to find, open and export (issue 14).
+    /// auditor has one to find, open and export (docs/console.md).
     static func seedCorrection(store: EventStore) throws {
         let key = "demo:correction-acme-grant"
         guard try store.events(appendedUnder: key).isEmpty,

@@ -309,9 +309,10 @@ public final class EmbeddedPostgres: Sendable {
 
     /// Writes a file only its owner may read (0600): the server account's, as root.
     private func writePrivate(_ text: String, to path: String, account: ServerAccount?) throws {
-        unlink(path)
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw EmbeddedPostgresError(code: .directoryFailed, message: "cannot write \(path)")
+        do {
+            try PrivateFile.write(text, to: path)
+        } catch {
+            throw EmbeddedPostgresError(code: .directoryFailed, message: error.description)
         }
         if let account { try handOver(path, to: account) }
     }

@@ -4,7 +4,7 @@ import Postgres
 import Synchronization
 
 // Inside a clone where `make run` (`ledger dev`) has run, a newcomer's commands should
-// reach its database without first finding and exporting two URLs (issue 11): with
+// reach its database without first finding and exporting two URLs: with
 // DATABASE_URL unset, a command uses the cluster that `ledger dev` described in
 // LEDGER_DATA_DIR/demo.json, and says so on one line of standard error.
 

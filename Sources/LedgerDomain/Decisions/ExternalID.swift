@@ -3,7 +3,7 @@ import Crypto
 /// Ids chosen outside the ledger (Apple's transaction ids and notification UUIDs, an
 /// app's user ids), in the forms the log can hold.
 ///
-/// A verified payload is never refused for what its ids contain (issue 8): stream names
+/// A verified payload is never refused for what its ids contain: stream names
 /// and idempotency keys allow a narrow alphabet, and `jsonb` and `text` cannot hold
 /// U+0000, so such ids are named by their SHA-256 where they do not fit. Both forms are
 /// injective: a plain id never starts with `sha256=`, so it can never equal a digest.

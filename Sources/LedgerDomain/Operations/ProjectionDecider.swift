@@ -1,4 +1,4 @@
-/// Decides the operator's way out of a poison event (DESIGN §3): setting it aside.
+/// Decides the operator's way out of a poison event (docs/operations.md, "A poison event"): setting it aside.
 public enum ProjectionDecider {
     /// Where a projection stands, as its checkpoint says.
     public struct State: Sendable, Hashable {

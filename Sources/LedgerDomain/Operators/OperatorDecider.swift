@@ -22,13 +22,6 @@ public enum OperatorDecider {
         /// Sessions ended one by one.
         public var endedSessions: Set<String> = []
 
-        /// Whether a session opened with `credential` at `epoch` may still be used: the
-        /// operator is enabled, the password is the one it was opened with, and no
-        /// operator ended it. (Idle time and lifetime are the console's to check.)
-        public func accepts(session id: String, credential: String, epoch: Int64) -> Bool {
-            !disabled && credential == self.credential && epoch == sessionEpoch && !endedSessions.contains(id)
-        }
-
         /// Folds the stream's events (type and data, in version order); nil when it has
         /// no `operator.added`. Events of other types are skipped.
         public static func fold(_ events: [(type: String, data: JSONValue)]) throws -> State? {

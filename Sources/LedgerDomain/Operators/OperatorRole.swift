@@ -1,4 +1,4 @@
-/// What a console operator may do (issue 14). Each role includes the ones before it.
+/// What a console operator may do (docs/console.md, "Operators"). Each role includes the ones before it.
 public enum OperatorRole: String, Codable, Sendable, CaseIterable, Comparable {
     /// Reads every page: search, timelines, journals, usage, plans, the catalog.
     case viewer

@@ -1,6 +1,6 @@
 import Crypto
 
-/// A checkpoint of the log (issue 15): its size, the Merkle root of its first `size`
+/// A checkpoint of the log (docs/audit.md): its size, the Merkle root of its first `size`
 /// events, the chain hash of event `size`, and when it was signed. The signature covers
 /// `text`, its exact bytes; an auditor who keeps one checkpoint outside the database can
 /// later prove that the log still extends it (a consistency proof) and that an event is

@@ -1,6 +1,6 @@
 import Crypto
 
-/// The Merkle tree over the log (issue 15), hashed as RFC 9162 §2.1 says: the leaf of the
+/// The Merkle tree over the log (docs/audit.md), hashed as RFC 9162 §2.1 says: the leaf of the
 /// event at position p is leaf p − 1, `SHA-256(0x00 ‖ hash)` where `hash` is the event's
 /// chain hash (which covers its canonical bytes and, through `prev_hash`, everything
 /// before it); an inner node is `SHA-256(0x01 ‖ left ‖ right)`.

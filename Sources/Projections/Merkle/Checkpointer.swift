@@ -5,7 +5,7 @@ import LedgerDomain
 import Postgres
 import Synchronization
 
-/// Signs checkpoints of the log (issue 15): while its process is the active projector,
+/// Signs checkpoints of the log (docs/audit.md): while its process is the active projector,
 /// it looks every `interval` seconds whether one is due (`CheckpointDecider.isDue`), and
 /// if so signs the Merkle tree's root at its size with the checkpoint key, appends it to
 /// the log (`log.checkpoint`), and writes it to `directory` when one is set: a witness

@@ -3,7 +3,7 @@ import EventStore
 import LedgerDomain
 import Postgres
 
-/// The Merkle tree over the log (issue 15, docs/audit.md): every perfect subtree of RFC
+/// The Merkle tree over the log (docs/audit.md): every perfect subtree of RFC
 /// 9162's tree, as the log grows, and the signed checkpoints the log records. Each event
 /// is one leaf (`MerkleTree.leafHash` of its chain hash), so the tree of size n is the
 /// first n events, whatever they are; a proof for any size reads O(log n) nodes

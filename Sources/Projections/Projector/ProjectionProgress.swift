@@ -5,7 +5,7 @@ import Postgres
 import Synchronization
 
 /// Follows, on one connection of its own, how far each projection and the log have got,
-/// and wakes the requests waiting for a position (read-your-writes, DESIGN §3) without
+/// and wakes the requests waiting for a position (read-your-writes, docs/api.md) without
 /// any of them holding a thread.
 ///
 /// The projector notifies `ledger_projections` (`<name>:<position>`) in the transaction

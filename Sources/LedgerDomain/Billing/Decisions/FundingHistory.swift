@@ -1,5 +1,5 @@
-/// When each of a project's fundings took effect (DESIGN: funding changes are never
-/// retroactive).
+/// When each of a project's fundings took effect (funding changes are never
+/// retroactive: docs/billing.md, "A month split by a funding change").
 public struct FundingHistory: Sendable, Hashable {
     public struct Change: Sendable, Hashable {
         public var effective: Timestamp
