@@ -33,12 +33,15 @@ let package = Package(
         // request whose idle connection failed, which is unsafe for a product's POSTs.
         // Outbound requests of the product go through libcurl (Outbound).
         .target(name: "BenchHTTP", dependencies: ["HTTP"]),
-        .target(name: "API", dependencies: ["HTTP", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "AppStore"]),
-        .target(name: "LedgerCLI", dependencies: ["API", "HTTP", "Outbound", "Webhooks", "WebhookDispatch", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore"]),
+        // The application layer: billing views and the acts every front end shares, below the
+        // API, the console and the CLI alike (docs/architecture.md).
+        .target(name: "LedgerServices", dependencies: ["EventStore", "Projections", "Postgres", "LedgerDomain", "LedgerJSON", "Observability", "Crypto"]),
+        .target(name: "API", dependencies: ["LedgerServices", "HTTP", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "AppStore"]),
+        .target(name: "LedgerCLI", dependencies: ["LedgerServices", "API", "HTTP", "Outbound", "Webhooks", "WebhookDispatch", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore"]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
         // The benchmarks, apart from the service's binary: they link the test-only client
         // (BenchHTTP) and write into databases of their own only (BenchDatabase).
-        .target(name: "LedgerBench", dependencies: ["LedgerCLI", "API", "HTTP", "BenchHTTP", "EventStore", "Projections", "Postgres",
+        .target(name: "LedgerBench", dependencies: ["LedgerCLI", "LedgerServices", "API", "HTTP", "BenchHTTP", "EventStore", "Projections", "Postgres",
                                                     "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore"]),
         .executableTarget(name: "ledger-bench", dependencies: ["LedgerBench"], path: "Sources/ledger-bench"),
 
@@ -49,10 +52,10 @@ let package = Package(
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Crypto", "TestSupport", "Threads"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventStore", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "BenchHTTP", "Observability", "LedgerJSON", "TestSupport"]),
-        .testTarget(name: "APITests", dependencies: ["API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "Projections", "WebhookDispatch", "Webhooks", "Threads"]),
+        .testTarget(name: "APITests", dependencies: ["LedgerServices", "API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "Projections", "WebhookDispatch", "Webhooks", "Threads"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "TestSupport", "LedgerJSON", "LedgerDomain", "Crypto"]),
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "Outbound", "HTTP", "Observability", "TestSupport", "Crypto", "LedgerCLI"]),
-        .testTarget(name: "AdminTests", dependencies: ["LedgerCLI", "API", "BenchHTTP", "EventStore", "Projections", "LedgerDomain", "LedgerJSON", "TestSupport", "Postgres", "Crypto", "Webhooks", "Outbound", "HTTP", "WebhookDispatch", "Observability", "Threads"]),
+        .testTarget(name: "AdminTests", dependencies: ["LedgerCLI", "LedgerServices", "API", "BenchHTTP", "EventStore", "Projections", "LedgerDomain", "LedgerJSON", "TestSupport", "Postgres", "Crypto", "Webhooks", "Outbound", "HTTP", "WebhookDispatch", "Observability", "Threads"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import HTTP
 import LedgerDomain
+import LedgerServices
 import Observability
 import Postgres
 import Projections
@@ -49,7 +50,7 @@ public struct ServiceContext: Sendable {
 
     public init(store: EventStore, pool: PostgresPool, logger: Logger, metrics: MetricsRegistry,
                 migrations: [Migration], projections: [any Projection] = AllProjections.all, readyMaxLag: Int64 = 10_000,
-                cursorSecret: [UInt8], now: @escaping @Sendable () -> Timestamp = ServiceContext.systemClock,
+                cursorSecret: [UInt8], now: @escaping @Sendable () -> Timestamp = SystemClock.now,
                 keyCache: KeyCache = KeyCache(), appStore: AppStoreSettings = AppStoreSettings(sessionSecret: []),
                 readinessInterval: Double = 1, readReplicaURLs: [String] = [],
                 replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings()) {
@@ -97,11 +98,6 @@ public struct ServiceContext: Sendable {
         replicas?.stop()
     }
 
-    /// The machine's clock, at microsecond precision.
-    public static let systemClock: @Sendable () -> Timestamp = {
-        Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000)) ?? .minimum
-    }
-
     /// Each replica's lag and whether it serves reads, from its last poll. Registered
     /// without replicas too (no samples), so that a dashboard's queries name families
     /// every instance exports.
@@ -126,7 +122,7 @@ public struct ServiceContext: Sendable {
             monitor.readiness.checkpoint.map { Double($0.size) }
         }
         metrics.gauge("ledger_checkpoint_age_seconds", help: "Seconds since the last signed checkpoint of the log was signed.") {
-            monitor.readiness.checkpoint.map { (Double(ServiceContext.systemClock().microseconds - $0.timeMicroseconds) / 1e6).rounded() }
+            monitor.readiness.checkpoint.map { (Double(SystemClock.now().microseconds - $0.timeMicroseconds) / 1e6).rounded() }
         }
         metrics.gauge("ledger_log_head_position", help: "Highest committed position of the event log.") {
             monitor.projectionStatus.map { Double($0.head) }

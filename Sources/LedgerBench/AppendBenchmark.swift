@@ -1,7 +1,7 @@
-import LedgerCLI
 import Dispatch
 import EventStore
 import Foundation
+import LedgerCLI
 import LedgerJSON
 import Postgres
 import Synchronization

@@ -1,5 +1,5 @@
-import LedgerCLI
 import Foundation
+import LedgerCLI
 
 /// `ledger-bench …`: benchmarks that report a speed as a ratio against a baseline measured
 /// in the same run, never as an absolute number alone (the machines are shared and noisy).

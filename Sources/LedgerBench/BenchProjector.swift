@@ -1,8 +1,8 @@
-import LedgerCLI
 import API
 import Dispatch
 import EventStore
 import Foundation
+import LedgerCLI
 import Observability
 import Postgres
 import Projections

@@ -1,5 +1,5 @@
-import LedgerCLI
 import EventStore
+import LedgerCLI
 import LedgerDomain
 import LedgerJSON
 

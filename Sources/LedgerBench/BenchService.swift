@@ -1,8 +1,8 @@
-import LedgerCLI
 import API
 import Crypto
 import EventStore
 import HTTP
+import LedgerCLI
 import Observability
 import Postgres
 import Projections

@@ -1,5 +1,5 @@
-import LedgerCLI
 import Dispatch
+import LedgerCLI
 import Synchronization
 import Threads
 

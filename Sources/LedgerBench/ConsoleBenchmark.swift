@@ -1,11 +1,12 @@
-import LedgerCLI
 import API
 import BenchHTTP
 import Crypto
 import EventStore
 import Foundation
 import HTTP
+import LedgerCLI
 import LedgerDomain
+import LedgerServices
 import Observability
 import Postgres
 import Projections

@@ -1,7 +1,7 @@
-import LedgerCLI
-import Dispatch
 import BenchHTTP
+import Dispatch
 import HTTP
+import LedgerCLI
 import Synchronization
 import Threads
 

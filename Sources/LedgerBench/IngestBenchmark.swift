@@ -1,8 +1,8 @@
-import LedgerCLI
 import Crypto
 import Dispatch
 import EventStore
 import Foundation
+import LedgerCLI
 import LedgerDomain
 import LedgerJSON
 import Postgres

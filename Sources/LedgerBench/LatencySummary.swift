@@ -1,5 +1,5 @@
-import LedgerCLI
 import Foundation
+import LedgerCLI
 
 /// Throughput and latency percentiles of one measured series of requests.
 struct LatencySummary: Sendable {

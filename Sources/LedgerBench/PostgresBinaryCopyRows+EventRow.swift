@@ -1,5 +1,5 @@
-import LedgerCLI
 import Foundation
+import LedgerCLI
 import Postgres
 
 extension PostgresBinaryCopyRows {

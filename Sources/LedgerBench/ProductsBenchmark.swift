@@ -1,7 +1,7 @@
-import LedgerCLI
 import API
 import EventStore
 import Foundation
+import LedgerCLI
 import LedgerDomain
 import LedgerJSON
 import Postgres

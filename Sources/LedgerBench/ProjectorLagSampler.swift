@@ -1,7 +1,7 @@
-import LedgerCLI
 import Dispatch
 import EventStore
 import Foundation
+import LedgerCLI
 import Postgres
 import Projections
 import Synchronization

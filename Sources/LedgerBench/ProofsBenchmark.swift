@@ -1,7 +1,7 @@
-import LedgerCLI
 import Crypto
 import EventStore
 import Foundation
+import LedgerCLI
 import LedgerDomain
 import LedgerJSON
 import Postgres

@@ -1,7 +1,7 @@
-import LedgerCLI
 import Crypto
 import Dispatch
 import Foundation
+import LedgerCLI
 import LedgerDomain
 import Postgres
 

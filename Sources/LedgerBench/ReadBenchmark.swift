@@ -1,9 +1,9 @@
-import LedgerCLI
+import BenchHTTP
 import Dispatch
 import EventStore
 import Foundation
-import BenchHTTP
 import HTTP
+import LedgerCLI
 import LedgerDomain
 import LedgerJSON
 import Postgres

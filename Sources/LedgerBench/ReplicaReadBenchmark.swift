@@ -1,6 +1,6 @@
-import LedgerCLI
 import EventStore
 import Foundation
+import LedgerCLI
 import Postgres
 import Projections
 

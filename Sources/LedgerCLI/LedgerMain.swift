@@ -1,5 +1,5 @@
-import API
 import Foundation
+import LedgerServices
 
 /// The `ledger` executable: dispatches to one subcommand.
 public enum LedgerMain {

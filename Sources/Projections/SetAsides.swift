@@ -1,6 +1,6 @@
 import EventStore
-import LedgerJSON
 import LedgerDomain
+import LedgerJSON
 import Postgres
 
 /// The events operators set aside, by projection (`projection.event_set_aside`), read

@@ -1,10 +1,11 @@
-import EventStore
-import Foundation
-import Postgres
 import API
 import BenchHTTP
+import EventStore
+import Foundation
 import LedgerCLI
 import LedgerJSON
+import LedgerServices
+import Postgres
 import Testing
 import TestSupport
 

@@ -7,8 +7,8 @@ import Postgres
 import Projections
 import Synchronization
 import Testing
-import Webhooks
 import TestSupport
+import Webhooks
 
 /// A fresh database, a projector on a thread of the test process, and the operator
 /// commands run in-process against both, with a clock the test sets.

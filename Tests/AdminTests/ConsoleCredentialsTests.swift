@@ -1,6 +1,7 @@
 import API
 import Crypto
 import LedgerDomain
+import LedgerServices
 import Testing
 import TestSupport
 

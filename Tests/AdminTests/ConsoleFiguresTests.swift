@@ -2,6 +2,7 @@ import API
 import Foundation
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Projections
 import Testing
 import TestSupport
@@ -50,12 +51,12 @@ struct ConsoleFiguresTests {
         let page = try browser.send("GET", "/usage?account=" + account.key)
         #expect(page.status == 200, "\(account.key): \(page.text.prefix(300))")
         let shown = figures(page.text)
-        let balance = try #require(try BillingReport.balance(of: account, pool: f.pool, now: now))
+        let balance = try JSONValueEncoder().encode(try #require(try BillingViews.balance(of: account, pool: f.pool, now: now)))
         var compared = 0
         for (key, value) in shown {
             if let colon = key.firstIndex(of: ":") {
                 let month = try #require(UTCMonth(String(key[..<colon])))
-                let usage = try #require(try BillingReport.usage(of: account, month: month, pool: f.pool, now: now))
+                let usage = try JSONValueEncoder().encode(try #require(try BillingViews.usage(of: account, month: month, pool: f.pool, now: now)))
                 #expect(value == Self.value(usage, String(key[key.index(after: colon)...])), "\(account.key) \(key): page \(value)")
             } else {
                 #expect(value == Self.value(balance, key), "\(account.key) \(key): page \(value), API \(Self.value(balance, key))")

@@ -1,6 +1,7 @@
 import LedgerCLI
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Testing
 import TestSupport
 

@@ -1,5 +1,5 @@
-import Testing
 import Foundation
+import Testing
 import TestSupport
 
 /// The real `ledger` executable. It is found, in this order, at LEDGER_BINARY, beside the

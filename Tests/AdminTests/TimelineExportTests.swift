@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Testing
 import TestSupport
 

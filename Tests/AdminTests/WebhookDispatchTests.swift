@@ -1,14 +1,15 @@
-import EventStore
+import API
 import Dispatch
+import EventStore
 import Foundation
 import Glibc
 import HTTP
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Observability
-import Projections
-import API
 import Outbound
+import Projections
 import Synchronization
 import Testing
 import TestSupport
@@ -266,7 +267,7 @@ struct WebhookDispatchTests {
             configuration: .init(secrets: AdminFixture.webhookSecrets, policy: .development, interval: 0.05, timeout: 2, now: clock.read,
                                  jitter: { 0.5 },
                                  available: { subject in
-                                     let seen = try BillingReport.available(of: .payer(subject.id), pool: pool, now: ServiceContext.systemClock())
+                                     let seen = try BillingViews.available(of: .payer(subject.id), pool: pool, now: SystemClock.now())
                                      looks.withLock { $0.append(seen?.description ?? "none") }
                                      return seen
                                  }, watchInterval: 0.05),

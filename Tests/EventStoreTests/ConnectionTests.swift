@@ -3,9 +3,9 @@ import EventStore
 import Foundation
 import Postgres
 import Synchronization
-import Threads
 import Testing
 import TestSupport
+import Threads
 
 @Suite("Connections, reconnection and notifications", .bounded)
 struct ConnectionTests {

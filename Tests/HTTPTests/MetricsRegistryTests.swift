@@ -1,8 +1,8 @@
-import TestSupport
 import Foundation
 import Observability
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("MetricsRegistry", .bounded)
 struct MetricsRegistryTests {

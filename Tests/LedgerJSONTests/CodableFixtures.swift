@@ -1,5 +1,5 @@
-import TestSupport
 import Foundation
+import TestSupport
 @testable import LedgerJSON
 
 enum Status: String, Codable, CaseIterable {

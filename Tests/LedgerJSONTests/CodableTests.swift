@@ -1,6 +1,6 @@
-import TestSupport
 import Foundation
 import Testing
+import TestSupport
 @testable import LedgerJSON
 
 @Suite("Codable bridge", .bounded)

@@ -1,6 +1,6 @@
-import TestSupport
 import Foundation
 import Testing
+import TestSupport
 @testable import LedgerJSON
 
 @Suite("JSONValue through Foundation's JSONEncoder and JSONDecoder", .bounded)

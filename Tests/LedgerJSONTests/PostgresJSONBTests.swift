@@ -1,5 +1,5 @@
-import TestSupport
 import Testing
+import TestSupport
 @testable import LedgerJSON
 
 /// canonicalText against a real PostgreSQL: byte for byte, for thousands of values.

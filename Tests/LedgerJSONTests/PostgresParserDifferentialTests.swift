@@ -1,5 +1,5 @@
-import TestSupport
 import Testing
+import TestSupport
 @testable import LedgerJSON
 
 /// The parser against PostgreSQL's own JSON parser: the same texts accepted and refused,

@@ -1,7 +1,7 @@
 import Foundation
 import Postgres
-import TestSupport
 import Testing
+import TestSupport
 @testable import LedgerJSON
 
 /// Dates as the Codable bridge writes them against PostgreSQL's proleptic Gregorian

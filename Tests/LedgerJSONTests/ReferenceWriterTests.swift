@@ -1,5 +1,5 @@
-import TestSupport
 import Testing
+import TestSupport
 @testable import LedgerJSON
 
 /// The fast writers against a deliberately plain restatement of jsonb's output rules.

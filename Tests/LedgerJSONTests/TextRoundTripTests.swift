@@ -1,5 +1,5 @@
-import TestSupport
 import Testing
+import TestSupport
 @testable import LedgerJSON
 
 @Suite("Property: text round trips", .bounded)

@@ -1,6 +1,6 @@
+import EventStore
 import Foundation
 import HTTP
-import EventStore
 import LedgerDomain
 import Projections
 

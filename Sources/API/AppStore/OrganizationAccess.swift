@@ -1,5 +1,6 @@
 import HTTP
 import LedgerDomain
+import LedgerServices
 
 /// The signed-in reader of the App Store surfaces, from the session cookie.
 enum OrganizationAccess {

@@ -1,5 +1,6 @@
 import Crypto
 import HTTP
+import LedgerServices
 
 /// T2: a write with the session cookie must come from the app's own origin and, for a
 /// JWT session, carry the CSRF header that matches the session.

@@ -1,6 +1,6 @@
 import HTTP
-import Projections
 import LedgerJSON
+import Projections
 
 /// Registers the billing surface: the three reads for projects and payers, and ingestion.
 enum BillingEndpoints {

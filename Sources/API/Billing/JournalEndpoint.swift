@@ -1,5 +1,6 @@
 import HTTP
 import LedgerDomain
+import LedgerServices
 import Projections
 
 /// J1–J4: posted entries, oldest first, with a stable opaque cursor.

@@ -4,7 +4,7 @@ import Foundation
 import HTTP
 import LedgerDomain
 import LedgerJSON
-import Projections
+import LedgerServices
 
 extension Console {
     /// The act's form, filled from the query or from a refused send.
@@ -32,8 +32,9 @@ extension Console {
     func confirmAct(_ act: ConsoleAct, _ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
         let fields = try form(request, of: viewer)
         let decided: Decision
-        do { decided = try decideAct(act, fields) } catch let problem as Problem where problem.status == 422 {
-            return try actForm(act, request, viewer, error: problem.detail, fields: fields, status: 422)
+        switch try prepareAct(act, fields) {
+        case .decided(let decision): decided = decision
+        case .stopped(let outcome): return try render(outcome, act, request, viewer, fields)
         }
         let key = "console-" + Base64URL.encode(SecureRandom.bytes(12))
         let events = decided.events.map { event -> String in
@@ -56,7 +57,8 @@ extension Console {
     }
 
     /// Appends under the key the confirmation made: a second send (a double click, a retry
-    /// after a lost answer) shows what the first recorded, and appends nothing.
+    /// after a lost answer) shows what the first recorded, and appends nothing. The append
+    /// holds no thread (AppendDeferral).
     func appendAct(_ act: ConsoleAct, _ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
         let fields = try form(request, of: viewer)
         guard let key = fields["key"], key.hasPrefix("console-"), key.utf8.count <= 64 else {
@@ -65,51 +67,63 @@ extension Console {
         if let earlier = try store.events(appendedUnder: key).first {
             return Self.redirect("/events/\(earlier.position)")
         }
-        let decision: Decision
-        do { decision = try decideAct(act, fields) } catch let problem as Problem where problem.status == 422 {
+        let parsed: any LedgerAct
+        do { parsed = try parseAct(act, fields) } catch let problem as Problem where problem.status == 422 {
             return try actForm(act, request, viewer, error: problem.detail, fields: fields, status: 422)
+        }
+        let decision: Decision
+        switch try runner.prepare(parsed) {
+        case .decided(let decided): decision = decided
+        case .stopped(let outcome): return try render(outcome, act, request, viewer, fields)
         }
         let metadata = EventMetadata(actor: Actor(.operator, viewer.state.name), requestID: "console-" + Hex.encode(SecureRandom.bytes(8)),
                                      reason: fields["reason"])
-        var append = AppendRequest(decision, metadata: metadata)
-        append.idempotencyKey = decision.idempotencyKey ?? key
-        let result: AppendResult
-        do { result = try store.append(append) } catch {
-            switch error.code {
-            case .wrongExpectedVersion:
-                return try actForm(act, request, viewer, error: "The account changed while you confirmed (\(error.message)): nothing was appended; review it again.",
-                                   fields: fields, status: 409)
-            case .outcomeUnknown:
-                throw Problem(status: 503, code: "outcome_unknown", title: "Outcome unknown",
-                              detail: "The database failed while committing; send the confirmation again: its key records it at most once.", retryAfter: 1)
-            default:
-                throw Problem(status: 503, code: "store_unavailable", title: "Log unavailable",
-                              detail: "The log could not be written, nothing was appended (\(error.message)); send the confirmation again.", retryAfter: 1)
-            }
+        let acts = runner
+        throw AppendDeferral.append(acts.request(decision, metadata: metadata, key: key), to: store) { [self] result in
+            try render(acts.outcome(result, of: parsed, decision: decision), act, request, viewer, fields)
         }
-        return Self.redirect("/events/\(result.events.first?.position ?? 0)")
     }
 
-    /// The reason, then the act's own decision.
-    private func decideAct(_ act: ConsoleAct, _ fields: [String: String]) throws -> Decision {
+    /// The one reading of an act's outcome for the console: the event appended, a refusal
+    /// or a lost race shown on the act's form again, anything else its problem.
+    private func render(_ outcome: ActOutcome, _ act: ConsoleAct, _ request: HTTPRequest, _ viewer: Viewer,
+                        _ fields: [String: String]) throws -> HTTPResponse {
+        switch outcome {
+        case .appended(let result):
+            return Self.redirect("/events/\(result.events.first?.position ?? 0)")
+        case .refused(let refusal):
+            let detail = refusal.errors.isEmpty ? refusal.message : refusal.message + ": " + refusal.errors.joined(separator: "; ")
+            return try actForm(act, request, viewer, error: detail, fields: fields, status: 422)
+        case .conflict(let conflict) where !conflict.isIdempotencyConflict:
+            return try actForm(act, request, viewer,
+                               error: "The account changed while you confirmed (\(conflict.detail)): nothing was appended; review it again.",
+                               fields: fields, status: 409)
+        default:
+            throw outcome.problem ?? Problem(status: 500, code: "internal", detail: "an act's outcome has no problem")
+        }
+    }
+
+    /// The shared acts, run on the console's pools.
+    var runner: ActRunner {
+        ActRunner(store: store, pool: pool, now: { [settings] in Timestamp(microseconds: Int64(settings.now() * 1e6)) ?? .minimum })
+    }
+
+    /// The reason, then the act's own fields.
+    private func parseAct(_ act: ConsoleAct, _ fields: [String: String]) throws -> any LedgerAct {
         let reason = (fields["reason"] ?? "").trimmingCharacters(in: .whitespaces)
         guard !reason.isEmpty, reason.utf8.count <= 2_000 else { throw Self.refusal("A reason is required (at most 2,000 bytes).") }
-        return try act.decide(self, fields)
+        return try act.parse(fields, reason)
+    }
+
+    /// The act parsed and decided on the state now; a field that does not parse stops it
+    /// as a refusal.
+    private func prepareAct(_ act: ConsoleAct, _ fields: [String: String]) throws -> ActRunner.Prepared {
+        do {
+            return try runner.prepare(try parseAct(act, fields))
+        } catch let problem as Problem where problem.status == 422 {
+            return .stopped(.refused(Refusal(.outOfRange, problem.detail)))
+        }
     }
 
     static func refusal(_ detail: String) -> Problem { Problem(status: 422, code: "act_refused", title: "Refused", detail: detail) }
-
-    /// Decisions read the billing projection only once it holds every event of the
-    /// stream they judge, whose version the append may expect: never a wait on a request
-    /// thread; a projection behind is a 503 to retry.
-    func requireBillingCaughtUp(with stream: String) throws -> Int64? {
-        let head = try pool.read { try EventStore.streamHead(stream, on: $0) }
-        let checkpoint = try BillingReadModel(pool: pool).checkpoint()?.position ?? 0
-        if let head, checkpoint < head.position {
-            throw Problem(status: 503, code: "projection_behind", title: "Catching up",
-                          detail: "The billing projection has not applied the account's last event yet; send the form again in a moment.",
-                          retryAfter: 1)
-        }
-        return head?.version
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import LedgerDomain
+import LedgerServices
 import Projections
 
 extension Console {

@@ -1,16 +1,16 @@
 import LedgerDomain
-import Projections
+import LedgerServices
 
 extension ConsoleAct {
-    /// A credit (J4: credit enters through operators and rails only), as `ledger admin
-    /// credit` does it: `MoneyDecider.credit` on the pool the projection knows.
+    /// A credit (J4: credit enters through operators and rails only), `CreditAct` as
+    /// `ledger admin credit` runs it.
     static let credit = ConsoleAct(
         name: "credit", title: "Post credit",
         fields: [Field(name: "pool", label: "Account", hint: "payer:ID or project:ID"),
                  Field(name: "source", label: "Source", hint: CreditSource.allCases.map(\.rawValue).joined(separator: ", ")),
                  Field(name: "amount", label: "Amount in millicredits", hint: "positive"),
                  Field(name: "description", label: "Description", hint: "shown on the journal")]
-    ) { console, fields in
+    ) { fields, _ in
         guard let pool = Pool(fields["pool"] ?? "") else { throw Console.refusal("The account is payer:ID or project:ID.") }
         guard let source = CreditSource(rawValue: fields["source"] ?? "") else {
             throw Console.refusal("The source is one of \(CreditSource.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -20,16 +20,6 @@ extension ConsoleAct {
         }
         let description = (fields["description"] ?? "").trimmingCharacters(in: .whitespaces)
         guard !description.isEmpty, description.utf8.count <= 500 else { throw Console.refusal("A description is required (at most 500 bytes).") }
-        _ = try console.requireBillingCaughtUp(with: pool.ownerStream)
-        let state: AccountsDecider.State
-        switch pool {
-        case .payer(let id): state = try BillingReadModel(pool: console.pool).accountsState(payers: [id], pools: [pool])
-        case .project(let id): state = try BillingReadModel(pool: console.pool).accountsState(projects: [id], pools: [pool])
-        }
-        do {
-            return try MoneyDecider.credit(pool: pool, source: source, amount: amount, description: description, state: state)
-        } catch let refusal as Refusal {
-            throw Console.refusal(refusal.message)
-        }
+        return CreditAct(pool: pool, source: source, amount: amount, description: description)
     }
 }

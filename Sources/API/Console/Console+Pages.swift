@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import HTTP
 import LedgerDomain
+import LedgerServices
 import Postgres
 import Projections
 

@@ -1,5 +1,6 @@
 import HTTP
 import LedgerDomain
+import LedgerServices
 import Projections
 
 extension Console {
@@ -21,10 +22,7 @@ extension Console {
         var months: [UTCMonth] = [UTCMonth(containing: now)]
         while months.count < 12, let last = months.last, let earlier = last.month == 1 ? UTCMonth(year: last.year - 1, month: 12) : UTCMonth(year: last.year, month: last.month - 1) { months.append(earlier) }
         months.reverse()
-        let (balance, usage) = try BillingReadModel(pool: self.pool).snapshot(now: now) { reader in
-            (try BalanceEndpoint.response(account, reader: reader), try months.compactMap { try UsageEndpoint.response(account, month: $0, reader: reader) })
-        }
-        guard let balance else {
+        guard let (balance, usage) = try BillingViews.balanceAndUsage(of: account, months: months, pool: self.pool, now: now) else {
             throw Problem(status: 404, code: "not_found", title: "No such account", detail: "There is no \(account.kind) \(account.id).")
         }
         let rows = usage.map { month -> String in
@@ -58,8 +56,8 @@ extension Console {
     }
 
     /// The totals a billing person reads first (posted, held, available), then what they are
-    /// made of, as `BalanceEndpoint.PoolBalance` holds them.
-    static func balanceHTML(_ b: BalanceEndpoint.PoolBalance, field prefix: String) -> String {
+    /// made of, as `BalanceView.PoolBalance` holds them.
+    static func balanceHTML(_ b: BalanceView.PoolBalance, field prefix: String) -> String {
         func row(_ label: String, _ field: String, _ value: Millicredits?) -> String {
             let shown = value?.description ?? "—"
             return "<tr><th scope=\"row\">\(label)</th><td style=\"text-align:right\" data-field=\"\(prefix)\(field)\" data-value=\"\(value?.description ?? "")\">\(shown)</td></tr>"

@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import HTTP
 import LedgerDomain
+import LedgerServices
 import Postgres
 
 /// The operator and auditor console (docs/console.md): server-rendered HTML on a listener of its

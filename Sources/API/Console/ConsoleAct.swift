@@ -1,8 +1,9 @@
 import LedgerDomain
+import LedgerServices
 
-/// An act the console offers (role `operator`): the fields of its form and the decision
-/// they make, with the same decider as the matching `ledger admin` command. The console
-/// runs every act the same way: form, confirmation showing the events, append.
+/// An act the console offers (role `operator`): the fields of its form and the shared
+/// act they make (LedgerServices), the one the matching `ledger admin` command runs. The
+/// console runs every act the same way: form, confirmation showing the events, append.
 struct ConsoleAct: Sendable {
     struct Field: Sendable {
         var name: String
@@ -15,8 +16,9 @@ struct ConsoleAct: Sendable {
     var title: String
     /// The reason, recorded with the operator's name, is always asked last.
     var fields: [Field]
-    /// Decides on the read models as they are; a refusal is a 422 `Problem`.
-    var decide: @Sendable (Console, [String: String]) throws -> Decision
+    /// Parses the form into the act (the reason is in `reason`); a field that does not
+    /// parse is a 422 `Problem` naming it.
+    var parse: @Sendable (_ fields: [String: String], _ reason: String) throws -> any LedgerAct
 
     static let all: [ConsoleAct] = [.correct, .credit, .setPlan, .revokeKey, .releaseHold, .decideEducation]
 

@@ -1,5 +1,6 @@
 import Crypto
 import LedgerDomain
+import LedgerServices
 
 /// How the console runs: the key its cookies are signed with, and the login limits.
 public struct ConsoleSettings: Sendable {
@@ -35,7 +36,7 @@ public struct ConsoleSettings: Sendable {
     public var loginCookie: String { (https ? "__Host-" : "") + "ledger_console_login" }
 
     public init(secret: [UInt8], lockout: ConsoleLockout = ConsoleLockout(),
-                now: @escaping @Sendable () -> Double = { Double(ServiceContext.systemClock().microseconds) / 1e6 }) {
+                now: @escaping @Sendable () -> Double = { Double(SystemClock.now().microseconds) / 1e6 }) {
         self.secret = secret
         self.lockout = lockout
         self.now = now

@@ -1,4 +1,5 @@
 import LedgerJSON
+import LedgerServices
 
 extension OpenAPIDocument {
     static let amount: JSONValue = [

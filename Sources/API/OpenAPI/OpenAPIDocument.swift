@@ -1,4 +1,5 @@
 import LedgerJSON
+import LedgerServices
 
 /// The OpenAPI 3.1 document the service serves at `/openapi.json`: the paths come from
 /// the router, so that a route cannot exist without being documented.

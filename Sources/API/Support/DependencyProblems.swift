@@ -1,5 +1,6 @@
 import EventStore
 import HTTP
+import LedgerServices
 import Postgres
 
 /// What a request answers when something it depends on fails: the database or the
@@ -38,23 +39,10 @@ enum DependencyProblems {
         }
     }
 
+    /// An append's failure read as every act reads it (ActOutcome.failed); a malformed
+    /// event is no dependency's failure.
     static func problem(for error: AppendError) -> Problem? {
-        switch error.code {
-        case .unavailable, .closed:
-            return Problem(status: 503, code: "store_unavailable",
-                           detail: "the event log cannot take appends right now; nothing was recorded: retry shortly", retryAfter: 1)
-        case .outcomeUnknown:
-            return Problem(status: 503, code: "append_outcome_unknown",
-                           detail: "the database failed while committing, so whether this request was recorded is unknown; sending the same request again is safe: it is recorded at most once",
-                           retryAfter: 1)
-        case .idempotencyConflict:
-            return Problem(status: 409, code: "idempotency_conflict", detail: error.message)
-        case .wrongExpectedVersion:
-            return Problem(status: 409, code: "conflict",
-                           detail: "the state this request was decided on changed meanwhile; nothing was recorded: retry")
-        default:
-            return nil
-        }
+        error.code == .invalidEvent ? nil : ActOutcome.failed(error).problem
     }
 
     private static func unavailable(_ what: String) -> Problem {

@@ -3,6 +3,7 @@ import EventStore
 import HTTP
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Projections
 
 /// The log's transparency surface (docs/audit.md): signed checkpoints, and
@@ -51,21 +52,21 @@ public enum LogEndpoints {
         guard let found else {
             throw Problem(status: 404, code: "not_found", detail: text == "latest" ? "no checkpoint has been signed yet" : "no checkpoint at position \(text)")
         }
-        return .json(CheckpointBody(found), headers: ["Cache-Control": "no-store"])
+        return .json(TransparencyBodies.CheckpointBody(found), headers: ["Cache-Control": "no-store"])
     }
 
     static func inclusion(_ request: HTTPRequest, context: ServiceContext) throws -> HTTPResponse {
         try requireAuditor(request, context: context)
         let position = try integer(request, "position"), size = try integer(request, "size")
         let proof = try proving(context) { try MerkleReadModel(pool: context.pool, cache: context.merkleNodes).inclusionProof(position: position, size: size) }
-        return .json(InclusionBody(proof), headers: ["Cache-Control": "no-store"])
+        return .json(TransparencyBodies.InclusionBody(proof), headers: ["Cache-Control": "no-store"])
     }
 
     static func consistency(_ request: HTTPRequest, context: ServiceContext) throws -> HTTPResponse {
         try requireAuditor(request, context: context)
         let from = try integer(request, "from"), to = try integer(request, "to")
         let proof = try proving(context) { try MerkleReadModel(pool: context.pool, cache: context.merkleNodes).consistencyProof(from: from, to: to) }
-        return .json(ConsistencyBody(proof), headers: ["Cache-Control": "no-store"])
+        return .json(TransparencyBodies.ConsistencyBody(proof), headers: ["Cache-Control": "no-store"])
     }
 
     // MARK: Support

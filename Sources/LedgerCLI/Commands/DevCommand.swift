@@ -2,10 +2,10 @@ import AppStore
 import Crypto
 import EventStore
 import Foundation
-import Outbound
 import Glibc
 import HTTP
 import LedgerJSON
+import Outbound
 import Postgres
 
 /// `ledger dev`: the embedded default — database, migrations, demo data, API and projector.

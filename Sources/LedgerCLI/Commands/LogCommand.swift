@@ -1,7 +1,7 @@
-import API
 import EventStore
 import Foundation
 import LedgerJSON
+import LedgerServices
 import Postgres
 
 /// `ledger log`: a subject's timeline, straight from the event log.

@@ -1,9 +1,9 @@
 import EventStore
 import Foundation
-import Postgres
 import LedgerDomain
+import LedgerServices
+import Postgres
 import Projections
-import API
 import WebhookDispatch
 
 /// `ledger project`: the projector process.
@@ -51,11 +51,11 @@ public enum ProjectCommand: LedgerCommand {
             let pool = PostgresPool(conninfo: url, maximumConnections: 2)
             let store = EventStore(conninfo: url, pool: pool)
             let available: @Sendable (WebhookSubject) throws -> Millicredits? = { subject in
-                try BillingReport.available(of: subject.kind == .payer ? .payer(subject.id) : .project(subject.id), pool: pool,
-                                            now: ServiceContext.systemClock())
+                try BillingViews.available(of: subject.kind == .payer ? .payer(subject.id) : .project(subject.id), pool: pool,
+                                            now: SystemClock.now())
             }
             let dispatcher = WebhookDispatcher(configuration: .init(secrets: secrets, policy: environment.outboundPolicy,
-                                                                    now: ServiceContext.systemClock, available: available),
+                                                                    now: SystemClock.now, available: available),
                                                store: store, pool: pool,
                                                isActive: { projector.status.withLock { $0.active } }, log: logger.projectorLog)
             return (dispatcher, store)
@@ -63,7 +63,7 @@ public enum ProjectCommand: LedgerCommand {
         if webhooks == nil { logger.info("no LEDGER_WEBHOOK_KEY: webhook messages are not sent", [:]) }
         // The checkpointer signs the log's checkpoints while this process is the active
         // projector (docs/audit.md).
-        let checkpoints = try environment.checkpointConfiguration(now: ServiceContext.systemClock).map { configuration in
+        let checkpoints = try environment.checkpointConfiguration(now: SystemClock.now).map { configuration in
             let pool = PostgresPool(conninfo: url, maximumConnections: 2)
             let store = EventStore(conninfo: url, pool: pool)
             let checkpointer = Checkpointer(configuration: configuration, store: store, pool: pool,

@@ -1,6 +1,6 @@
 import EventStore
-import LedgerDomain
 import Foundation
+import LedgerDomain
 import Postgres
 import Projections
 import Synchronization

@@ -1,4 +1,4 @@
-import API
+import LedgerServices
 
 extension TimelineSubject {
     /// The subject named by exactly one of `--stream`, `--payer`, `--project`, `--org`, `--app`.

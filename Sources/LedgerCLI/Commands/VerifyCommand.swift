@@ -1,7 +1,7 @@
+import Crypto
 import EventStore
 import Foundation
 import Postgres
-import Crypto
 
 /// `ledger verify`: recomputes the whole hash chain.
 public enum VerifyCommand: LedgerCommand {

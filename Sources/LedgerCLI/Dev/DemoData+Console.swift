@@ -1,8 +1,8 @@
-import API
 import Crypto
 import EventStore
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Postgres
 
 extension DemoData {

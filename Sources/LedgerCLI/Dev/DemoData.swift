@@ -1,9 +1,9 @@
-import API
 import Crypto
 import EventStore
 import Foundation
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 
 /// The demo data `ledger dev` seeds, once (every append carries an idempotency key, so a
 /// second start appends nothing), and the keys and ids it returns for `.ledger/demo.json`.

@@ -1,13 +1,13 @@
+import API
 import AppStore
 import Crypto
-import API
 import EventStore
-import LedgerDomain
 import Foundation
-import Webhooks
-import Outbound
-import Observability
 import HTTP
+import LedgerDomain
+import Observability
+import Outbound
+import Webhooks
 
 extension LedgerEnvironment {
     /// The JSON-lines logger every long-running command writes with.

@@ -2,6 +2,7 @@ import API
 import Foundation
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Testing
 import TestSupport
 

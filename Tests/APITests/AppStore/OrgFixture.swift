@@ -4,6 +4,7 @@ import Foundation
 import HTTP
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Testing
 import TestSupport
 

@@ -5,6 +5,7 @@ import Postgres
 import Projections
 import Testing
 import TestSupport
+import LedgerServices
 
 /// A journal page is written straight from the statement's rows, without `Codable` (J1–J4's
 /// answer, at the speed of its statement): the bytes must be exactly those the encoder

@@ -2,8 +2,8 @@ import Foundation
 import LedgerDomain
 import LedgerJSON
 import Projections
-import Testing
 import Synchronization
+import Testing
 import TestSupport
 import Threads
 import WebhookDispatch

@@ -1,7 +1,7 @@
-import Projections
 import API
 import LedgerDomain
 import LedgerJSON
+import Projections
 import Testing
 import TestSupport
 

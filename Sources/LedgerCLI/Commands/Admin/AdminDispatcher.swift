@@ -1,6 +1,6 @@
-import Foundation
 import Crypto
 import EventStore
+import Foundation
 import LedgerJSON
 
 /// Runs one operator command from its arguments: picks the action by its words, parses

@@ -1,6 +1,6 @@
-import API
 import EventStore
 import LedgerDomain
+import LedgerServices
 import Outbound
 import Postgres
 import Webhooks
@@ -30,7 +30,7 @@ public struct AdminServices: Sendable {
     /// - Parameters:
     ///   - now: the clock (the machine's by default).
     ///   - projectionTimeout: seconds to wait for the billing projection (30 by default).
-    public init(store: EventStore, pool: PostgresPool, now: @escaping @Sendable () -> Timestamp = ServiceContext.systemClock,
+    public init(store: EventStore, pool: PostgresPool, now: @escaping @Sendable () -> Timestamp = SystemClock.now,
                 projectionTimeout: Double = 30, webhookSecrets: WebhookSecrets? = nil, outboundPolicy: OutboundPolicy = .production,
                 ownerURL: String? = nil) {
         self.ownerURL = ownerURL

@@ -1,8 +1,8 @@
-import API
 import EventStore
 import Foundation
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Postgres
 import Projections
 
@@ -29,7 +29,7 @@ struct AdminSession {
 
     // MARK: Appending
 
-    private func metadata(correlationID: String?) throws -> EventMetadata {
+    func metadata(correlationID: String?) throws -> EventMetadata {
         guard let identity else {
             // A read-only command never appends; reaching this is a programming error.
             throw AdminError(.appendFailed, "this command does not append events")
@@ -50,26 +50,9 @@ struct AdminSession {
             result = try services.store.append(AppendRequest(events: events, expectedVersions: expected, idempotencyKey: key))
         } catch {
             if let mapped = refusal(error) { throw mapped }
-            let rerun = "re-run the same command with --idempotency-key \(self.idempotencyKey)"
-            switch error.code {
-            case .wrongExpectedVersion:
-                throw AdminError(.conflict, "\(error.stream ?? "a stream") changed while the command ran (\(error.message)); nothing was appended: check and retry")
-            case .idempotencyConflict:
-                throw AdminError(.conflict, "\(error.message); nothing was appended")
-            case .outcomeUnknown:
-                throw AdminError(.outcomeUnknown,
-                    "the database failed while committing and whether the command was recorded is unknown (\(error.message)): \(rerun), which records it at most once")
-            case .unavailable, .closed:
-                throw AdminError(.appendFailed, "the event log could not be written, nothing was appended (\(error.message)): \(rerun) once the database is back")
-            default:
-                throw AdminError(.appendFailed, "the event store did not take the append: \(error)")
-            }
+            throw self.error(for: .failed(error))
         }
-        return zip(events, result.events).map { event, appended in
-            AppendedRecord(type: event.type, stream: appended.stream, streamVersion: appended.streamVersion,
-                           position: appended.position, eventID: appended.eventID, data: event.data,
-                           correctsPosition: event.correctsPosition, alreadyRecorded: appended.alreadyRecorded || result.replayed)
-        }
+        return Self.records(events, result)
     }
 
     // MARK: Reading the projection
@@ -118,10 +101,8 @@ struct AdminSession {
 
     /// What the account deciders need to judge `pool` as a pool.
     func accountsState(_ pool: Pool) throws -> AccountsDecider.State {
-        switch pool {
-        case .payer(let id): return try accountsState(payers: [id], pools: [pool])
-        case .project(let id): return try accountsState(projects: [id], pools: [pool])
-        }
+        try catchUp()
+        return try billing.accountsState(of: pool)
     }
 
     /// Runs a decider: its refusal becomes the command's.

@@ -1,7 +1,7 @@
-import API
-import Projections
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
+import Projections
 
 /// `ledger audit corrections`: the corrections posted (J3), across every account or one
 /// project's or payer's, oldest first, with who posted each, when and why.

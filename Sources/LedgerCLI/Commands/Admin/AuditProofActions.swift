@@ -1,8 +1,8 @@
-import API
 import Crypto
 import EventStore
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Projections
 
 /// `ledger audit prove`, `ledger audit consistency` and `ledger audit checkpoint`: what
@@ -25,7 +25,7 @@ struct AuditProveAction: AdminAction {
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
         let proof = try AuditProofs.proving { try MerkleReadModel(pool: session.pool).inclusionProof(position: position, size: size) }
-        let body = LogEndpoints.InclusionBody(proof)
+        let body = TransparencyBodies.InclusionBody(proof)
         var receipt = AdminReceipt(fields: try AuditProofs.fields(body))
         receipt.lines = ["event \(position) (leaf \(position - 1)) is in the tree of \(size) events",
                          "root \(body.root)", "leaf \(body.leafHash ?? "(archived event: recompute it from its file)")"]
@@ -52,7 +52,7 @@ struct AuditConsistencyAction: AdminAction {
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
         let proof = try AuditProofs.proving { try MerkleReadModel(pool: session.pool).consistencyProof(from: from, to: to) }
-        let body = LogEndpoints.ConsistencyBody(proof)
+        let body = TransparencyBodies.ConsistencyBody(proof)
         var receipt = AdminReceipt(fields: try AuditProofs.fields(body))
         receipt.lines = ["the tree of \(from) events is the beginning of the tree of \(to)",
                          "from_root \(body.fromRoot)", "to_root \(body.toRoot)"]
@@ -81,7 +81,7 @@ struct AuditCheckpointAction: AdminAction {
         }
         let signed = Ed25519.verify(publicKey: found.publicKey, message: Array(found.checkpoint.text.utf8), signature: found.signature)
         let root = try AuditProofs.proving { try model.root(size: found.checkpoint.size) }
-        var receipt = AdminReceipt(fields: try AuditProofs.fields(LogEndpoints.CheckpointBody(found)))
+        var receipt = AdminReceipt(fields: try AuditProofs.fields(TransparencyBodies.CheckpointBody(found)))
         receipt.fields["signature_valid"] = .bool(signed)
         receipt.fields["root_matches_tree"] = .bool(root == found.checkpoint.root)
         receipt.lines = found.checkpoint.text.split(separator: "\n").map(String.init) + [

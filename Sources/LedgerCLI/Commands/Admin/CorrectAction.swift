@@ -1,5 +1,5 @@
-import API
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin correct`: `entry.corrected` (J3): a new signed entry that names the
 /// original, which stays unchanged; the event's `corrects_position` is the original's position.
@@ -23,22 +23,8 @@ struct CorrectAction: AdminAction {
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
         guard let reason = session.identity?.reason else { throw UsageError("--reason is required") }
-        try session.catchUp()
-        var original = try session.billing.entry(entry)
-        // The pool stream's version first, then the projection caught up past it: the
-        // corrections read include every one recorded up to that version, and the append
-        // expects it, so that a correction recorded meanwhile is never missed by the bound.
-        var version: Int64?
-        if let pool = original?.pool {
-            version = try session.services.store.streamVersion(pool.ownerStream)
-            try session.catchUp()
-            original = try session.billing.entry(entry)
-        }
-        let decision = try session.decide {
-            try MoneyDecider.correct(original, id: entry, amount: amount, reason: reason, streamVersion: version)
-        }
-        var receipt = AdminReceipt(events: try session.append(decision))
-        if let original {
+        var receipt = AdminReceipt(events: try session.perform(CorrectAct(entry: entry, amount: amount, reason: reason)))
+        if let original = try session.billing.entry(entry) {
             receipt.notes = ["correcting \(entry) (\(original.kind), \(original.amount) on \(original.accounts.joined(separator: ", ")))"]
             receipt.fields["corrects"] = [
                 "entry_id": .string(entry.description), "kind": .string(original.kind),

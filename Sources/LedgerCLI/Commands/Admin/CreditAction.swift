@@ -1,4 +1,5 @@
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin credit`: `credit.posted` on the pool owner's stream (J4: credit enters
 /// only through operators and rails, never through the public HTTP surface).
@@ -25,10 +26,6 @@ struct CreditAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let state = try session.accountsState(pool)
-        let decision = try session.decide {
-            try MoneyDecider.credit(pool: pool, source: source, amount: amount, description: description, state: state)
-        }
-        return AdminReceipt(events: try session.append(decision))
+        AdminReceipt(events: try session.perform(CreditAct(pool: pool, source: source, amount: amount, description: description)))
     }
 }

@@ -1,4 +1,5 @@
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin hold capture`: `hold.captured` on `hold-<id>`: the amount (default the
 /// whole hold) posts as a `hold_capture` entry and the rest is released.
@@ -17,8 +18,6 @@ struct HoldCaptureAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let state = try HoldStream.state(id, session: session)
-        return AdminReceipt(events: try HoldStream.settle(id, try session.decide { try HoldDecider.capture(id: id, amount: amount, state: state) },
-                                                          session: session))
+        AdminReceipt(events: try session.perform(HoldSettleAct(id: id, .capture(amount))))
     }
 }

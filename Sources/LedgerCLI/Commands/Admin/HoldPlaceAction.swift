@@ -1,5 +1,5 @@
-import API
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin hold place`: `hold.placed` on a new `hold-<id>` stream, on the pool that
 /// funds the project now.

@@ -1,4 +1,5 @@
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin hold release`: `hold.released` on `hold-<id>`: nothing is posted.
 struct HoldReleaseAction: AdminAction {
@@ -14,8 +15,6 @@ struct HoldReleaseAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let state = try HoldStream.state(id, session: session)
-        return AdminReceipt(events: try HoldStream.settle(id, try session.decide { try HoldDecider.release(id: id, state: state) },
-                                                          session: session))
+        AdminReceipt(events: try session.perform(HoldSettleAct(id: id, .release)))
     }
 }

@@ -30,7 +30,7 @@ struct KeyIssueAction: AdminAction {
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
         let keyID = self.keyID ?? "key_" + Hex.encode(SecureRandom.bytes(4))
-        let stream = "key-" + keyID
+        let stream = AccountsDecider.keyStream(keyID)
         let state: AccountsDecider.State
         switch principal.kind {
         case .project: state = try session.accountsState(projects: [principal.id])

@@ -1,4 +1,5 @@
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin key revoke`: `key.revoked` on `key-<key_id>`, which must hold exactly its
 /// `key.issued`: a key is revoked once.
@@ -15,12 +16,6 @@ struct KeyRevokeAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let stream = "key-" + keyID
-        return AdminReceipt(events: try session.append(try session.decide { try AccountsDecider.revokeKey(keyID: keyID) }) { error in
-            guard error.code == .wrongExpectedVersion, error.stream == stream else { return nil }
-            return (error.actualVersion ?? 0) == 0
-                ? AdminError(.notFound, "key \(keyID) does not exist")
-                : AdminError(.alreadyRevoked, "key \(keyID) is already revoked")
-        })
+        AdminReceipt(events: try session.perform(KeyRevokeAct(keyID: keyID)))
     }
 }

@@ -1,6 +1,6 @@
-import API
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Projections
 
 /// `ledger audit late-usage` and `ledger admin month late-usage`: usage recorded after its

@@ -1,6 +1,6 @@
-import Projections
 import LedgerDomain
 import LedgerJSON
+import Projections
 
 /// `ledger admin month close`: the two-phase close of docs/billing.md.
 ///

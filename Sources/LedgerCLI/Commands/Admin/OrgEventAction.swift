@@ -1,5 +1,6 @@
 import EventStore
 import LedgerDomain
+import LedgerServices
 
 /// The organization acts that append one event to an existing `org-<id>` stream, as
 /// `OrganizationDecider` decides it: the stream must exist, which the append itself
@@ -11,10 +12,7 @@ protocol OrgEventAction: AdminAction {
 
 extension OrgEventAction {
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let stream = OrganizationDecider.stream(org)
-        return AdminReceipt(events: try session.append(try session.decide { try decide() }, refusal: { error in
-            error.code == .wrongExpectedVersion && error.stream == stream
-                ? AdminError(.notFound, "no organization \(org)") : nil
-        }))
+        let decided = Result { try decide() }
+        return AdminReceipt(events: try session.perform(OrgEventAct(org: org) { try decided.get() }))
     }
 }

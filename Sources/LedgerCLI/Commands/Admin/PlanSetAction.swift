@@ -1,4 +1,5 @@
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin plan set`: `plan.set` on the pool owner's stream.
 struct PlanSetAction: AdminAction {
@@ -17,8 +18,7 @@ struct PlanSetAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let state = try session.accountsState(pool)
         let choice = AccountsDecider.PlanChoice(name: plan.name, allowanceStorageBytes: plan.allowance)
-        return AdminReceipt(events: try session.append(try session.decide { try AccountsDecider.setPlan(pool: pool, plan: choice, state: state) }))
+        return AdminReceipt(events: try session.perform(PlanSetAct(pool: pool, plan: choice)))
     }
 }

@@ -1,7 +1,7 @@
-import API
 import Crypto
 import EventStore
 import LedgerJSON
+import LedgerServices
 import Postgres
 
 extension ExportCommand {

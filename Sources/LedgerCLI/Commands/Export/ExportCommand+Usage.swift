@@ -1,6 +1,6 @@
-import API
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Postgres
 import Projections
 
@@ -21,11 +21,12 @@ extension ExportCommand {
             if months.count > 1_200 { throw UsageError("--from to --to spans more than 100 years") }
         }
         if format == .csv { try output.line(CSV.line(usageColumns)) }
-        let now = ServiceContext.systemClock()
+        let now = SystemClock.now()
         for month in months {
-            guard let body = try BillingReport.usage(of: account, month: month, pool: pool, now: now) else {
+            guard let view = try BillingViews.usage(of: account, month: month, pool: pool, now: now) else {
                 throw ExportError.notFound("\(account.kind) \(account.id) does not exist")
             }
+            let body = try JSONValueEncoder().encode(view)
             if format == .jsonl {
                 try output.line(body.compactText())
                 continue

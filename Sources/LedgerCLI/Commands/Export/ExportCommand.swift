@@ -1,5 +1,6 @@
 import Foundation
 import LedgerDomain
+import LedgerServices
 import Postgres
 import Projections
 

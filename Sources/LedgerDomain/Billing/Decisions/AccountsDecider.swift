@@ -77,11 +77,14 @@ public enum AccountsDecider {
         return Decision(PendingEvent(event, on: pool.ownerStream), expecting: [pool.ownerStream: .streamExists])
     }
 
+    /// The stream of a key: its `key.issued`, then at most its `key.revoked`.
+    public static func keyStream(_ keyID: String) -> String { "key-" + keyID }
+
     /// A key for a principal; only the key's SHA-256 and a recognisable prefix are kept.
     public static func issueKey(keyID: String, principal: KeyPrincipal, sha256: String, prefix: String,
                                 state: State) throws(Refusal) -> Decision {
         try checkIdentifier(keyID, "key")
-        let stream = "key-" + keyID
+        let stream = keyStream(keyID)
         var expected: [String: ExpectedVersion] = [stream: .noStream]
         switch principal.kind {
         case .project:
@@ -100,7 +103,8 @@ public enum AccountsDecider {
 
     /// A key is revoked once: its stream must hold exactly its `key.issued`.
     public static func revokeKey(keyID: String) throws(Refusal) -> Decision {
-        let stream = "key-" + keyID
+        try checkIdentifier(keyID, "key")
+        let stream = keyStream(keyID)
         return Decision(PendingEvent(KeyRevoked(keyID: keyID), on: stream), expecting: [stream: .exactly(1)])
     }
 

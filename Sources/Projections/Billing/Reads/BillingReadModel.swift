@@ -34,6 +34,14 @@ public struct BillingReadModel: Sendable {
         return (KeyPrincipal(kind: kind, id: try rows[0].requireString(1)), rows[0].bool(2) ?? true)
     }
 
+    /// What the account deciders need to judge `pool` as a pool: its owner and its pool row.
+    public func accountsState(of pool: Pool) throws -> AccountsDecider.State {
+        switch pool {
+        case .payer(let id): return try accountsState(payers: [id], pools: [pool])
+        case .project(let id): return try accountsState(projects: [id], pools: [pool])
+        }
+    }
+
     /// The state the account deciders need about the payers, projects and pools named.
     public func accountsState(payers: [String] = [], projects: [String] = [], pools: [Pool] = []) throws -> AccountsDecider.State {
         try pool.read { conn in

@@ -1,6 +1,6 @@
-import API
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Projections
 
 /// `ledger admin payer show`: one payer, its balance (as `GET /v1/payers/{id}/balance`
@@ -24,15 +24,15 @@ struct PayerShowAction: AdminAction {
             throw AdminError(.notFound, "payer \(id) does not exist")
         }
         let keys = try session.billing.keys(of: KeyPrincipal(kind: .payer, id: id))
-        let balance = try BillingReport.balance(of: .payer(id), pool: session.pool, now: session.now)
+        let balance = try BillingViews.balance(of: .payer(id), pool: session.pool, now: session.now)
         var receipt = AdminReceipt()
         receipt.fields["payer"] = try JSONValueEncoder().encode(payer)
         receipt.fields["keys"] = try JSONValueEncoder().encode(keys)
-        receipt.fields["balance"] = balance ?? .null
+        receipt.fields["balance"] = try balance.map { try JSONValueEncoder().encode($0) } ?? .null
         receipt.lines = [
             "payer \(payer.id): \(payer.name) (created at position \(payer.position))",
             "plan \(payer.plan), storage allowance \(payer.allowanceStorageBytes) bytes",
-        ] + BillingReport.balanceLines(balance) + [
+        ] + (balance?.lines ?? []) + [
             "projects funded now: " + (payer.projects.isEmpty ? "none" : payer.projects.joined(separator: ", ")),
         ] + KeyListAction.lines(keys)
         return receipt

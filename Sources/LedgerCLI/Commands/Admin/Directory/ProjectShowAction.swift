@@ -1,6 +1,6 @@
-import API
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Projections
 
 /// `ledger admin project show`: one project, its funding history, its balance (as
@@ -24,15 +24,15 @@ struct ProjectShowAction: AdminAction {
             throw AdminError(.notFound, "project \(id) does not exist")
         }
         let keys = try session.billing.keys(of: KeyPrincipal(kind: .project, id: id))
-        let balance = try BillingReport.balance(of: .project(id), pool: session.pool, now: session.now)
+        let balance = try BillingViews.balance(of: .project(id), pool: session.pool, now: session.now)
         var receipt = AdminReceipt()
         receipt.fields["project"] = try JSONValueEncoder().encode(project)
         receipt.fields["keys"] = try JSONValueEncoder().encode(keys)
-        receipt.fields["balance"] = balance ?? .null
+        receipt.fields["balance"] = try balance.map { try JSONValueEncoder().encode($0) } ?? .null
         receipt.lines = ["project \(project.id): \(project.name) (created at position \(project.position))",
                          "funded now by \(project.pool)"]
             + project.funding.map { "  funding \($0.pool) from \($0.effectiveAt) (position \($0.position))" }
-            + BillingReport.balanceLines(balance) + KeyListAction.lines(keys)
+            + (balance?.lines ?? []) + KeyListAction.lines(keys)
         return receipt
     }
 }

@@ -1,5 +1,5 @@
-import API
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin operator add`: a console principal with a role and a generated password,
 /// printed once (`operator.added`; the hash goes to `console_credentials`, not the log).

@@ -1,5 +1,5 @@
-import API
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin operator disable`: the operator may no longer log in, and their open
 /// sessions end at their next request (`operator.disabled`).

@@ -1,5 +1,5 @@
-import API
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin operator reset`: a new generated password, shown once; the sessions of
 /// the old one end (`operator.password_reset`).

@@ -1,6 +1,6 @@
-import API
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 
 /// `ledger admin operator sessions`: console sessions, newest first, with where each
 /// stands (active, ended and why, expired, idle), from where and which browser.

@@ -1,5 +1,5 @@
-import API
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin operator sessions end`: ends one console session (`--session`) or every
 /// session of an operator (`--name`), at once for every copy of their cookies. The act is

@@ -3,9 +3,9 @@ import EventStore
 import LedgerDomain
 import Projections
 
-/// What the log's transparency routes answer. Hashes are lowercase hex, as in the signed
+/// What the log's transparency routes answer and `ledger admin audit` prints. Hashes are lowercase hex, as in the signed
 /// text; signatures and canonical bytes base64, as `base64 -d` reads them.
-extension LogEndpoints {
+public enum TransparencyBodies {
     public struct CheckpointBody: Encodable {
         public var position: Int64
         public var origin: String

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import HTTP
 import LedgerJSON
 
 /// The signed-in person, from the session cookie: a JWT (HS256) the identity service signs
@@ -44,16 +43,5 @@ public struct SessionToken: Sendable, Equatable {
         let payload = Base64URL.encode(claims.compactBytes())
         let signature = Base64URL.encode(HMAC.sha256(key: secret, data: Array("\(header).\(payload)".utf8)))
         return "\(header).\(payload).\(signature)"
-    }
-
-    /// The session of a request: from its `session` cookie.
-    static func from(_ request: HTTPRequest, secret: [UInt8], now: Int64) -> SessionToken? {
-        for header in request.headers.values(for: "cookie") {
-            for pair in header.split(separator: ";") {
-                let kv = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if kv.count == 2, kv[0] == cookieName { return verify(kv[1], secret: secret, now: now) }
-            }
-        }
-        return nil
     }
 }

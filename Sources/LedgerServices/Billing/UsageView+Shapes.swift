@@ -1,16 +1,16 @@
 import LedgerDomain
 
-/// The shapes `GET …/usage` answers with.
-extension UsageEndpoint {
-    struct Units: Codable, Sendable {
-        var apiRequests = Quantity.zero
-        var streamEvents = Quantity.zero
-        var webhookDeliveries = Quantity.zero
-        var counted = Quantity.zero
-        var freeLimit = BillingRules.freeUnitsPerMonth
-        var freeUsed = Quantity.zero
-        var billed = Quantity.zero
-        var amount = Millicredits.zero
+/// The parts of a usage view.
+extension UsageView {
+    public struct Units: Codable, Sendable {
+        public var apiRequests = Quantity.zero
+        public var streamEvents = Quantity.zero
+        public var webhookDeliveries = Quantity.zero
+        public var counted = Quantity.zero
+        public var freeLimit = BillingRules.freeUnitsPerMonth
+        public var freeUsed = Quantity.zero
+        public var billed = Quantity.zero
+        public var amount = Millicredits.zero
 
         enum CodingKeys: String, CodingKey {
             case counted, billed, amount
@@ -19,11 +19,11 @@ extension UsageEndpoint {
         }
     }
 
-    struct Storage: Codable, Sendable {
-        var peakBytes = Quantity.zero
-        var allowanceBytes: Int64 = 0
-        var billedBytes = Quantity.zero
-        var amount = Millicredits.zero
+    public struct Storage: Codable, Sendable {
+        public var peakBytes = Quantity.zero
+        public var allowanceBytes: Int64 = 0
+        public var billedBytes = Quantity.zero
+        public var amount = Millicredits.zero
 
         enum CodingKeys: String, CodingKey {
             case amount
@@ -33,12 +33,12 @@ extension UsageEndpoint {
 
     /// What a month's usage reads: for a project on a pool, for a pool, or their sums. It
     /// is written in the object that holds it, not as an object of its own.
-    struct Figures: Codable, Sendable {
-        var units = Units()
-        var storage = Storage()
-        var bytesServed = Quantity.zero
-        var bytesReceived = Quantity.zero
-        var amount = Millicredits.zero
+    public struct Figures: Codable, Sendable {
+        public var units = Units()
+        public var storage = Storage()
+        public var bytesServed = Quantity.zero
+        public var bytesReceived = Quantity.zero
+        public var amount = Millicredits.zero
 
         enum CodingKeys: String, CodingKey {
             case units, storage, amount
@@ -46,7 +46,7 @@ extension UsageEndpoint {
         }
 
         /// Adds `other` in; the allowance is `other`'s (every line of a pool has the pool's).
-        mutating func add(_ other: Figures) throws {
+        public mutating func add(_ other: Figures) throws {
             bytesServed = try bytesServed + other.bytesServed
             bytesReceived = try bytesReceived + other.bytesReceived
             units.apiRequests = try units.apiRequests + other.units.apiRequests
@@ -65,13 +65,13 @@ extension UsageEndpoint {
     }
 
     /// One project of a pool, on a payer's read.
-    struct ProjectLine: Encodable, Sendable {
-        var projectID: String
-        var figures: Figures
+    public struct ProjectLine: Encodable, Sendable {
+        public var projectID: String
+        public var figures: Figures
 
         enum CodingKeys: String, CodingKey { case projectID = "project_id" }
 
-        func encode(to encoder: any Encoder) throws {
+        public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(projectID, forKey: .projectID)
             try figures.encode(to: encoder)
@@ -80,50 +80,19 @@ extension UsageEndpoint {
 
     /// U6: a project's usage on one pool in the month; a funding change within the month
     /// splits it in two, each counted against its own pool's free limit and closed with it.
-    struct Part: Encodable, Sendable {
-        var payer: AccountRef
-        var status: String
-        var final: Bool
-        var figures: Figures
+    public struct Part: Encodable, Sendable {
+        public var payer: AccountRef
+        public var status: String
+        public var final: Bool
+        public var figures: Figures
 
         enum CodingKeys: String, CodingKey { case payer, status, final }
 
-        func encode(to encoder: any Encoder) throws {
+        public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(payer, forKey: .payer)
             try c.encode(status, forKey: .status)
             try c.encode(final, forKey: .final)
-            try figures.encode(to: encoder)
-        }
-    }
-
-    struct Response: Encodable, Sendable {
-        var account: AccountRef
-        var payer: AccountRef
-        var month: String
-        /// `open`, `closing` or `closed`; amounts are final only when closed.
-        var status: String
-        var final: Bool
-        var figures = Figures()
-        /// On a payer's read only: each project of the pool.
-        var projects: [ProjectLine]?
-        /// On a project's read only: its part on each pool it was billed to in the month,
-        /// the pool that funds it now first; the figures above are their sums.
-        var parts: [Part]?
-        var position: Int64
-
-        enum CodingKeys: String, CodingKey { case account, payer, month, status, final, projects, parts, position }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(account, forKey: .account)
-            try c.encode(payer, forKey: .payer)
-            try c.encode(month, forKey: .month)
-            try c.encode(status, forKey: .status)
-            try c.encode(final, forKey: .final)
-            try c.encodeIfPresent(projects, forKey: .projects)
-            try c.encodeIfPresent(parts, forKey: .parts)
-            try c.encode(position, forKey: .position)
             try figures.encode(to: encoder)
         }
     }

@@ -45,7 +45,7 @@ public enum TimelineSubject: Equatable, Sendable {
     public func streams(pool: PostgresPool) throws -> [String] {
         let billing = BillingReadModel(pool: pool)
         func keyStreams(_ principal: KeyPrincipal) throws -> [String] {
-            try billing.keys(of: principal).map { "key-" + $0.keyID }
+            try billing.keys(of: principal).map { AccountsDecider.keyStream($0.keyID) }
         }
         func monthStreams(_ pool: Pool) throws -> [String] {
             try billing.months(of: pool).map { PoolMonth(pool, $0).stream }

@@ -1,0 +1,61 @@
+import EventStore
+import LedgerDomain
+import LedgerServices
+
+extension AdminSession {
+    /// Runs a shared act (LedgerServices) as the console and the API run it. This is a
+    /// process of its own, so where they answer "retry" when the billing projection is
+    /// behind, the command waits for it and decides again.
+    func perform(_ act: any LedgerAct, correlationID: String? = nil) throws -> [AppendedRecord] {
+        let runner = ActRunner(store: services.store, pool: pool, now: services.now)
+        let metadata = try metadata(correlationID: correlationID)
+        try catchUp()
+        var attempts = 0
+        while true {
+            let (outcome, decision) = try runner.run(act, metadata: metadata, key: idempotencyKey)
+            switch outcome {
+            case .appended(let result):
+                let request = runner.request(decision!, metadata: metadata, key: idempotencyKey)
+                return Self.records(request.events, result)
+            case .projectionBehind(let behind) where attempts < 3:
+                attempts += 1
+                try waitForBilling(position: behind.target)
+            default:
+                throw error(for: outcome)
+            }
+        }
+    }
+
+    /// The command's error for an outcome that appended nothing (or may have): the one
+    /// reading of outcomes for `ledger admin`.
+    func error(for outcome: ActOutcome) -> AdminError {
+        let rerun = "re-run the same command with --idempotency-key \(idempotencyKey)"
+        switch outcome {
+        case .appended:
+            return AdminError(.appendFailed, "internal: an appended outcome read as an error")
+        case .refused(let refusal):
+            return AdminError(refusal)
+        case .conflict(let conflict) where conflict.isIdempotencyConflict:
+            return AdminError(.conflict, "\(conflict.detail); nothing was appended")
+        case .conflict(let conflict):
+            return AdminError(.conflict, "\(conflict.stream ?? "a stream") changed while the command ran (\(conflict.detail)); nothing was appended: check and retry")
+        case .outcomeUnknown(let detail):
+            return AdminError(.outcomeUnknown,
+                "the database failed while committing and whether the command was recorded is unknown (\(detail)): \(rerun), which records it at most once")
+        case .unavailable(let detail):
+            return AdminError(.appendFailed, "the event log could not be written, nothing was appended (\(detail)): \(rerun) once the database is back")
+        case .projectionBehind(let behind):
+            return AdminError(.projectionBehind,
+                "the \(behind.projection) projection has not applied position \(behind.target) (it is at \(behind.checkpoint.map(String.init) ?? "nothing")): is `ledger project` running?")
+        }
+    }
+
+    /// What the receipt lists of an append's events.
+    static func records(_ events: [EventToAppend], _ result: AppendResult) -> [AppendedRecord] {
+        zip(events, result.events).map { event, appended in
+            AppendedRecord(type: event.type, stream: appended.stream, streamVersion: appended.streamVersion,
+                           position: appended.position, eventID: appended.eventID, data: event.data,
+                           correctsPosition: event.correctsPosition, alreadyRecorded: appended.alreadyRecorded || result.replayed)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import EventStore
+import LedgerDomain
+import Postgres
+import Projections
+
+/// The one loader of what acts judge: the billing projection once it holds the stream
+/// judged, and streams straight from the log. Reads only; nothing here waits for a
+/// projection (the shell decides whether to wait or to answer "retry").
+public struct ActReads: Sendable {
+    public let pool: PostgresPool
+    public let now: @Sendable () -> Timestamp
+
+    public init(pool: PostgresPool, now: @escaping @Sendable () -> Timestamp) {
+        self.pool = pool
+        self.now = now
+    }
+
+    /// The billing projection's reads.
+    public var billing: BillingReadModel { BillingReadModel(pool: pool) }
+
+    /// The version of `stream` if the billing projection has applied all of it (nil for
+    /// a stream without events); else throws `ProjectionBehind`. Reading the stream's head
+    /// first and the projection after means a decision on the projection sees every event
+    /// of the stream up to that version, and an append expecting it fails if one came since.
+    public func billingVersion(covering stream: String) throws -> Int64? {
+        let head = try pool.read { try EventStore.streamHead(stream, on: $0) }
+        guard let head else { return nil }
+        let checkpoint = try billing.checkpoint()?.position
+        guard let checkpoint, checkpoint >= head.position else {
+            throw ProjectionBehind(projection: BillingProjection().name, target: head.position, checkpoint: checkpoint)
+        }
+        return head.version
+    }
+
+    /// Throws `ProjectionBehind` unless the billing projection has applied the whole log
+    /// as it is now: what an act needs before it may say that something does not exist.
+    public func requireBillingAtHead() throws {
+        let head = try pool.read { try EventStore.headPosition(on: $0) }
+        let checkpoint = try billing.checkpoint()?.position
+        guard let checkpoint, checkpoint >= head else {
+            throw ProjectionBehind(projection: BillingProjection().name, target: head, checkpoint: checkpoint)
+        }
+    }
+
+    /// What the account deciders need to judge `pool` as a pool, once the billing
+    /// projection holds the pool owner's stream.
+    public func accountsState(_ pool: Pool) throws -> AccountsDecider.State {
+        _ = try billingVersion(covering: pool.ownerStream)
+        return try billing.accountsState(of: pool)
+    }
+
+    /// A hold's state from its own stream in the log, which alone decides whether it is open.
+    public func holdState(_ id: String) throws -> HoldDecider.State {
+        let events = try pool.read { try EventStore.readStream(HoldDecider.stream(id), on: $0) }
+        return try HoldDecider.State(stream: try events.map { (type: $0.type, data: try $0.data(), position: $0.position) })
+    }
+
+    /// A stream's version in the log; 0 for a stream without events.
+    public func streamVersion(_ stream: String) throws -> Int64 {
+        try pool.read { try EventStore.streamHead(stream, on: $0) }?.version ?? 0
+    }
+}
