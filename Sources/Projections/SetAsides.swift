@@ -26,12 +26,8 @@ struct SetAsides: Sendable {
                 found.add(try event.decode(EventSetAside.self), at: event.position, reason: (try? event.metadata())??.reason ?? "")
             }
         }
-        for row in try connection.query("""
-            SELECT position, data::text, coalesce(metadata->>'reason', '') FROM events
-            WHERE type = $1 ORDER BY position
-            """, [EventSetAside.type]).rows {
-            let event = try JSONValueDecoder().decode(EventSetAside.self, from: try JSONValue.parse(try row.requireString(1)))
-            found.add(event, at: try row.requireInt64(0), reason: try row.requireString(2))
+        for event in try EventStore.events(ofType: EventSetAside.type, on: connection) {
+            found.add(try event.decode(EventSetAside.self), at: event.position, reason: (try? event.metadata())??.reason ?? "")
         }
         return found
     }

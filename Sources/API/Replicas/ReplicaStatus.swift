@@ -1,3 +1,4 @@
+import EventStore
 import Foundation
 import Postgres
 import Projections
@@ -62,7 +63,6 @@ public struct ReplicaStatus: Sendable, Encodable {
             // primary sends nothing, and its standby is then fully current, not "minutes behind".
             let row = try connection.query("""
                 SELECT pg_is_in_recovery(),
-                       (SELECT coalesce(max(position), 0) FROM events),
                        CASE WHEN NOT pg_is_in_recovery() THEN 0
                             WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN 0
                             ELSE coalesce(extract(epoch FROM now() - pg_last_xact_replay_timestamp()), 0)::float8 END,
@@ -75,8 +75,8 @@ public struct ReplicaStatus: Sendable, Encodable {
                     positions[projection.name] = checkpoint.position
                 }
             }
-            return Observed(inRecovery: row.bool(0) ?? false, head: try row.requireInt64(1), lagSeconds: row.string(2).flatMap(Double.init) ?? 0,
-                            replayPaused: row.bool(3) ?? false, projections: positions)
+            return Observed(inRecovery: row.bool(0) ?? false, head: try EventStore.headPosition(on: connection), lagSeconds: row.string(1).flatMap(Double.init) ?? 0,
+                            replayPaused: row.bool(2) ?? false, projections: positions)
         }
     }
 

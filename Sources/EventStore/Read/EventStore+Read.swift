@@ -187,11 +187,18 @@ extension EventStore {
     /// planned with the type's value, so PostgreSQL reads that index alone.
     public func events(ofType type: String, after: Int64, through: Int64, limit: Int = 1_000) throws -> [RecordedEvent] {
         guard through > after else { return [] }
-        return try pool.read { conn in
-            try conn.query("""
-                SELECT \(Self.eventColumns) FROM events WHERE type = $1 AND position > $2 AND position <= $3
-                ORDER BY position LIMIT $4
-                """, [type, after, through, limit], format: .binary).rows.map(RecordedEvent.init(row:))
-        }
+        return try pool.read { try Self.events(ofType: type, after: after, through: through, limit: limit, on: $0) }
+    }
+
+    /// The events of `type` after `after` through `through`, in position order, at most
+    /// `limit` (nil: all of them, for the rare types a partial index covers, such as
+    /// set-asides).
+    public static func events(ofType type: String, after: Int64 = 0, through: Int64 = .max, limit: Int? = nil,
+                              on connection: PostgresConnection) throws -> [RecordedEvent] {
+        guard through > after else { return [] }
+        return try connection.query("""
+            SELECT \(eventColumns) FROM events WHERE type = $1 AND position > $2 AND position <= $3
+            ORDER BY position LIMIT $4
+            """, [type, after, through, limit.map(Int64.init)], format: .binary).rows.map(RecordedEvent.init(row:))
     }
 }

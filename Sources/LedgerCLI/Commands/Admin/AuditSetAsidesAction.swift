@@ -16,9 +16,7 @@ struct AuditSetAsidesAction: AdminAction {
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
         let (recorded, skipped) = try session.pool.read { conn -> ([RecordedEvent], [String: [ProjectionSchema.SkippedEvent]]) in
-            let positions = try conn.query("SELECT position FROM events WHERE type = $1 ORDER BY position", [EventSetAside.type])
-                .rows.map { try $0.requireInt64(0) }
-            let events = try positions.compactMap { try EventStore.event(at: $0, on: conn) }
+            let events = try EventStore.events(ofType: EventSetAside.type, on: conn)
             var skipped: [String: [ProjectionSchema.SkippedEvent]] = [:]
             for projection in AllProjections.all { skipped[projection.name] = try ProjectionSchema.skippedEvents(projection.schema, on: conn) }
             return (events, skipped)

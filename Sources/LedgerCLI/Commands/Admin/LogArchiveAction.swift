@@ -33,13 +33,6 @@ struct LogArchiveAction: AdminAction {
         self.drop = options.flag("drop")
     }
 
-    struct Partition {
-        var name: String
-        var first: Int64
-        var last: Int64
-        var detachPending: Bool
-    }
-
     func perform(_ session: AdminSession) throws -> AdminReceipt {
         guard let ownerURL = session.services.ownerURL else {
             throw AdminError(.configuration, "detaching partitions needs the schema owner's role: set LEDGER_MIGRATION_DATABASE_URL")
@@ -52,7 +45,7 @@ struct LogArchiveAction: AdminAction {
         let head = try EventStore.headPosition(on: owner)
         let acts = try EventStore.readStream(LogArchived.stream, on: owner).map { try $0.decode(LogArchived.self) }
         let archivedThrough = acts.last?.archivedThrough ?? 0
-        let partitions = try Self.partitions(on: owner)
+        let partitions = try ArchiveWriter.partitions(on: owner)
         var receipt = AdminReceipt()
         var through = archivedThrough
         let fresh = partitions.filter { $0.first > archivedThrough && $0.last < before && $0.last < head }
@@ -63,7 +56,7 @@ struct LogArchiveAction: AdminAction {
             var link = acts.last.flatMap { Hex.decode($0.lastHash) } ?? HashChain.genesis
             var files: [LogArchived.File] = []
             for partition in fresh {
-                let file = try write(partition, linkedTo: link, on: owner)
+                let file = try archiving { try ArchiveWriter.write(partition, linkedTo: link, into: directory, on: owner) }
                 files.append(file)
                 link = Hex.decode(file.lastHash) ?? []
             }
@@ -75,7 +68,7 @@ struct LogArchiveAction: AdminAction {
             receipt.notes = ["positions up to \(archivedThrough) were archived before; detaching what is still attached"]
         }
         for partition in partitions where partition.last <= through {
-            try detach(partition, on: owner)
+            try archiving { try ArchiveWriter.detach(partition, drop: drop, on: owner) }
             receipt.lines.append(drop ? "dropped partition \(partition.name)" : "detached partition \(partition.name) (kept as table archived_\(partition.name); drop it once the files are stored)")
         }
         receipt.lines.append("positions 1 to \(through) are archived; check them with `ledger verify --archive FILE ...`, replay with `ledger replay --archive FILE ...`")
@@ -83,67 +76,8 @@ struct LogArchiveAction: AdminAction {
         return receipt
     }
 
-    static func partitions(on connection: PostgresConnection) throws -> [Partition] {
-        try connection.query("""
-            SELECT p.name, p.first_position, p.last_position, i.inhdetachpending
-            FROM event_log_partitions p JOIN pg_inherits i ON i.inhrelid = p.name::regclass
-            ORDER BY p.first_position
-            """).rows.map { row in
-            Partition(name: try row.requireString(0), first: try row.requireInt64(1), last: try row.requireInt64(2),
-                      detachPending: row.bool(3) ?? false)
-        }
-    }
-
-    /// Writes the partition's events to `events-FIRST-LAST.jsonl` (through a temporary file,
-    /// synced before it is renamed), then reads the file back and checks its chain.
-    private func write(_ partition: Partition, linkedTo link: [UInt8], on connection: PostgresConnection) throws -> LogArchived.File {
-        let name = "events-\(partition.first)-\(partition.last).jsonl"
-        let path = directory + "/" + name
-        let partial = path + ".partial"
-        guard FileManager.default.createFile(atPath: partial, contents: nil) , let handle = FileHandle(forWritingAtPath: partial) else {
-            throw AdminError(.appendFailed, "cannot write \(partial)")
-        }
-        var hasher = SHA256Hasher()
-        var cursor = partition.first - 1
-        var lastHash: [UInt8] = []
-        while cursor < partition.last {
-            let page = try EventStore.read(after: cursor, limit: Int(min(10_000, partition.last - cursor)), on: connection)
-            guard let end = page.last else { break }
-            var chunk = Data()
-            for event in page { chunk.append(contentsOf: Array((event.archiveLine + "\n").utf8)) }
-            chunk.withUnsafeBytes { hasher.update($0) }
-            try handle.write(contentsOf: chunk)
-            cursor = end.position
-            lastHash = end.hash
-        }
-        try handle.synchronize()
-        try handle.close()
-        let segment: ArchiveSegment
-        do { segment = try ArchiveSegment.read(partial) } catch {
-            throw AdminError(.appendFailed, "the file written for \(partition.name) does not check: \(error)")
-        }
-        guard segment.firstPosition == partition.first, segment.lastPosition == partition.last,
-              segment.previousHash == link, segment.lastHash == lastHash else {
-            throw AdminError(.appendFailed, "the file written for \(partition.name) holds \(segment.firstPosition) to \(segment.lastPosition), not the partition's \(partition.first) to \(partition.last) linked to the archive before it")
-        }
-        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-        try FileManager.default.moveItem(atPath: partial, toPath: path)
-        return LogArchived.File(name: name, partition: partition.name, firstPosition: partition.first, lastPosition: partition.last,
-                                events: Int64(segment.events), sha256: Hex.encode(hasher.finalize()), lastHash: Hex.encode(lastHash))
-    }
-
-    /// DETACH … CONCURRENTLY takes no lock that stops reads or appends; one interrupted half
-    /// way is finished (FINALIZE) by the next run.
-    private func detach(_ partition: Partition, on connection: PostgresConnection) throws {
-        // Names come from the catalog; DDL takes no parameters, so they are checked instead.
-        guard partition.name.wholeMatch(of: /events_[0-9]+/) != nil else {
-            throw AdminError(.appendFailed, "unexpected partition name \(partition.name.debugDescription)")
-        }
-        try connection.query("ALTER TABLE events DETACH PARTITION \(partition.name) \(partition.detachPending ? "FINALIZE" : "CONCURRENTLY")")
-        if drop {
-            try connection.query("DROP TABLE \(partition.name)")
-        } else {
-            try connection.query("ALTER TABLE \(partition.name) RENAME TO archived_\(partition.name)")
-        }
+    /// The writer's failures are the command's `append_failed`: nothing was recorded.
+    private func archiving<T>(_ work: () throws -> T) throws -> T {
+        do { return try work() } catch let failure as ArchiveWriter.Failure { throw AdminError(.appendFailed, failure.message) }
     }
 }
