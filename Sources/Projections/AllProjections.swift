@@ -1,7 +1,7 @@
 /// Every projection the service maintains, in the order the projector applies them.
 public enum AllProjections {
     public static var all: [any Projection] {
-        [CatalogueProjection(), BillingProjection(), OrganizationsProjection(), IAPProjection(), WebhooksProjection(), MerkleProjection()]
+        [LogIndexProjection(), BillingProjection(), OrganizationsProjection(), CatalogProjection(), WebhooksProjection(), MerkleProjection()]
     }
 
     /// The channel the projector notifies when a projection's checkpoint moves, with the

@@ -22,7 +22,7 @@ struct OperationsEndpointTests {
 
     @Test("/readyz is 503 until the projections exist and catch up, then 200; 503 again when one stops")
     func readyz() throws {
-        let service = try TestService(projections: [CatalogueProjection(), PoisonAfter()])
+        let service = try TestService(projections: [LogIndexProjection(), PoisonAfter()])
         defer { service.shutdown() }
         // Readiness is checked in the background: wait for the first check.
         #expect(Poll.until(timeout: 10) { (try? service.json("/readyz").1["checks"]?["database"]?["ok"]) == true })
@@ -33,7 +33,7 @@ struct OperationsEndpointTests {
         #expect(body["checks"]?["projections"]?["ok"] == false)
 
         for i in 0..<5 { _ = try service.store.append(AppendRequest(event("org-\(i)"))) }
-        let projector = ProjectorThread(url: service.db.projectorURL, projections: [CatalogueProjection(), PoisonAfter()])
+        let projector = ProjectorThread(url: service.db.projectorURL, projections: [LogIndexProjection(), PoisonAfter()])
         defer { projector.stop() }
         #expect(Poll.until { (try? service.json("/readyz").0) == 200 })
         (status, body) = try service.json("/readyz")

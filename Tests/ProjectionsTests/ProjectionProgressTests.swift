@@ -16,7 +16,7 @@ struct ProjectionProgressTests {
         defer { db.drop() }
         let store = EventStore(conninfo: db.serviceURL)
         defer { store.close() }
-        let catalogue = CatalogueProjection()
+        let catalogue = LogIndexProjection()
         let pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 2)
         // Nothing to wait for yet: the projection does not even exist.
         #expect(try ProjectionWait.until(catalogue, reaches: 1, pool: pool, timeout: 0.3) == false)

@@ -32,7 +32,7 @@ struct ProjectorProcessTests {
         #expect(try catalogueTotals(on: connection).types == reached, "nothing applied beyond the checkpoint")
 
         let projector = try LedgerBinary.start(["project", "--batch", "30"], environment: environment(db))
-        #expect(try waitForProjections([CatalogueProjection()], url: db.superuserURL))
+        #expect(try waitForProjections([LogIndexProjection()], url: db.superuserURL))
         projector.kill(signal: SIGTERM)
         #expect(projector.wait(timeout: 30) == 0)
         let totals = try catalogueTotals(on: connection)
@@ -47,18 +47,18 @@ struct ProjectorProcessTests {
         defer { store.close() }
         for i in 0..<50 { _ = try store.append(AppendRequest(event("s-\(i % 4)"))) }
         let first = try LedgerBinary.start(["project"], environment: environment(db))
-        #expect(try waitForProjections([CatalogueProjection()], url: db.superuserURL))
+        #expect(try waitForProjections([LogIndexProjection()], url: db.superuserURL))
         let second = try LedgerBinary.start(["project"], environment: environment(db))
         #expect(Poll.until { second.errors.contains("waiting to take over") }, "stderr: \(second.errors)")
         #expect(!second.errors.contains("projector active"))
 
         for i in 0..<50 { _ = try store.append(AppendRequest(event("s-\(i % 4)"))) }
-        #expect(try waitForProjections([CatalogueProjection()], url: db.superuserURL))
+        #expect(try waitForProjections([LogIndexProjection()], url: db.superuserURL))
         first.kill(signal: SIGKILL)
         first.wait()
         #expect(Poll.until { second.errors.contains("projector active") }, "stderr: \(second.errors)")
         for i in 0..<50 { _ = try store.append(AppendRequest(event("s-\(i % 4)"))) }
-        #expect(try waitForProjections([CatalogueProjection()], url: db.superuserURL))
+        #expect(try waitForProjections([LogIndexProjection()], url: db.superuserURL))
         second.kill(signal: SIGTERM)
         second.wait()
         let totals = try catalogueTotals(on: try db.connect())

@@ -15,11 +15,11 @@ struct ProjectorTests {
         let store = EventStore(conninfo: db.serviceURL)
         defer { store.close() }
         for i in 0..<120 { _ = try store.append(AppendRequest(event("project-\(i % 7)", "type.\(i % 3)"))) }
-        let projector = ProjectorThread(url: db.projectorURL, projections: [CatalogueProjection()], batchSize: 25, pollInterval: 0.2)
-        #expect(try waitForProjections([CatalogueProjection()], url: db.serviceURL))
+        let projector = ProjectorThread(url: db.projectorURL, projections: [LogIndexProjection()], batchSize: 25, pollInterval: 0.2)
+        #expect(try waitForProjections([LogIndexProjection()], url: db.serviceURL))
         // Events appended while it runs are picked up through NOTIFY.
         for i in 0..<30 { _ = try store.append(AppendRequest(event("payer-\(i % 2)", "type.9"))) }
-        #expect(try waitForProjections([CatalogueProjection()], url: db.serviceURL))
+        #expect(try waitForProjections([LogIndexProjection()], url: db.serviceURL))
         projector.stop()
         let connection = try db.connect()
         let totals = try catalogueTotals(on: connection)
@@ -38,7 +38,7 @@ struct ProjectorTests {
         for i in 0..<10 { _ = try store.append(AppendRequest(event("org-\(i)"))) }
         let poison = try store.append(AppendRequest(event("org-x", "poison"))).position
         for i in 0..<10 { _ = try store.append(AppendRequest(event("org-\(i)"))) }
-        let projections: [any Projection] = [PoisonProjection(), CatalogueProjection()]
+        let projections: [any Projection] = [PoisonProjection(), LogIndexProjection()]
         let projector = ProjectorThread(url: db.projectorURL, projections: projections, batchSize: 7, pollInterval: 0.2)
         #expect(try waitForProjections(projections, url: db.serviceURL))
         projector.stop()
@@ -59,7 +59,7 @@ struct ProjectorTests {
         let store = EventStore(conninfo: db.serviceURL)
         defer { store.close() }
         for i in 0..<400 { _ = try store.append(AppendRequest(event("s-\(i % 37)", "t.\(i % 11)", ["i": .integer(Int64(i))]))) }
-        let catalogue = CatalogueProjection()
+        let catalogue = LogIndexProjection()
         let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 64, pollInterval: 0.2)
         #expect(try waitForProjections([catalogue], url: db.serviceURL))
         let connection = try db.connect()
@@ -93,7 +93,7 @@ struct ProjectorTests {
         let store = EventStore(conninfo: db.serviceURL)
         defer { store.close() }
         for i in 0..<300 { _ = try store.append(AppendRequest(event("s-\(i % 13)"))) }
-        let catalogue = CatalogueProjection()
+        let catalogue = LogIndexProjection()
         let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 40, pollInterval: 0.2)
         let writer = Thread {
             for i in 0..<300 { _ = try? store.append(AppendRequest(event("w-\(i % 5)"))) }
@@ -115,13 +115,13 @@ struct ProjectorTests {
         let store = EventStore(conninfo: db.serviceURL)
         defer { store.close() }
         for i in 0..<50 { _ = try store.append(AppendRequest(event("s-\(i % 3)"))) }
-        var projector = ProjectorThread(url: db.projectorURL, projections: [CatalogueProjection()], batchSize: 50, pollInterval: 0.2)
-        #expect(try waitForProjections([CatalogueProjection()], url: db.serviceURL))
+        var projector = ProjectorThread(url: db.projectorURL, projections: [LogIndexProjection()], batchSize: 50, pollInterval: 0.2)
+        #expect(try waitForProjections([LogIndexProjection()], url: db.serviceURL))
         projector.stop()
         let connection = try db.connect()
         try connection.query("UPDATE proj_catalogue._checkpoint SET version = 0")
         try connection.query("DELETE FROM proj_catalogue.streams")   // a stale table the rebuild must replace
-        projector = ProjectorThread(url: db.projectorURL, projections: [CatalogueProjection()], batchSize: 50, pollInterval: 0.2)
+        projector = ProjectorThread(url: db.projectorURL, projections: [LogIndexProjection()], batchSize: 50, pollInterval: 0.2)
         // The stale schema is already at the head, so wait for the version, not the position.
         #expect(try Poll.until { try ProjectionSchema.checkpoint("proj_catalogue", on: connection)?.version == 1 })
         projector.stop()

@@ -50,7 +50,7 @@ struct RebuildPipelineTests {
         let store = EventStore(conninfo: db.serviceURL)
         defer { store.close() }
         for i in 0..<230 { _ = try store.append(AppendRequest(event("s-\(i % 17)", "t.\(i % 5)"))) }
-        let projections: [any Projection] = [CatalogueProjection(), PreparingProjection(), PoisonProjection()]
+        let projections: [any Projection] = [LogIndexProjection(), PreparingProjection(), PoisonProjection()]
         let projector = ProjectorThread(url: db.projectorURL, projections: projections, batchSize: 33, pollInterval: 0.2)
         #expect(try waitForProjections(projections, url: db.serviceURL))
         projector.stop()
@@ -123,7 +123,7 @@ struct RebuildPipelineTests {
         let store = EventStore(conninfo: db.serviceURL)
         defer { store.close() }
         for i in 0..<40 { _ = try store.append(AppendRequest(event("s-\(i % 3)"))) }
-        let catalogue = CatalogueProjection()
+        let catalogue = LogIndexProjection()
         let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 16, pollInterval: 0.2)
         #expect(try waitForProjections([catalogue], url: db.serviceURL))
         projector.stop()

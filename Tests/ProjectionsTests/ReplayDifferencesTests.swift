@@ -83,7 +83,7 @@ struct ReplayDifferencesTests {
         let store = EventStore(conninfo: db.serviceURL)
         defer { store.close() }
         for i in 0..<40 { _ = try store.append(AppendRequest(event("s-\(i % 5)"))) }
-        let catalogue = CatalogueProjection()
+        let catalogue = LogIndexProjection()
         let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 16, pollInterval: 0.05)
         #expect(try waitForProjections([catalogue], url: db.serviceURL))
         projector.stop()

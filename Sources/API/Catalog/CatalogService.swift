@@ -73,7 +73,7 @@ public final class CatalogService: Sendable {
             return (s.snapshot, !s.started)
         }
         guard mustStart || current.position < 0 else { return current }
-        let loaded = try CatalogSnapshot.load(pool: replicas?.freshest(projection: IAPProjection().name)?.replica.pool ?? pool)
+        let loaded = try CatalogSnapshot.load(pool: replicas?.freshest(projection: CatalogProjection().name)?.replica.pool ?? pool)
         state.withLock { s in if loaded.position >= s.snapshot.position { s.snapshot = loaded } }
         if mustStart {
             let thread = Thread { [self] in self.run() }
@@ -154,13 +154,13 @@ public final class CatalogService: Sendable {
                     let connection = try PostgresConnection(conninfo: pool.conninfo)
                     try connection.listen(AllProjections.notificationChannel)
                     listener = connection
-                    try reload(from: replicas?.freshest(projection: IAPProjection().name)?.replica.pool ?? pool,
+                    try reload(from: replicas?.freshest(projection: CatalogProjection().name)?.replica.pool ?? pool,
                                cause: "connected")   // what moved while nobody listened
                     lastReload = Date()
                 }
                 let notes = try listener!.waitForNotifications(timeout: min(flushInterval, replicas == nil ? 0.25 : 0.1))
                 let notified = notes.contains { $0.payload.hasPrefix("iap:") }
-                if let (replica, reached) = replicas?.freshest(projection: IAPProjection().name) {
+                if let (replica, reached) = replicas?.freshest(projection: CatalogProjection().name) {
                     if reached > position || Date().timeIntervalSince(lastReload) >= fullReloadInterval {
                         try reload(from: replica.pool, cause: "replica")
                         lastReload = Date()

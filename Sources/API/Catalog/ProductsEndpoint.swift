@@ -17,7 +17,7 @@ enum ProductsEndpoint {
             // Test keys only; live keys and unknown values silently ignore it (seed).
             let demo = key.mode == .test ? request.query("demo").flatMap(CatalogResolver.Demo.init(rawValue:)) : nil
             let purchases = try userID.map { user in
-                try context.reading(IAPProjection(), for: request) { try CatalogSnapshot.purchases(app: key.app.appID, user: user, pool: $0) }
+                try context.reading(CatalogProjection(), for: request) { try CatalogSnapshot.purchases(app: key.app.appID, user: user, pool: $0) }
             } ?? []
             let view = CatalogResolver(catalog: key.app).resolve(userID: userID, purchases: purchases, demo: demo, now: context.now())
             if let impression = view.impression {

@@ -13,7 +13,7 @@ struct AppListAction: AdminAction {
     init(_ options: AdminOptions) throws {}
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp(IAPProjection())
+        try session.catchUp(CatalogProjection())
         let apps = try Self.apps(nil, session: session)
         let catalog = try CatalogSnapshot.load(pool: session.pool)
         var receipt = AdminReceipt()
@@ -29,7 +29,7 @@ struct AppListAction: AdminAction {
     /// One app's catalog as the SDKs are served it, once the IAP projection has reached the
     /// log's head; a refusal when there is no such app.
     static func catalog(_ app: String, session: AdminSession) throws -> AppCatalog {
-        try session.catchUp(IAPProjection())
+        try session.catchUp(CatalogProjection())
         guard let catalog = try CatalogSnapshot.load(pool: session.pool).apps[app] else {
             throw AdminError(.notFound, "app \(app) does not exist")
         }

@@ -2,12 +2,13 @@ import EventStore
 import LedgerDomain
 import LedgerJSON
 
-/// The IAP catalog: apps and their publishable keys, products and StoreKit prices,
+/// The IAP catalog (the projection `iap`, a name kept because it is its schema's,
+/// `proj_iap`): apps and their publishable keys, products and StoreKit prices,
 /// checkout, the active campaigns, users' purchase histories and offer impressions.
 ///
 /// Configuration is kept as the event's own JSON text (the catalog's readers decode it
 /// with the domain types), so a new optional field needs no new column.
-public struct IAPProjection: Projection {
+public struct CatalogProjection: Projection {
     public let name = "iap"
     public let version = 1
     public let tables = ["apps", "app_keys", "products", "checkout", "campaigns", "purchases", "impressions"]
@@ -50,8 +51,8 @@ public struct IAPProjection: Projection {
     }
 
     public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
-        let batch = IAPBatch()
-        for event in events where IAPBatch.folds(event.type) {
+        let batch = CatalogBatch()
+        for event in events where CatalogBatch.folds(event.type) {
             try folding(event) { try batch.decode(event) }
         }
         guard !batch.isEmpty else { return }

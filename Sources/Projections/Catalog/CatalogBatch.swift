@@ -7,7 +7,7 @@ import Postgres
 /// for the apps the batch touches, changed in memory in log order and written back whole;
 /// purchases and impressions merge with the rows already there in SQL; the rest are new
 /// rows or changes that the last event decides.
-final class IAPBatch {
+final class CatalogBatch {
     static let types: Set<String> = [AppCreated.type, AppKeyIssued.type, AppKeyRevoked.type, AppStatusChanged.type,
                                      ProductConfigured.type, ProductRemoved.type, StoreKitPriceSynced.type,
                                      CheckoutConfigured.type, MigrationCampaignConfigured.type, UpgradeOfferConfigured.type,

@@ -1,10 +1,11 @@
 import EventStore
 
-/// The event-type and stream catalogue: what kinds of events the log holds and which
+/// The log's index (the projection `catalogue`, a name kept because it is its schema's,
+/// `proj_catalogue`): what kinds of events the log holds and which
 /// streams exist, with counts and the positions where each starts and ends. Operators use
 /// it to find their way around the log; it is also the smallest real projection, the one
 /// the projector's and replay's own tests lean on.
-public struct CatalogueProjection: Projection {
+public struct LogIndexProjection: Projection {
     public let name = "catalogue"
     public let version = 1
     public let tables = ["event_types", "streams"]
