@@ -104,7 +104,7 @@ size_t ledger_x509_issue(EVP_PKEY *subject_key, const char *common_name,
                          int64_t not_before, int64_t not_after, int64_t serial, int is_ca,
                          const char *marker_oid, uint8_t *out, size_t capacity);
 
-/* ---- Ed25519, for signed checkpoints of the log (issue 15) ---- */
+/* ---- Ed25519, for signed checkpoints of the log (docs/audit.md) ---- */
 
 /* A new Ed25519 key; NULL on failure. Free with EVP_PKEY_free. */
 EVP_PKEY *ledger_ed25519_generate(void);

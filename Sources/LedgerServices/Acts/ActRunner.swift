@@ -58,15 +58,17 @@ public struct ActRunner: Sendable {
     }
 
     /// Decides and appends on this thread, for a process of its own (`ledger admin`),
-    /// never an HTTP handler. A projection behind is returned as such: the caller may wait
-    /// for it and run the act again.
-    public func run(_ act: any LedgerAct, metadata: EventMetadata, key: String?) throws -> (ActOutcome, Decision?) {
+    /// never an HTTP handler; with the outcome, the append it sent (nil when the act
+    /// stopped before). A projection behind is returned as such: the caller may wait for
+    /// it and run the act again.
+    public func run(_ act: any LedgerAct, metadata: EventMetadata, key: String?) throws -> (ActOutcome, AppendRequest?) {
         switch try prepare(act) {
         case .stopped(let outcome):
             return (outcome, nil)
         case .decided(let decision):
-            let result = Result { () throws(AppendError) -> AppendResult in try store.append(request(decision, metadata: metadata, key: key)) }
-            return (outcome(result, of: act, decision: decision), decision)
+            let append = request(decision, metadata: metadata, key: key)
+            let result = Result { () throws(AppendError) -> AppendResult in try store.append(append) }
+            return (outcome(result, of: act, decision: decision), append)
         }
     }
 }

@@ -3,20 +3,21 @@ import LedgerDomain
 import LedgerServices
 
 extension AdminSession {
-    /// Runs a shared act (LedgerServices) as the console and the API run it. This is a
-    /// process of its own, so where they answer "retry" when the billing projection is
-    /// behind, the command waits for it and decides again.
+    /// Runs a shared act (LedgerServices) as the console runs it. This is a process of
+    /// its own, so where the console answers "retry" when the billing projection is behind
+    /// the stream the act judges, the command waits for it and decides again.
     func perform(_ act: any LedgerAct, correlationID: String? = nil) throws -> [AppendedRecord] {
         let runner = ActRunner(store: services.store, pool: pool, now: services.now)
         let metadata = try metadata(correlationID: correlationID)
+        // First the whole log, as every command does: before the projector has ever run
+        // this says to start it, rather than failing on a table that is not there.
         try catchUp()
         var attempts = 0
         while true {
-            let (outcome, decision) = try runner.run(act, metadata: metadata, key: idempotencyKey)
+            let (outcome, request) = try runner.run(act, metadata: metadata, key: idempotencyKey)
             switch outcome {
             case .appended(let result):
-                let request = runner.request(decision!, metadata: metadata, key: idempotencyKey)
-                return Self.records(request.events, result)
+                return Self.records(request?.events ?? [], result)
             case .projectionBehind(let behind) where attempts < 3:
                 attempts += 1
                 try waitForBilling(position: behind.target)
