@@ -51,9 +51,11 @@ enum Authentication {
     static func authorizeBeforeWaiting(_ request: HTTPRequest, account: BillingAccount, target: Int64,
                                        context: ServiceContext) throws {
         let digest = try keyDigest(of: request)
+        // What the projection has folded is read before the projection is asked: a key it
+        // folds in between is then in the log's range searched below, never in neither.
+        var after = context.progress.position(BillingProjection().name) ?? 0
         var principal = try known(digest, context: context, pool: context.pool, caching: false)
         if principal == nil {
-            var after = context.progress.position(BillingProjection().name) ?? 0
             search: while after < target {
                 let page = try context.store.events(ofType: KeyIssued.type, after: after, through: target, limit: 500)
                 for event in page {
