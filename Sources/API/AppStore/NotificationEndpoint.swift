@@ -5,11 +5,11 @@ import HTTP
 import LedgerDomain
 import LedgerJSON
 import Observability
-import Projections
+import LedgerServices
 
 /// N1–N8: App Store Server Notifications V2, at one URL for production and one for
-/// sandbox. Decode → verify → find the organization → `AppStoreDecider` → append,
-/// deduplicated on the notification's UUID.
+/// sandbox. Decode → verify → `AppStoreNotificationAct` (the organization, `AppStoreDecider`,
+/// an append deduplicated on the notification's UUID) → acknowledge.
 enum NotificationEndpoint {
     struct Body: Decodable { var signedPayload: String }
 
@@ -36,34 +36,28 @@ enum NotificationEndpoint {
         let notification = AppStoreDecider.Notification(
             notificationUUID: verified.notificationUUID, type: verified.notificationType, subtype: verified.subtype,
             signedDate: verified.signedDate, environment: verified.environment, transaction: verified.transaction.map(AppStoreTransactionFacts.init))
-        let orgID = try verified.transaction?.appAccountToken.flatMap { try OrganizationsReadModel(pool: context.pool).organization(withAccountToken: $0) }
-        let decided: AppStoreDecider.NotificationOutcome
-        do {
-            decided = try AppStoreDecider.notification(notification, receivedAt: path, orgID: orgID, products: settings.catalog)
-        } catch {
-            throw Problem(error)
-        }
+        let act = AppStoreNotificationAct(notification, receivedAt: path, products: settings.catalog)
         let uuid = ExternalID.text(verified.notificationUUID)
         let metadata = EventMetadata(actor: Actor(.apple, "app-store-server-notifications"), requestID: request.requestID,
                                      correlationID: ExternalID.value(verified.notificationUUID),
                                      extra: ["notification_type": .string(ExternalID.text(verified.notificationType)),
                                              "subtype": verified.subtype.map { .string(ExternalID.text($0)) } ?? .null])
-        throw context.append(AppendRequest(decided.decision, metadata: metadata)) { result in
-            let outcome: String
-            switch result {
-            case .success(let r): outcome = r.replayed ? "duplicate" : decided.outcome
-            case .failure(let error) where error.code == .idempotencyConflict:
-                // The same UUID with other content: Apple does not do that; keep what we have.
-                context.logger.warning("notification uuid seen before with other content", ["notification_uuid": .string(uuid)])
-                outcome = "duplicate"
-            case .failure(let error):
-                throw error
+        return try context.perform(act, metadata: metadata) { outcome, request in
+            let named: String
+            switch outcome {
+            case .appended(let r): named = r.replayed ? "duplicate" : request?.events.first.map { AppStoreDecider.outcome(type: $0.type, data: $0.data) } ?? "applied"
+            case .alreadyRecorded(let recorded):
+                context.logger.warning("notification uuid seen before with other content",
+                                       ["notification_uuid": .string(uuid), "detail": .string(recorded.detail)])
+                named = "duplicate"
+            default:
+                throw outcome.failure
             }
             context.logger.info("app store notification", [
                 "notification_uuid": .string(uuid), "type": .string(ExternalID.text(verified.notificationType)),
-                "subtype": .string(ExternalID.text(verified.subtype ?? "")), "outcome": .string(outcome),
+                "subtype": .string(ExternalID.text(verified.subtype ?? "")), "outcome": .string(named),
             ])
-            return .json(Acknowledged(status: "acknowledged", notificationUUID: uuid, outcome: outcome))
+            return .json(Acknowledged(status: "acknowledged", notificationUUID: uuid, outcome: named))
         }
     }
 }

@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import HTTP
 import LedgerDomain
+import LedgerServices
 import Projections
 
 /// O1–O13: what an organization can buy through the App Store, and the token its
@@ -89,12 +90,10 @@ enum OfferEndpoint {
         // O8: eligible once, with an audit entry naming the domain, and in this same offer.
         let metadata = EventMetadata(actor: Actor(.person, reader.personID), requestID: request.requestID,
                                      reason: "verified e-mail on a K-12 school domain")
-        throw context.append(AppendRequest(Decision(grant), metadata: metadata)) { result in
-            switch result {
-            case .success: return response
-            // Another administrator's grant came first: the organization is eligible all the same.
-            case .failure(let error) where error.code == .idempotencyConflict: return response
-            case .failure(let error): throw error
+        return try context.perform(EducationGrantAct(grant: grant), metadata: metadata) { outcome, _ in
+            switch outcome {
+            case .appended, .alreadyRecorded: return response
+            default: throw outcome.failure
             }
         }
     }

@@ -4,12 +4,13 @@ import Foundation
 import HTTP
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Projections
 
 /// T1–T7: records a StoreKit 2 signed transaction bought for the organization.
-/// Decode → verify → load the organization → `AppStoreDecider` → append (with the
-/// education grant it makes, in the same append) → once the projection has it, answer
-/// with the subscription as it is.
+/// Decode → verify → `AppStoreTransactionAct` (the organization, `AppStoreDecider`, an
+/// append with the education grant it makes) → once the projection has it, answer with
+/// the subscription as it is.
 enum TransactionEndpoint {
     struct Body: Decodable {
         var signedTransaction: String
@@ -23,12 +24,13 @@ enum TransactionEndpoint {
         var position: Int64
     }
 
-    static func handle(_ request: HTTPRequest, context: ServiceContext, settings: AppStoreSettings, attempt: Int = 1) throws -> HTTPResponse {
+    static func handle(_ request: HTTPRequest, context: ServiceContext, settings: AppStoreSettings) throws -> HTTPResponse {
         let (session, reader) = try OrganizationAccess.signedIn(request, context, settings)
         try SameOrigin.check(request, session: session, origin: settings.publicOrigin)          // T2
         let orgID = request.pathParameters["org_id"] ?? ""
-        let organizations = OrganizationsReadModel(pool: context.pool)
-        guard let org = try organizations.snapshot(orgID), reader.role(in: org) != nil else { throw OrganizationAccess.notFound(orgID) }
+        guard let org = try OrganizationsReadModel(pool: context.pool).snapshot(orgID), reader.role(in: org) != nil else {
+            throw OrganizationAccess.notFound(orgID)
+        }
         let body = try request.decodeJSON(Body.self)
         let facts: AppStoreTransactionFacts
         do {
@@ -36,42 +38,20 @@ enum TransactionEndpoint {
         } catch {
             throw invalid("\(error.code.rawValue): \(error.message)")
         }
-        // From the log itself, not the projection: a transaction a notification recorded a moment
-        // ago is already recorded (T5), whether or not the projector has folded it yet.
-        let known = try AppStoreSubscriptionLog(try context.store.readStream(facts.stream).map { (type: $0.type, data: try $0.data()) })
-        let decision: Decision
-        do {
-            decision = try AppStoreDecider.recordTransaction(
-                facts, org: org, reader: reader, known: known,
-                products: settings.catalog, domains: settings.schoolDomains, now: context.now())
-        } catch {
-            throw Problem(error)
-        }
-        guard !decision.events.isEmpty else {
-            // T5: already recorded; nothing is appended and the answer is the subscription as it
-            // is, with every fact the log held when the request came (a REFUND just notified).
-            return try answer(recorded: false, at: max(org.position, try context.store.headPosition()), orgID: orgID,
-                              reader: reader, request: request, context: context, settings: settings)
-        }
+        let act = AppStoreTransactionAct(facts, orgID: orgID, reader: reader, products: settings.catalog, domains: settings.schoolDomains)
         let metadata = EventMetadata(actor: Actor(.person, reader.personID), requestID: request.requestID)
-        let claims = decision.events.allSatisfy { $0.type == AppStoreSubscriptionClaimed.type }
-        throw context.append(AppendRequest(decision, metadata: metadata)) { result in
-            switch result {
-            case .success(let r):
-                // A claim records who bought a transaction already recorded: the transaction itself is not new.
-                return try answer(recorded: !claims && !(r.events.last?.alreadyRecorded ?? true), at: r.position, orgID: orgID,
+        return try context.perform(act, metadata: metadata) { outcome, sent in
+            switch outcome {
+            case .appended(let r):
+                return try answer(recorded: AppStoreTransactionAct.recordsAnew(sent!, r), at: r.position, orgID: orgID,
                                   reader: reader, request: request, context: context, settings: settings)
-            case .failure(let error) where error.code == .idempotencyConflict && claims:
-                // Another administrator claimed it meanwhile: its first holder stays (T5, O10).
+            case .alreadyRecorded:
+                // T5: nothing is appended and the answer is the subscription as it is, with every
+                // fact the log held when the request came (a REFUND just notified).
                 return try answer(recorded: false, at: max(org.position, try context.store.headPosition()), orgID: orgID,
                                   reader: reader, request: request, context: context, settings: settings)
-            case .failure(let error) where error.code == .idempotencyConflict && error.key?.hasPrefix("education-auto:") == true && attempt < 3:
-                // Another administrator made the organization eligible meanwhile: decide again on what is recorded now.
-                return try handle(request, context: context, settings: settings, attempt: attempt + 1)
-            case .failure(let error) where error.code == .idempotencyConflict:
-                throw invalid("transaction \(ExternalID.text(facts.transactionID)) was recorded before with other content")
-            case .failure(let error):
-                throw error
+            default:
+                throw outcome.failure
             }
         }
     }

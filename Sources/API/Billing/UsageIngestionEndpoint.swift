@@ -3,11 +3,11 @@ import Foundation
 import HTTP
 import LedgerDomain
 import LedgerJSON
-import Projections
+import LedgerServices
 
 /// `POST /v1/usage/events`: batches of usage from the platform's metering services.
-/// Decode → load the projects' state → `UsageDecider` → append (holding no thread) →
-/// encode. The batch is accepted as a whole or refused as a whole.
+/// Decode → `UsageRecordAct` (the projects' state, `UsageDecider`, an append holding no
+/// thread) → encode. The batch is accepted as a whole or refused as a whole.
 enum UsageIngestionEndpoint {
     struct Accepted: Codable, Sendable {
         var accepted: Int
@@ -20,48 +20,19 @@ enum UsageIngestionEndpoint {
         guard principal.kind == .service else {
             throw Problem(status: 403, code: "forbidden", detail: "usage ingestion needs an internal service key")
         }
-        let batch = try decode(request)
-        var loaded = try BillingReadModel(pool: context.pool).usageState(projects: UsageDecider.projects(of: batch))
-        loaded.recorded = try recorded(UsageDecider.idsToLookUp(batch, state: loaded), store: context.store)
-        let state = loaded
-        let decision: Decision
-        do {
-            decision = try UsageDecider.decide(batch, state: state, now: context.now())
-        } catch {
-            throw Problem(error)
-        }
-        guard !decision.events.isEmpty else {
-            // Every event was recorded before its month closed: a retry, answered as one.
-            let position = state.recorded.values.map(\.position).max() ?? 0
-            return .json(Accepted(accepted: 0, duplicates: batch.count, position: position))
-        }
+        let act = UsageRecordAct(batch: try decode(request))
         let metadata = EventMetadata(actor: Actor(.service, principal.id), requestID: request.requestID)
-        throw context.append(AppendRequest(decision, metadata: metadata)) { result in
-            switch result {
-            case .success(let r):
-                let duplicates = r.events.filter(\.alreadyRecorded).count + (batch.count - decision.events.count)
-                return .json(Accepted(accepted: batch.count - duplicates, duplicates: duplicates, position: r.position))
-            case .failure(let error) where error.code == .idempotencyConflict:
-                throw Problem(status: 409, code: "usage_id_conflict",
-                              detail: "a usage id of this batch was recorded before with different content: \(error.message); nothing was recorded")
-            case .failure(let error) where error.code == .wrongExpectedVersion && error.stream.map(decision.expectedVersions.keys.contains) == true:
-                throw Problem(UsageDecider.closedMeanwhile(stream: error.stream!, batch: batch, state: state))
-            case .failure(let error):
-                throw error
+        return try context.perform(act, metadata: metadata) { outcome, _ in
+            switch outcome {
+            case .appended(let result):
+                let (accepted, duplicates) = act.counts(result)
+                return .json(Accepted(accepted: accepted, duplicates: duplicates, position: result.position))
+            case .alreadyRecorded(let recorded):
+                return .json(Accepted(accepted: 0, duplicates: act.batch.count, position: recorded.position ?? 0))
+            default:
+                throw outcome.failure
             }
         }
-    }
-
-    /// The usage events the log holds under the ids given, as they were measured.
-    static func recorded(_ ids: [String], store: EventStore) throws -> [String: UsageState.Recorded] {
-        var out: [String: UsageState.Recorded] = [:]
-        for event in try store.events(withKeys: ids.map { "usage:" + $0 }) where event.type == UsageRecorded.type {
-            let e = try event.decode(UsageRecorded.self)
-            let m = UsageDecider.Measurement(id: e.usageID, projectID: e.projectID, meter: e.meter.rawValue, quantity: e.quantity,
-                                             occurredAt: event.occurredAt)
-            out[e.usageID] = UsageState.Recorded(m, position: event.position)
-        }
-        return out
     }
 
     /// `{"events": [...]}`, each event's members of the right JSON kinds; what their values

@@ -4,11 +4,12 @@ import Foundation
 import HTTP
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 
 /// `POST /v1/iap/transactions`: the SDK syncs a StoreKit 2 transaction into the user's
 /// purchase history with the app (trial eligibility and campaign targeting read it).
-/// Decode → verify with the app's bundle ID → `CatalogDecider` → append (holding no
-/// thread) → encode, in the seed's `Error` shape for every refusal.
+/// Decode → verify with the app's bundle ID → `PurchaseSyncAct` (`CatalogDecider`, an
+/// append holding no thread) → encode, in the seed's `Error` shape for every refusal.
 enum TransactionSyncEndpoint {
     static func handle(_ request: HTTPRequest, context: ServiceContext) throws -> HTTPResponse {
         do {
@@ -33,27 +34,23 @@ enum TransactionSyncEndpoint {
             }
             let trial = transaction.offerType == 1 && transaction.payload["offerDiscountType"]?.stringValue == "FREE_TRIAL"
             let facts = AppStoreTransactionFacts(transaction)
-            let decision: Decision
-            do {
-                decision = try CatalogDecider.syncTransaction(facts, trial: trial, user: user, appID: key.app.appID, testKey: key.mode == .test)
-            } catch {
-                throw CatalogError(status: 422, error: error.message, code: "invalid_transaction")
-            }
+            let act = PurchaseSyncAct(facts, trial: trial, user: user, appID: key.app.appID, testKey: key.mode == .test)
             let metadata = EventMetadata(actor: Actor(.service, "sdk:\(key.app.appID)"), requestID: request.requestID)
-            throw context.append(AppendRequest(decision, metadata: metadata)) { result in
-                switch result {
-                case .success(let r):
+            return try context.perform(act, metadata: metadata) { outcome, _ in
+                switch outcome {
+                case .appended(let r):
                     return .json([
                         "status": "synced", "recorded": .bool(!r.replayed), "position": .integer(r.position),
                         "transaction_id": .string(ExternalID.text(facts.transactionID)),
                         "original_transaction_id": .string(ExternalID.text(facts.originalTransactionID)),
                         "product_id": .string(ExternalID.text(facts.productID)),
                     ] as JSONValue)
-                case .failure(let error) where error.code == .idempotencyConflict:
-                    return CatalogError(status: 409, error: "Transaction \(ExternalID.text(facts.transactionID)) was synced before for another user.",
-                                        code: Refusal.Code.transactionConflict.rawValue).response
-                case .failure(let error):
-                    throw error
+                case .refused(let refusal) where refusal.code == .transactionConflict:
+                    return CatalogError(status: 409, error: refusal.message, code: refusal.code.rawValue).response
+                case .refused(let refusal):
+                    return CatalogError(status: 422, error: refusal.message, code: "invalid_transaction").response
+                default:
+                    throw outcome.failure
                 }
             }
         } catch let error as CatalogError {

@@ -91,6 +91,9 @@ extension Console {
         switch outcome {
         case .appended(let result):
             return Self.redirect("/events/\(result.events.first?.position ?? 0)")
+        case .alreadyRecorded(let recorded):
+            if let position = recorded.position { return Self.redirect("/events/\(position)") }
+            return try actForm(act, request, viewer, error: "Nothing was appended: \(recorded.detail).", fields: fields, status: 200)
         case .refused(let refusal):
             let detail = refusal.errors.isEmpty ? refusal.message : refusal.message + ": " + refusal.errors.joined(separator: "; ")
             return try actForm(act, request, viewer, error: detail, fields: fields, status: 422)

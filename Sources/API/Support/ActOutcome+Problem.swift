@@ -7,7 +7,7 @@ extension ActOutcome {
     /// which each surface renders in its own shape (a 422 problem, the act's form again).
     var problem: Problem? {
         switch self {
-        case .appended, .refused:
+        case .appended, .alreadyRecorded, .refused:
             return nil
         case .conflict(let conflict) where conflict.isIdempotencyConflict:
             return Problem(status: 409, code: "idempotency_conflict", detail: conflict.detail)
@@ -26,5 +26,12 @@ extension ActOutcome {
                            detail: "the \(behind.projection) projection has not applied position \(behind.target) yet, which this decision needs; retry in a moment",
                            retryAfter: 1)
         }
+    }
+
+    /// What an endpoint throws for an outcome it has no answer of its own for: a refusal
+    /// as the problem that says it, the rest as `problem`.
+    var failure: Problem {
+        if case .refused(let refusal) = self { return Problem(refusal) }
+        return problem ?? Problem(status: 500, code: "internal", detail: "an act's outcome was read as a failure")
     }
 }

@@ -167,14 +167,16 @@ extension EventStore {
     /// The events that carry event-level idempotency `keys` (a usage event's `usage:<id>`),
     /// in position order.
     public func events(withKeys keys: [String]) throws -> [RecordedEvent] {
+        try pool.read { try Self.events(withKeys: keys, on: $0) }
+    }
+
+    public static func events(withKeys keys: [String], on connection: PostgresConnection) throws -> [RecordedEvent] {
         guard !keys.isEmpty else { return [] }
-        return try pool.read { conn in
-            try conn.query("""
-                SELECT \(Self.eventColumns)
-                FROM (SELECT position AS keyed FROM event_keys WHERE idempotency_key = ANY($1::text[])) k
-                JOIN events ON events.position = k.keyed ORDER BY position
-                """, [PostgresTextArray(Array(Set(keys)))], format: .binary).rows.map(RecordedEvent.init(row:))
-        }
+        return try connection.query("""
+            SELECT \(eventColumns)
+            FROM (SELECT position AS keyed FROM event_keys WHERE idempotency_key = ANY($1::text[])) k
+            JOIN events ON events.position = k.keyed ORDER BY position
+            """, [PostgresTextArray(Array(Set(keys)))], format: .binary).rows.map(RecordedEvent.init(row:))
     }
 
     public func headPosition() throws -> Int64 {

@@ -8,10 +8,14 @@ import LedgerDomain
 public enum ActOutcome: Sendable {
     /// In the log (`replayed`: the key had recorded it before, nothing new was written).
     case appended(AppendResult)
+    /// In the log already, by another append: done, and nothing new was written.
+    case alreadyRecorded(AlreadyRecorded)
     /// The rules or the state refuse it, with the decider's stable code.
     case refused(Refusal)
     /// The state it was decided on changed before the append (a stream moved past the
     /// version expected), or its key was used before for another request: re-read and retry.
+    /// A conflict whose `decideAgain` is set is decided again at once by the shells that
+    /// can (the API, `ledger admin`), a few times, before it is answered.
     case conflict(Conflict)
     /// The database failed while committing: retry with the same key.
     case outcomeUnknown(String)
@@ -25,6 +29,8 @@ public enum ActOutcome: Sendable {
         /// The stream that moved; nil for an idempotency key used before.
         public var stream: String?
         public var detail: String
+        /// The act's own reading of the race: the state changed, decide again now.
+        public var decideAgain: Bool = false
         public var isIdempotencyConflict: Bool { stream == nil }
     }
 

@@ -18,6 +18,9 @@ public struct ActReads: Sendable {
     /// The billing projection's reads.
     public var billing: BillingReadModel { BillingReadModel(pool: pool) }
 
+    /// The organizations projection's reads.
+    public var organizations: OrganizationsReadModel { OrganizationsReadModel(pool: pool) }
+
     /// The version of `stream` if the billing projection has applied all of it (nil for
     /// a stream without events); else throws `ProjectionBehind`. Reading the stream's head
     /// first and the projection after means a decision on the projection sees every event
@@ -53,6 +56,22 @@ public struct ActReads: Sendable {
     public func holdState(_ id: String) throws -> HoldDecider.State {
         let events = try pool.read { try EventStore.readStream(HoldDecider.stream(id), on: $0) }
         return try HoldDecider.State(stream: try events.map { (type: $0.type, data: try $0.data(), position: $0.position) })
+    }
+
+    /// A stream's events, straight from the log: what a decider judges when a projection
+    /// a moment behind would let it record a fact twice (an App Store subscription's).
+    public func stream(_ stream: String) throws -> [RecordedEvent] {
+        try pool.read { try EventStore.readStream(stream, on: $0) }
+    }
+
+    /// The events of the log that carry the event-level idempotency `keys`.
+    public func events(withKeys keys: [String]) throws -> [RecordedEvent] {
+        try pool.read { try EventStore.events(withKeys: keys, on: $0) }
+    }
+
+    /// The log's head: the highest committed position.
+    public func headPosition() throws -> Int64 {
+        try pool.read { try EventStore.headPosition(on: $0) }
     }
 
     /// A stream's version in the log; 0 for a stream without events.

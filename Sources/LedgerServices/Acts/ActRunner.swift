@@ -21,14 +21,19 @@ public struct ActRunner: Sendable {
         case stopped(ActOutcome)
     }
 
-    /// The act's decision on the state now; a refusal or a projection behind stops it.
+    /// The act's decision on the state now; a refusal, a projection behind, or nothing
+    /// left to record stops it.
     public func prepare(_ act: any LedgerAct) throws -> Prepared {
         do {
-            return .decided(try act.decide(reads))
+            let decision = try act.decide(reads)
+            guard !decision.events.isEmpty else { return .stopped(.alreadyRecorded(AlreadyRecorded("nothing left to record"))) }
+            return .decided(decision)
         } catch let refusal as Refusal {
             return .stopped(.refused(refusal))
         } catch let behind as ProjectionBehind {
             return .stopped(.projectionBehind(behind))
+        } catch let recorded as AlreadyRecorded {
+            return .stopped(.alreadyRecorded(recorded))
         }
     }
 
@@ -42,8 +47,8 @@ public struct ActRunner: Sendable {
         return request
     }
 
-    /// What the append's result means for `act`: a lost race on a stream the decision
-    /// expected is judged again on the stream as it is now.
+    /// What the append's result means for `act`: a race lost on a stream the decision
+    /// expected, or on one of its keys, is judged again by the act on the state now.
     public func outcome(_ result: Result<AppendResult, AppendError>, of act: any LedgerAct, decision: Decision) -> ActOutcome {
         switch result {
         case .success(let appended):
@@ -53,22 +58,38 @@ public struct ActRunner: Sendable {
                let refusal = try? act.lostRace(on: stream, actualVersion: error.actualVersion, reads) {
                 return .refused(refusal)
             }
+            if error.code == .idempotencyConflict, let verdict = try? act.keyTaken(error.key, by: decision, reads) {
+                switch verdict {
+                case .refused(let refusal): return .refused(refusal)
+                case .alreadyRecorded(let recorded): return .alreadyRecorded(recorded)
+                case .decideAgain: return .conflict(.init(stream: nil, detail: error.message, decideAgain: true))
+                }
+            }
             return .failed(error)
         }
     }
 
     /// Decides and appends on this thread, for a process of its own (`ledger admin`),
     /// never an HTTP handler; with the outcome, the append it sent (nil when the act
-    /// stopped before). A projection behind is returned as such: the caller may wait for
-    /// it and run the act again.
-    public func run(_ act: any LedgerAct, metadata: EventMetadata, key: String?) throws -> (ActOutcome, AppendRequest?) {
-        switch try prepare(act) {
-        case .stopped(let outcome):
-            return (outcome, nil)
-        case .decided(let decision):
-            let append = request(decision, metadata: metadata, key: key)
-            let result = Result { () throws(AppendError) -> AppendResult in try store.append(append) }
-            return (outcome(result, of: act, decision: decision), append)
+    /// stopped before). A race the act reads as "decide again" is decided again here, up
+    /// to `attempts` times; a projection behind is returned as such: the caller may wait
+    /// for it and run the act again.
+    public func run(_ act: any LedgerAct, metadata: EventMetadata, key: String?, attempts: Int = 3) throws -> (ActOutcome, AppendRequest?) {
+        var attempt = 1
+        while true {
+            switch try prepare(act) {
+            case .stopped(let outcome):
+                return (outcome, nil)
+            case .decided(let decision):
+                let append = request(decision, metadata: metadata, key: key)
+                let result = Result { () throws(AppendError) -> AppendResult in try store.append(append) }
+                let outcome = outcome(result, of: act, decision: decision)
+                if case .conflict(let conflict) = outcome, conflict.decideAgain, attempt < attempts {
+                    attempt += 1
+                    continue
+                }
+                return (outcome, append)
+            }
         }
     }
 }

@@ -18,6 +18,8 @@ extension AdminSession {
             switch outcome {
             case .appended(let result):
                 return Self.records(request?.events ?? [], result)
+            case .alreadyRecorded:
+                return []
             case .projectionBehind(let behind) where attempts < 3:
                 attempts += 1
                 try waitForBilling(position: behind.target)
@@ -32,8 +34,8 @@ extension AdminSession {
     func error(for outcome: ActOutcome) -> AdminError {
         let rerun = "re-run the same command with --idempotency-key \(idempotencyKey)"
         switch outcome {
-        case .appended:
-            return AdminError(.appendFailed, "internal: an appended outcome read as an error")
+        case .appended, .alreadyRecorded:
+            return AdminError(.appendFailed, "internal: a recorded outcome read as an error")
         case .refused(let refusal):
             return AdminError(refusal)
         case .conflict(let conflict) where conflict.isIdempotencyConflict:

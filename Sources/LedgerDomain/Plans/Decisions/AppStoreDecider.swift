@@ -1,3 +1,5 @@
+import LedgerJSON
+
 /// Decides what Apple's signed payloads change (T, N): the organization's plan through its
 /// App Store subscription. Pure: the payload was verified by the AppStore module, the
 /// organization read from the organizations projection.
@@ -106,7 +108,17 @@ public enum AppStoreDecider {
     /// `ignored: …`).
     public struct NotificationOutcome: Sendable, Hashable {
         public var decision: Decision
-        public var outcome: String
+        public var outcome: String { decision.events.first.map { AppStoreDecider.outcome(type: $0.type, data: $0.data) } ?? "ignored" }
+    }
+
+    /// How the answer names what a notification's event records: `applied` (a
+    /// transaction), `ended`, or `ignored: <reason>` (acknowledged only).
+    public static func outcome(type: String, data: JSONValue) -> String {
+        switch type {
+        case AppStoreNotificationAcknowledged.type: return "ignored: " + (data["reason"]?.stringValue ?? "")
+        case AppStoreSubscriptionEnded.type: return "ended"
+        default: return "applied"
+        }
     }
 
     /// N1–N8: `orgID` is the organization whose account token the transaction names, if
@@ -122,8 +134,7 @@ public enum AppStoreDecider {
                                                      subtype: n.subtype.map(ExternalID.text), reason: ExternalID.text(reason),
                                                      environment: n.environment)
             return NotificationOutcome(decision: Decision(PendingEvent(e, on: "appstore-notifications", occurredAt: n.signedDate),
-                                                          idempotencyKey: n.idempotencyKey),
-                                       outcome: "ignored: " + ExternalID.text(reason))
+                                                          idempotencyKey: n.idempotencyKey))
         }
         guard applying.contains(n.type) || ending.contains(n.type) else { return acknowledged("type \(n.type) changes no plan") }
         guard let t = n.transaction else { return acknowledged("no signed transaction") }
@@ -133,11 +144,11 @@ public enum AppStoreDecider {
             let e = AppStoreSubscriptionEnded(orgID: orgID, originalTransactionID: ExternalID.value(t.originalTransactionID),
                                               reason: n.type, signedDate: n.signedDate, notificationUUID: ExternalID.value(n.notificationUUID))
             return NotificationOutcome(decision: Decision(PendingEvent(e, on: t.stream, occurredAt: n.signedDate),
-                                                          idempotencyKey: n.idempotencyKey), outcome: "ended")
+                                                          idempotencyKey: n.idempotencyKey))
         }
         let e = recorded(t, orgID: orgID, plan: plan, personID: nil, via: n.type, expired: false)
         return NotificationOutcome(decision: Decision(PendingEvent(e, on: t.stream, occurredAt: t.signedDate),
-                                                      idempotencyKey: n.idempotencyKey), outcome: "applied")
+                                                      idempotencyKey: n.idempotencyKey))
     }
 
     static func recorded(_ t: AppStoreTransactionFacts, orgID: String, plan: Plan, personID: String?, via: String,

@@ -17,11 +17,14 @@ public struct EducationEligibility: Sendable, Hashable {
         } else if role == .administrator, reader.emailVerified, let email = reader.email, let domain = domains.match(email: email) {
             let grant = EducationEligibilityGranted(orgID: org.id, domain: domain, personID: reader.personID)
             self.init(eligible: true, source: "school_email",
-                      grant: PendingEvent(grant, on: "org-" + org.id, idempotencyKey: "education-auto:" + org.id))
+                      grant: PendingEvent(grant, on: "org-" + org.id, idempotencyKey: Self.grantKey(org.id)))
         } else {
             self.init(eligible: false, source: nil, grant: nil)
         }
     }
+
+    /// The key of an organization's automatic grant: recorded once, whoever triggers it.
+    public static func grantKey(_ orgID: String) -> String { "education-auto:" + orgID }
 
     init(eligible: Bool, source: String?, grant: PendingEvent?) {
         self.eligible = eligible
