@@ -22,13 +22,17 @@ public struct ActReads: Sendable {
     public var organizations: OrganizationsReadModel { OrganizationsReadModel(pool: pool) }
 
     /// The version of `stream` if the billing projection has applied all of it (nil for
-    /// a stream without events); else throws `ProjectionBehind`. Reading the stream's head
+    /// a stream without events, once the projection exists); else throws `ProjectionBehind`. Reading the stream's head
     /// first and the projection after means a decision on the projection sees every event
     /// of the stream up to that version, and an append expecting it fails if one came since.
     public func billingVersion(covering stream: String) throws -> Int64? {
         let head = try pool.read { try EventStore.streamHead(stream, on: $0) }
-        guard let head else { return nil }
         let checkpoint = try billing.checkpoint()?.position
+        guard let head else {
+            // No such stream, but the projection's tables must exist to say what else is there.
+            if checkpoint == nil { throw ProjectionBehind(projection: BillingProjection().name, target: 0, checkpoint: nil) }
+            return nil
+        }
         guard let checkpoint, checkpoint >= head.position else {
             throw ProjectionBehind(projection: BillingProjection().name, target: head.position, checkpoint: checkpoint)
         }
@@ -38,11 +42,31 @@ public struct ActReads: Sendable {
     /// Throws `ProjectionBehind` unless the billing projection has applied the whole log
     /// as it is now: what an act needs before it may say that something does not exist.
     public func requireBillingAtHead() throws {
-        let head = try pool.read { try EventStore.headPosition(on: $0) }
-        let checkpoint = try billing.checkpoint()?.position
-        guard let checkpoint, checkpoint >= head else {
-            throw ProjectionBehind(projection: BillingProjection().name, target: head, checkpoint: checkpoint)
+        try requireAtHead(BillingProjection())
+    }
+
+    /// Throws `ProjectionBehind` until the projector has created `projection`'s tables.
+    public func requireCreated(_ projection: any Projection) throws {
+        guard try pool.read({ try ProjectionSchema.checkpoint(projection.schema, on: $0) }) != nil else {
+            throw ProjectionBehind(projection: projection.name, target: 0, checkpoint: nil)
         }
+    }
+
+    /// Throws `ProjectionBehind` unless `projection` has applied the whole log as it is now.
+    public func requireAtHead(_ projection: any Projection) throws {
+        let (head, checkpoint) = try pool.read { conn in
+            (try EventStore.headPosition(on: conn), try ProjectionSchema.checkpoint(projection.schema, on: conn)?.position)
+        }
+        guard let checkpoint, checkpoint >= head else {
+            throw ProjectionBehind(projection: projection.name, target: head, checkpoint: checkpoint)
+        }
+    }
+
+    /// What the account deciders need to judge the payers and projects named, once the
+    /// billing projection has applied the whole log: an act may then say one does not exist.
+    public func accountsState(payers: [String] = [], projects: [String] = []) throws -> AccountsDecider.State {
+        try requireBillingAtHead()
+        return try billing.accountsState(payers: payers, projects: projects)
     }
 
     /// What the account deciders need to judge `pool` as a pool, once the billing
@@ -60,8 +84,8 @@ public struct ActReads: Sendable {
 
     /// A stream's events, straight from the log: what a decider judges when a projection
     /// a moment behind would let it record a fact twice (an App Store subscription's).
-    public func stream(_ stream: String) throws -> [RecordedEvent] {
-        try pool.read { try EventStore.readStream(stream, on: $0) }
+    public func stream(_ stream: String, from version: Int64 = 1) throws -> [RecordedEvent] {
+        try pool.read { try EventStore.readStream(stream, from: version, on: $0) }
     }
 
     /// The events of the log that carry the event-level idempotency `keys`.

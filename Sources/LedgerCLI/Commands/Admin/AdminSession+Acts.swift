@@ -1,17 +1,18 @@
 import EventStore
 import LedgerDomain
 import LedgerServices
+import Projections
 
 extension AdminSession {
+    /// The shared acts, on the command's pools and clock.
+    var acts: ActRunner { ActRunner(store: services.store, pool: pool, now: services.now) }
+
     /// Runs a shared act (LedgerServices) as the console runs it. This is a process of
-    /// its own, so where the console answers "retry" when the billing projection is behind
-    /// the stream the act judges, the command waits for it and decides again.
+    /// its own, so where the console answers "retry" when a projection is behind what the
+    /// act judges (or not created yet), the command waits for it and decides again.
     func perform(_ act: any LedgerAct, correlationID: String? = nil) throws -> [AppendedRecord] {
-        let runner = ActRunner(store: services.store, pool: pool, now: services.now)
+        let runner = acts
         let metadata = try metadata(correlationID: correlationID)
-        // First the whole log, as every command does: before the projector has ever run
-        // this says to start it, rather than failing on a table that is not there.
-        try catchUp()
         var attempts = 0
         while true {
             let (outcome, request) = try runner.run(act, metadata: metadata, key: idempotencyKey)
@@ -22,10 +23,19 @@ extension AdminSession {
                 return []
             case .projectionBehind(let behind) where attempts < 3:
                 attempts += 1
-                try waitForBilling(position: behind.target)
+                try waitFor(AllProjections.named(behind.projection) ?? BillingProjection(), position: behind.target)
             default:
                 throw error(for: outcome)
             }
+        }
+    }
+
+    /// Decides `act` without appending and throws its refusal: a command checks this way
+    /// before it stores anything the act will name (an operator's credential).
+    func check(_ act: any LedgerAct) throws {
+        switch try acts.prepare(act) {
+        case .decided, .stopped(.alreadyRecorded): return
+        case .stopped(let outcome): throw error(for: outcome)
         }
     }
 
@@ -47,6 +57,9 @@ extension AdminSession {
                 "the database failed while committing and whether the command was recorded is unknown (\(detail)): \(rerun), which records it at most once")
         case .unavailable(let detail):
             return AdminError(.appendFailed, "the event log could not be written, nothing was appended (\(detail)): \(rerun) once the database is back")
+        case .projectionBehind(let behind) where behind.checkpoint == nil:
+            return AdminError(.projectionUnavailable,
+                "the \(behind.projection) projection does not exist yet: start the projector (`ledger project`) and retry")
         case .projectionBehind(let behind):
             return AdminError(.projectionBehind,
                 "the \(behind.projection) projection has not applied position \(behind.target) (it is at \(behind.checkpoint.map(String.init) ?? "nothing")): is `ledger project` running?")

@@ -37,24 +37,6 @@ struct AdminSession {
         return EventMetadata(actor: identity.actor, requestID: requestID, correlationID: correlationID, reason: identity.reason)
     }
 
-    /// Appends atomically, under the command's idempotency key unless the command names
-    /// a key of its own (a month close, whose keys say which month). `refusal` turns an
-    /// append error it recognises (typically a stream that is not at the expected
-    /// version) into the command's own message.
-    private func append(_ events: [EventToAppend], expecting expected: [String: ExpectedVersion], idempotencyKey: String?,
-                        refusal: (AppendError) -> AdminError?) throws -> [AppendedRecord] {
-        let result: AppendResult
-        do {
-            // Events that carry keys of their own (a purchase id) are idempotent by them.
-            let key = idempotencyKey ?? (events.contains { $0.idempotencyKey != nil } ? nil : self.idempotencyKey)
-            result = try services.store.append(AppendRequest(events: events, expectedVersions: expected, idempotencyKey: key))
-        } catch {
-            if let mapped = refusal(error) { throw mapped }
-            throw self.error(for: .failed(error))
-        }
-        return Self.records(events, result)
-    }
-
     // MARK: Reading the projection
 
     /// Waits until the billing projection has applied everything in the log now, so that
@@ -75,7 +57,7 @@ struct AdminSession {
         try waitFor(projection, position: try services.store.headPosition())
     }
 
-    private func waitFor(_ projection: any Projection, position target: Int64) throws {
+    func waitFor(_ projection: any Projection, position target: Int64) throws {
         let name = projection.name
         do {
             if try ProjectionWait.until(projection, reaches: target, pool: pool, timeout: services.projectionTimeout) { return }
@@ -93,37 +75,9 @@ struct AdminSession {
     /// The billing projection's reads.
     var billing: BillingReadModel { BillingReadModel(pool: pool) }
 
-    /// What the account deciders need, after catching up with the log.
-    func accountsState(payers: [String] = [], projects: [String] = [], pools: [Pool] = []) throws -> AccountsDecider.State {
-        try catchUp()
-        return try billing.accountsState(payers: payers, projects: projects, pools: pools)
-    }
-
     /// What the account deciders need to judge `pool` as a pool.
     func accountsState(_ pool: Pool) throws -> AccountsDecider.State {
         try catchUp()
         return try billing.accountsState(of: pool)
-    }
-
-    /// Runs a decider: its refusal becomes the command's.
-    func decide<T>(_ decider: () throws -> T) throws -> T {
-        do {
-            return try decider()
-        } catch let refusal as Refusal {
-            throw AdminError(refusal)
-        }
-    }
-
-    /// Appends what a decider decided, with the operator's metadata.
-    func append(_ decision: Decision, correlationID: String? = nil,
-                refusal: (AppendError) -> AdminError? = { _ in nil }) throws -> [AppendedRecord] {
-        let metadata = try metadata(correlationID: correlationID)
-        return try append(decision.events.map { EventToAppend($0, metadata: metadata) }, expecting: decision.expectedVersions,
-                          idempotencyKey: decision.idempotencyKey, refusal: refusal)
-    }
-
-    /// A refusal for a stream that was expected to be absent (a create) but exists.
-    static func whenExists(_ stream: String, _ error: AdminError) -> (AppendError) -> AdminError? {
-        { $0.code == .wrongExpectedVersion && $0.stream == stream && ($0.actualVersion ?? 0) > 0 ? error : nil }
     }
 }

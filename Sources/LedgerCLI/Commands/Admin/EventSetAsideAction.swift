@@ -1,5 +1,6 @@
 import EventStore
 import LedgerDomain
+import LedgerServices
 import Projections
 
 /// `ledger admin event set-aside`: the way out of a poison event without a code change
@@ -28,14 +29,7 @@ struct EventSetAsideAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let state = try session.pool.read { conn -> ProjectionDecider.State? in
-            guard let checkpoint = try ProjectionSchema.checkpoint(projection.schema, on: conn) else { return nil }
-            let type = try checkpoint.failedPosition.flatMap { try EventStore.event(at: $0, on: conn)?.type }
-            return ProjectionDecider.State(position: checkpoint.position, failedPosition: checkpoint.failedPosition,
-                                           error: checkpoint.error, failedEventType: type)
-        }
-        let decision = try session.decide { try ProjectionDecider.setAside(projection: projection.name, position: position, state: state) }
-        var receipt = AdminReceipt(events: try session.append(decision))
+        var receipt = AdminReceipt(events: try session.perform(EventSetAsideAct(projection: projection, position: position)))
         receipt.lines = ["", "the \(projection.name) projection skips position \(position) from now on, and a replay will too; `ledger audit set-asides` lists it"]
         return receipt
     }

@@ -22,16 +22,6 @@ struct HoldPlaceAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let state = try session.accountsState(projects: [project])
-        let pool = try session.billing.currentPool(ofProject: project, now: session.now)
-        let decision = try session.decide {
-            try HoldDecider.place(id: id, projectID: project, amount: amount, description: description, currentPool: pool, state: state)
-        }
-        let stream = HoldDecider.stream(id)
-        return AdminReceipt(events: try session.append(decision) { error in
-            guard error.code == .wrongExpectedVersion else { return nil }
-            return error.stream == stream ? AdminError(.alreadyExists, "hold \(id) already exists")
-                                          : AdminError(.notFound, "project \(project) does not exist")
-        })
+        AdminReceipt(events: try session.perform(HoldPlaceAct(id: id, projectID: project, amount: amount, description: description)))
     }
 }

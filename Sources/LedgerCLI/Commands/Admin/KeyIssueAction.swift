@@ -2,6 +2,7 @@ import Crypto
 import EventStore
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 
 /// `ledger admin key issue`: a new secret key, of which the log keeps only the SHA-256
 /// and a recognisable prefix (`key.issued` on `key-<key_id>`). The secret is printed once.
@@ -30,25 +31,11 @@ struct KeyIssueAction: AdminAction {
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
         let keyID = self.keyID ?? "key_" + Hex.encode(SecureRandom.bytes(4))
-        let stream = AccountsDecider.keyStream(keyID)
-        let state: AccountsDecider.State
-        switch principal.kind {
-        case .project: state = try session.accountsState(projects: [principal.id])
-        case .payer: state = try session.accountsState(payers: [principal.id])
-        case .service, .auditor: state = AccountsDecider.State()  // Named by the operator; nothing records them beforehand.
-        }
         // 256 random bits: a plain SHA-256 is then enough to store it (docs/billing.md).
         let kind = [KeyPrincipal.Kind.service: "sk_svc_", .auditor: "sk_aud_"][principal.kind] ?? "sk_live_"
         let secret = kind + Base64URL.encode(SecureRandom.bytes(32))
-        let decision = try session.decide {
-            try AccountsDecider.issueKey(keyID: keyID, principal: principal, sha256: Hex.encode(SHA256.hash(Array(secret.utf8))),
-                                         prefix: String(secret.prefix(Self.prefixLength)), state: state)
-        }
-        let appended = try session.append(decision) { error in
-            guard error.code == .wrongExpectedVersion else { return nil }
-            if error.stream == stream { return AdminError(.alreadyExists, "key \(keyID) already exists") }
-            return AdminError(.notFound, "\(principal.kind.rawValue) \(principal.id) does not exist")
-        }
+        let appended = try session.perform(KeyIssueAct(keyID: keyID, principal: principal, sha256: Hex.encode(SHA256.hash(Array(secret.utf8))),
+                                                       prefix: String(secret.prefix(Self.prefixLength))))
         var receipt = AdminReceipt(events: appended)
         receipt.fields["secret"] = .string(secret)
         receipt.fields["key_id"] = .string(keyID)

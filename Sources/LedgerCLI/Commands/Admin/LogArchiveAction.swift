@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Postgres
 
 /// `ledger archive`: exports the log's oldest whole partitions to files that carry their
@@ -50,7 +51,7 @@ struct LogArchiveAction: AdminAction {
         var through = archivedThrough
         let fresh = partitions.filter { $0.first > archivedThrough && $0.last < before && $0.last < head }
         if fresh.isEmpty && !partitions.contains(where: { $0.last <= archivedThrough }) {
-            _ = try session.decide { try LogArchiveDecider.archive([], archivedThrough: archivedThrough, head: head) }
+            try session.check(LogArchiveAct(files: []))
         }
         if !fresh.isEmpty {
             var link = acts.last.flatMap { Hex.decode($0.lastHash) } ?? HashChain.genesis
@@ -60,8 +61,7 @@ struct LogArchiveAction: AdminAction {
                 files.append(file)
                 link = Hex.decode(file.lastHash) ?? []
             }
-            let decision = try session.decide { try LogArchiveDecider.archive(files, archivedThrough: archivedThrough, head: head) }
-            receipt.events = try session.append(decision)
+            receipt.events = try session.perform(LogArchiveAct(files: files))
             through = files.last?.lastPosition ?? through
             receipt.lines = files.map { "wrote \(directory)/\($0.name): events \($0.firstPosition) to \($0.lastPosition), sha256 \($0.sha256)" }
         } else {

@@ -1,5 +1,6 @@
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Projections
 
 /// `ledger admin month close`: the two-phase close of docs/billing.md.
@@ -33,29 +34,16 @@ struct MonthCloseAction: AdminAction {
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
         let poolMonth = PoolMonth(pool, month)
-        try session.decide { try MonthCloseDecider.checkEnded(month, now: session.now, force: force) }
-        let state = try session.accountsState(pool)
         let flow = MonthCloseDecider.closedKey(poolMonth)
         var receipt = AdminReceipt()
-        let status = try session.billing.monthStatus(poolMonth)
-        if let closing = try session.decide({
-            try MonthCloseDecider.closing(poolMonth, status: status, now: session.now, force: force, state: state)
-        }) {
-            let appended = try session.append(closing, correlationID: flow)
-            receipt.events += appended
-            try session.waitForBilling(position: appended.map(\.position).max() ?? 0)
-        } else {
-            // A close that stopped after its first event; the projection has it (catchUp).
-            receipt.notes.append("\(month) is already closing for \(pool): resuming the interrupted close")
-        }
-        let decision = try session.decide { try MonthCloseDecider.closed(poolMonth, closing: try session.billing.closingMonth(poolMonth)) }
-        receipt.events += try session.append(decision, correlationID: flow) { error in
-            guard error.code == .idempotencyConflict else { return nil }
-            return AdminError(.conflict,
-                "another close of \(month) for \(pool) recorded different charges meanwhile (the storage price changed?); check the log")
-        }
-        let closed = try decision.events[0].decode(MonthClosed.self)
-        return try report(closed, into: receipt, resumed: status == "closing")
+        receipt.events += try session.perform(MonthClosingAct(poolMonth, force: force), correlationID: flow)
+        // Nothing appended: a close that stopped after its first event, which phase 2 resumes.
+        let resumed = receipt.events.isEmpty
+        if resumed { receipt.notes.append("\(month) is already closing for \(pool): resuming the interrupted close") }
+        let closing = try session.perform(MonthClosedAct(poolMonth), correlationID: flow)
+        receipt.events += closing
+        let closed = try JSONValueDecoder().decode(MonthClosed.self, from: closing[0].data)
+        return try report(closed, into: receipt, resumed: resumed)
     }
 
     private func report(_ closed: MonthClosed, into receipt: AdminReceipt, resumed: Bool) throws -> AdminReceipt {

@@ -1,5 +1,6 @@
 import Crypto
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin org create`: `org.created` and, in the same append, the organization's
 /// account token (O4: created once, here, and kept).
@@ -18,9 +19,6 @@ struct OrgCreateAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let decision = try session.decide { try OrganizationDecider.create(id: id, name: name, accountToken: SecureRandom.uuid()) }
-        let stream = OrganizationDecider.stream(id)
-        return AdminReceipt(events: try session.append(decision,
-            refusal: AdminSession.whenExists(stream, AdminError(.alreadyExists, "organization \(id) already exists"))))
+        AdminReceipt(events: try session.perform(OrgCreateAct(id: id, name: name)))
     }
 }

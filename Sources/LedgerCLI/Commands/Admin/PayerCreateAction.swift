@@ -1,4 +1,5 @@
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin payer create`: `payer.created`, and `plan.set` in the same append when a
 /// plan is given, on a new `payer-<id>` stream.
@@ -19,13 +20,7 @@ struct PayerCreateAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let decision = try session.decide {
-            try AccountsDecider.createPayer(id: id, name: name,
-                                            plan: plan.map { AccountsDecider.PlanChoice(name: $0.name, allowanceStorageBytes: $0.allowance) })
-        }
-        // The stream is the payer: `.noStream` makes a second create fail, even a concurrent one.
-        let stream = Pool.payer(id).ownerStream
-        return AdminReceipt(events: try session.append(decision, refusal: AdminSession.whenExists(stream,
-            AdminError(.alreadyExists, "payer \(id) already exists"))))
+        AdminReceipt(events: try session.perform(PayerCreateAct(
+            id: id, name: name, plan: plan.map { AccountsDecider.PlanChoice(name: $0.name, allowanceStorageBytes: $0.allowance) })))
     }
 }

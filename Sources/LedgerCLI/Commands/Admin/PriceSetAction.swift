@@ -1,4 +1,5 @@
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin price set`: `pricing.configured` on `config-pricing`, in force (in log
 /// order) for usage recorded after it; never retroactive.
@@ -19,7 +20,6 @@ struct PriceSetAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let decision = try session.decide { try MoneyDecider.setPrices(unitPrice: unitPrice, storagePricePerGiBMonth: storagePrice) }
-        return AdminReceipt(events: try session.append(decision))
+        AdminReceipt(events: try session.perform(PriceSetAct(unitPrice: unitPrice, storagePricePerGiBMonth: storagePrice)))
     }
 }

@@ -1,5 +1,6 @@
 import EventStore
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin project create`: `project.created` on a new `project-<id>` stream.
 struct ProjectCreateAction: AdminAction {
@@ -20,16 +21,6 @@ struct ProjectCreateAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        var payers: [String] = []
-        if case .payer(let payer) = funding { payers.append(payer) }
-        let state = try session.accountsState(payers: payers)
-        let decision = try session.decide { try AccountsDecider.createProject(id: id, name: name, funding: funding, state: state) }
-        let stream = Pool.project(id).ownerStream
-        return AdminReceipt(events: try session.append(decision) { error in
-            guard error.code == .wrongExpectedVersion else { return nil }
-            if error.stream == stream { return AdminError(.alreadyExists, "project \(id) already exists") }
-            if case .payer(let payer) = funding { return AdminError(.notFound, "payer \(payer) does not exist") }
-            return nil
-        })
+        AdminReceipt(events: try session.perform(ProjectCreateAct(id: id, name: name, funding: funding)))
     }
 }

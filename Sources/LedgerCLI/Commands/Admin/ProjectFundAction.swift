@@ -1,5 +1,6 @@
 import EventStore
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin project fund`: `project.funding_changed` on `project-<id>`.
 struct ProjectFundAction: AdminAction {
@@ -20,22 +21,6 @@ struct ProjectFundAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        var payers: [String] = []
-        if case .payer(let payer) = funding { payers.append(payer) }
-        let now = session.now
-        // The time check comes first: it needs no database.
-        if let effectiveAt, effectiveAt < now { _ = try session.decide { try AccountsDecider.fundProject(id: id, funding: funding,
-            effectiveAt: effectiveAt, now: now, state: .init()) } }
-        let state = try session.accountsState(payers: payers, projects: [id])
-        let decision = try session.decide {
-            try AccountsDecider.fundProject(id: id, funding: funding, effectiveAt: effectiveAt, now: now, state: state)
-        }
-        let stream = Pool.project(id).ownerStream
-        return AdminReceipt(events: try session.append(decision) { error in
-            guard error.code == .wrongExpectedVersion else { return nil }
-            if error.stream == stream { return AdminError(.notFound, "project \(id) does not exist") }
-            if case .payer(let payer) = funding { return AdminError(.notFound, "payer \(payer) does not exist") }
-            return nil
-        })
+        AdminReceipt(events: try session.perform(ProjectFundAct(id: id, funding: funding, effectiveAt: effectiveAt)))
     }
 }

@@ -1,4 +1,5 @@
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin app create`: `app.created` on a new `app-<id>` stream, whose SDKs will
 /// read the catalog with the app's publishable keys.
@@ -26,9 +27,6 @@ struct AppCreateAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let decision = try session.decide { try CatalogDecider.createApp(id: id, name: name, bundleID: bundleID) }
-        // The stream is the app: `.noStream` makes a second create fail, even a concurrent one.
-        return AdminReceipt(events: try session.append(decision, refusal: AdminSession.whenExists(CatalogDecider.stream(id),
-            AdminError(.alreadyExists, "app \(id) already exists"))))
+        AdminReceipt(events: try session.perform(AppCreateAct(id: id, name: name, bundleID: bundleID)))
     }
 }

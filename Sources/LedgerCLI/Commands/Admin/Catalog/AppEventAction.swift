@@ -1,4 +1,5 @@
 import LedgerDomain
+import LedgerServices
 
 /// A catalog act on an existing app: the app's stream is read, `CatalogDecider` decides,
 /// and the decision is appended at the version that was read, so a change made meanwhile
@@ -10,7 +11,7 @@ protocol AppEventAction: AdminAction {
 
 extension AppEventAction {
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let state = try AppStream.load(app, session: session)
-        return AdminReceipt(events: try session.append(try session.decide { try decide(state) }))
+        let action = self
+        return AdminReceipt(events: try session.perform(AppChangeAct(app: app) { state, _ in try action.decide(state) }))
     }
 }

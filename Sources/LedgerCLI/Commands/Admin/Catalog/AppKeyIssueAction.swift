@@ -1,5 +1,6 @@
 import Crypto
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin app key issue`: a publishable key for an app's SDKs (`app.key_issued` on
 /// `app-<id>`). As with `key issue`, the log keeps only the key's SHA-256 and a
@@ -26,16 +27,13 @@ struct AppKeyIssueAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let state = try AppStream.load(app, session: session)
         // Key ids are unique across apps (the catalog looks keys up by id), hence 64 random bits.
-        var keyID: String
-        repeat { keyID = "appkey_" + Hex.encode(SecureRandom.bytes(8)) } while state.keys[keyID] != nil
+        let keyID = "appkey_" + Hex.encode(SecureRandom.bytes(8))
         let key = mode.prefix + Hex.encode(SecureRandom.bytes(Self.randomBytes))
-        let decision = try session.decide {
-            try CatalogDecider.issueKey(keyID: keyID, mode: mode, sha256: Hex.encode(SHA256.hash(Array(key.utf8))),
-                                        prefix: String(key.prefix(mode.prefix.count + Self.prefixRandomCharacters)), app: state)
-        }
-        let appended = try session.append(decision)
+        let (mode, sha256, prefix) = (mode, Hex.encode(SHA256.hash(Array(key.utf8))), String(key.prefix(mode.prefix.count + Self.prefixRandomCharacters)))
+        let appended = try session.perform(AppChangeAct(app: app) { state, _ in
+            try CatalogDecider.issueKey(keyID: keyID, mode: mode, sha256: sha256, prefix: prefix, app: state)
+        })
         var receipt = AdminReceipt(events: appended)
         receipt.fields["key"] = .string(key)
         receipt.fields["key_id"] = .string(keyID)

@@ -1,5 +1,6 @@
 import EventStore
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin purchase record`: `iap.purchase_recorded` with source `web` on
 /// `app-<app>-user-<user>`: a web checkout purchase, recorded by an operator (for one the
@@ -34,14 +35,12 @@ struct PurchaseRecordAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let state = try AppStream.load(app, session: session)
-        let decision = try session.decide {
+        let (user, productID, purchaseID, originalID, at, expires, trial) = (user, productID, purchaseID, originalID, at, expires, trial)
+        let act = AppChangeAct(app: app, keyTakenRefusal: Refusal(.alreadyExists,
+            "purchase \(purchaseID) of app \(app) is already recorded, with other details; nothing was appended")) { state, now in
             try CatalogDecider.recordWebPurchase(user: user, productID: productID, purchaseID: purchaseID, originalID: originalID,
-                                                 at: at, expires: expires, trial: trial, now: session.now, app: state)
+                                                 at: at, expires: expires, trial: trial, now: now, app: state)
         }
-        return AdminReceipt(events: try session.append(decision) { error in
-            guard error.code == .idempotencyConflict else { return nil }
-            return AdminError(.alreadyExists, "purchase \(purchaseID) of app \(app) is already recorded, with other details; nothing was appended")
-        })
+        return AdminReceipt(events: try session.perform(act))
     }
 }

@@ -22,17 +22,11 @@ struct OperatorAddAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let directory = OperatorDirectory(pool: session.pool)
         // Decided before anything is stored: a refusal leaves no credential behind.
-        _ = try session.decide { try OperatorDecider.add(name: name, role: role, credential: "", existing: try directory.state(of: name)) }
+        try session.check(OperatorAct(name, .add(role, credential: "")))
         let password = OperatorDirectory.generatePassword()
-        let credential = try directory.storeCredential(operator: name, password: password)
-        let decision = try session.decide {
-            try OperatorDecider.add(name: name, role: role, credential: credential, existing: try directory.state(of: name))
-        }
-        let appended = try session.append(decision) { error in
-            error.code == .wrongExpectedVersion ? AdminError(.alreadyExists, "operator \(name) exists already") : nil
-        }
+        let credential = try OperatorDirectory(pool: session.pool).storeCredential(operator: name, password: password)
+        let appended = try session.perform(OperatorAct(name, .add(role, credential: credential)))
         return OperatorPasswordReceipt.make(appended, name: name, password: password)
     }
 }

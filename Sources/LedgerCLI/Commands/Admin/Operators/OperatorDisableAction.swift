@@ -14,10 +14,6 @@ struct OperatorDisableAction: AdminAction {
     init(_ options: AdminOptions) throws { name = try options.text("name", maximumLength: 64) }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let state = try OperatorDirectory(pool: session.pool).state(of: name)
-        let decision = try session.decide { try OperatorDecider.disable(state, name: name) }
-        return AdminReceipt(events: try session.append(decision) { error in
-            error.code == .wrongExpectedVersion ? AdminError(.conflict, "operator \(name) changed while the command ran; run it again") : nil
-        })
+        AdminReceipt(events: try session.perform(OperatorAct(name, .disable)))
     }
 }

@@ -14,15 +14,11 @@ struct OperatorResetAction: AdminAction {
     init(_ options: AdminOptions) throws { name = try options.text("name", maximumLength: 64) }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let directory = OperatorDirectory(pool: session.pool)
-        let state = try directory.state(of: name)
-        _ = try session.decide { try OperatorDecider.resetPassword(state, name: name, credential: "") }
+        // Decided before anything is stored: a refusal leaves no credential behind.
+        try session.check(OperatorAct(name, .resetPassword(credential: "")))
         let password = OperatorDirectory.generatePassword()
-        let credential = try directory.storeCredential(operator: name, password: password)
-        let decision = try session.decide { try OperatorDecider.resetPassword(state, name: name, credential: credential) }
-        let appended = try session.append(decision) { error in
-            error.code == .wrongExpectedVersion ? AdminError(.conflict, "operator \(name) changed while the command ran; run it again") : nil
-        }
+        let credential = try OperatorDirectory(pool: session.pool).storeCredential(operator: name, password: password)
+        let appended = try session.perform(OperatorAct(name, .resetPassword(credential: credential)))
         return OperatorPasswordReceipt.make(appended, name: name, password: password)
     }
 }

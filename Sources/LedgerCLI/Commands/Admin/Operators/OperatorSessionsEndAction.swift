@@ -36,11 +36,7 @@ struct OperatorSessionsEndAction: AdminAction {
         } else {
             operatorName = name ?? ""
         }
-        let state = try OperatorDirectory(pool: session.pool).state(of: operatorName)
-        let decision = try session.decide { try OperatorDecider.endSessions(state, name: operatorName, sessionID: sessionID) }
-        var receipt = AdminReceipt(events: try session.append(decision) { error in
-            error.code == .wrongExpectedVersion ? AdminError(.conflict, "operator \(operatorName) changed while the command ran; run it again") : nil
-        })
+        var receipt = AdminReceipt(events: try session.perform(OperatorAct(operatorName, .endSessions(sessionID: sessionID))))
         // What the listing shows; the event above is what ends them.
         let reason = "ended by \(session.identity?.actor.id ?? "an operator")"
         if let sessionID {

@@ -1,4 +1,5 @@
 import LedgerDomain
+import LedgerServices
 import LedgerJSON
 import Outbound
 import Projections
@@ -36,26 +37,12 @@ struct WebhookAddAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let secrets = try WebhookStream.secrets(session)
+        let secrets = try session.webhookSecrets()
         do { _ = try session.services.outboundPolicy.check(url: url) } catch {
             throw AdminError(.refusedURL, "--url: \(error.message)")
         }
-        let accounts = try session.accountsState(payers: subjects.filter { $0.kind == .payer }.map(\.id),
-                                                 projects: [project] + subjects.filter { $0.kind == .project }.map(\.id))
-        var known = Set(accounts.payers.map { WebhookSubject(.payer, $0) } + accounts.projects.map { WebhookSubject(.project, $0) })
-        for subject in subjects where subject.kind == .org {
-            if try !OrganizationsReadModel(pool: session.pool).organizations(id: subject.id).isEmpty { known.insert(subject) }
-        }
-        for subject in subjects where subject.kind == .app {
-            if try !(CatalogSnapshot.apps(id: subject.id, pool: session.pool) ?? []).isEmpty { known.insert(subject) }
-        }
-        let decision = try session.decide {
-            try WebhookDecider.add(id: id, project: project, url: url, subjects: subjects, types: types, balanceLowThreshold: threshold,
-                                   projectExists: accounts.projects.contains(project), known: known)
-        }
-        let stream = WebhookDecider.stream(id)
-        var receipt = AdminReceipt(events: try session.append(decision, refusal: AdminSession.whenExists(stream,
-            AdminError(.alreadyExists, "webhook \(id) already exists"))))
+        var receipt = AdminReceipt(events: try session.perform(WebhookAddAct(id: id, project: project, url: url, subjects: subjects,
+                                                                            types: types, balanceLowThreshold: threshold)))
         let secret = secrets.secret(webhook: id, generation: 1)
         receipt.fields["secret"] = .string(secret)
         receipt.fields["warning"] = .string(Self.warning)

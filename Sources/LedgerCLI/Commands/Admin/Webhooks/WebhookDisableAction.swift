@@ -1,4 +1,5 @@
 import LedgerDomain
+import LedgerServices
 
 /// `ledger admin webhook disable`: `webhook.subscription_disabled`; nothing more is sent.
 struct WebhookDisableAction: AdminAction {
@@ -14,8 +15,6 @@ struct WebhookDisableAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let (subscription, version) = try WebhookStream.load(id, session: session)
-        let decision = try session.decide { try WebhookDecider.disable(subscription, id: id, version: version) }
-        return AdminReceipt(events: try session.append(decision))
+        AdminReceipt(events: try session.perform(WebhookChangeAct(id: id, .disable)))
     }
 }

@@ -1,4 +1,5 @@
 import LedgerDomain
+import LedgerServices
 import Projections
 
 /// `ledger admin webhook replay`: `webhook.replay_requested`; the subscription's messages
@@ -19,11 +20,6 @@ struct WebhookReplayAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp(WebhooksProjection())
-        let model = WebhooksReadModel(pool: session.pool)
-        let active = try model.subscriptions(id: id).first?.active ?? false
-        let last = try model.lastSequence(webhook: id)
-        let decision = try session.decide { try WebhookDeliveryDecider.replay(webhook: id, from: from, last: last, active: active) }
-        return AdminReceipt(events: try session.append(decision))
+        AdminReceipt(events: try session.perform(WebhookDeliveryAct(id: id, .replay(from: from))))
     }
 }

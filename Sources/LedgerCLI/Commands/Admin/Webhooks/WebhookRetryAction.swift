@@ -1,4 +1,5 @@
 import LedgerDomain
+import LedgerServices
 import Projections
 
 /// `ledger admin webhook retry`: `webhook.delivery_retried`; a dead message is sent again.
@@ -18,9 +19,6 @@ struct WebhookRetryAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp(WebhooksProjection())
-        let status = try WebhooksReadModel(pool: session.pool).deliveryStatus(webhook: id, sequence: sequence)
-        let decision = try session.decide { try WebhookDeliveryDecider.retry(webhook: id, sequence: sequence, status: status) }
-        return AdminReceipt(events: try session.append(decision))
+        AdminReceipt(events: try session.perform(WebhookDeliveryAct(id: id, .retry(sequence: sequence))))
     }
 }

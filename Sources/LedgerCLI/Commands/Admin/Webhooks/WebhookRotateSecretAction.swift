@@ -1,4 +1,5 @@
 import LedgerDomain
+import LedgerServices
 import LedgerJSON
 
 /// `ledger admin webhook rotate-secret`: `webhook.secret_rotated`, and the new secret,
@@ -19,12 +20,8 @@ struct WebhookRotateSecretAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let secrets = try WebhookStream.secrets(session)
-        let (subscription, version) = try WebhookStream.load(id, session: session)
-        let decision = try session.decide {
-            try WebhookDecider.rotate(subscription, id: id, version: version, now: session.now, overlap: overlapHours * 3_600_000_000)
-        }
-        let events = try session.append(decision)
+        let secrets = try session.webhookSecrets()
+        let events = try session.perform(WebhookChangeAct(id: id, .rotateSecret(overlap: overlapHours * 3_600_000_000)))
         // What the log holds (a rerun under the same key is answered from it), not what was decided now.
         let rotated = try JSONValueDecoder().decode(WebhookSecretRotated.self, from: events[0].data)
         var receipt = AdminReceipt(events: events)

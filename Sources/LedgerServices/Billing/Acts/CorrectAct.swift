@@ -1,4 +1,5 @@
 import LedgerDomain
+import Projections
 
 /// J3: a correction of a journal entry, `MoneyDecider.correct` with its bound. It judges
 /// on the billing projection once that holds the whole pool stream, and expects the
@@ -16,6 +17,7 @@ public struct CorrectAct: LedgerAct {
 
     public func decide(_ reads: ActReads) throws -> Decision {
         var version: Int64?
+        try reads.requireCreated(BillingProjection())
         var original = try reads.billing.entry(entry)
         if let pool = original?.pool {
             version = try reads.billingVersion(covering: pool.ownerStream)
