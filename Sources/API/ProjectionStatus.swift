@@ -23,7 +23,7 @@ struct ProjectionStatus: Sendable {
 
     static func read(_ projections: [any Projection], pool: PostgresPool) throws -> ProjectionStatus {
         try pool.read { connection in
-            let head = try EventStore.headPosition(on: connection)
+            let head = try LogReader(connection).headPosition()
             let checkpoints = try ProjectionSchema.checkpoints(projections.map(\.schema), on: connection)
             var items: [Item] = []
             for projection in projections {

@@ -68,11 +68,11 @@ public struct ChainVerifier: Sendable {
         var report = Report(verified: 0, headPosition: 0, headHash: HashChain.genesis, failure: nil, warnings: try warnings(connection))
         var expectedPosition: Int64 = 1
         var previousHash = HashChain.genesis
-        let firstLive = try EventStore.firstLivePosition(on: connection)
+        let firstLive = try LogReader(connection).firstLivePosition()
         if firstLive > 1 {
             // The live log continues from the hash its archive act recorded, and that act is
             // itself an event of the live chain: changing the hash breaks the chain after it.
-            let acts = try EventStore.readStream(LogArchived.stream, on: connection).compactMap { try? $0.decode(LogArchived.self) }
+            let acts = try LogReader(connection).readStream(LogArchived.stream).compactMap { try? $0.decode(LogArchived.self) }
             guard let act = acts.last(where: { $0.archivedThrough == firstLive - 1 }), let hash = Hex.decode(act.lastHash), hash.count == 32 else {
                 report.failure = Failure(position: 1,
                     reason: "missing: the log starts at position \(firstLive), and no archive act (log.archived) names positions 1 to \(firstLive - 1)")
@@ -87,7 +87,7 @@ public struct ChainVerifier: Sendable {
             }
         }
         while true {
-            let events = try EventStore.read(after: expectedPosition - 1, limit: chunkSize, on: connection)
+            let events = try LogReader(connection).read(after: expectedPosition - 1, limit: chunkSize)
             if events.isEmpty { break }
             for event in events {
                 if event.position != expectedPosition {

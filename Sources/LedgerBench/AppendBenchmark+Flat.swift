@@ -55,7 +55,7 @@ extension AppendBenchmark {
         reporter.signal()
         if let message = failure.withLock({ $0 }) { throw BenchmarkError(message: "preload failed: \(message)") }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return (try store.headPosition(), Double(count) / seconds)
+        return (try store.log.headPosition(), Double(count) / seconds)
     }
 
     /// The p99 latency of one append at a time, each its own transaction: what a lone

@@ -72,7 +72,7 @@ enum ConsoleBenchmark {
         let cookie = try signIn(port: server.port, name: name, password: password)
 
         let project = log.accounts[0].id
-        let head = try EventStore.headPosition(on: connection)
+        let head = try LogReader(connection).headPosition()
         // An app with purchases and impressions, one of its users, and an organization of the log.
         let user = "bx-user-1"
         let org = try OrganizationsReadModel(pool: pool).organizations().first?.id ?? "none"

@@ -81,7 +81,7 @@ enum IngestBenchmark {
         BenchOutput.line(summary.line("ingest batches", unit: "batches") + String(format: "; %.0f events/s", httpRate))
         printAppender(before: statsBefore, after: service.store.appendStatistics, seconds: summary.seconds)
         if options.projector, let lag {
-            let head = try service.store.headPosition()
+            let head = try service.store.log.headPosition()
             // Until it has folded everything ingested: its rate is over that whole time.
             let caughtUp = try projector.wait(for: head, pool: service.pool)
             let lagSummary = lag.stop()

@@ -40,7 +40,7 @@ enum ProductsBenchmark {
         let projector = BenchProjector(url: url)
         let service = try BenchService(url: url, environment: environment)
         defer { service.shutdown() }
-        let head = try EventStore.headPosition(on: connection)
+        let head = try LogReader(connection).headPosition()
         guard try service.context.catalog.waitUntilCurrent(position: head, timeout: 600) else {
             projector.shutdown()
             throw BenchmarkFailure(.unexpectedResponse, "the catalog projection did not reach position \(head)")

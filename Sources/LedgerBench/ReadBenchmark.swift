@@ -79,7 +79,7 @@ enum ReadBenchmark {
     /// Runs the projector until the billing projection has reached the head and prints its
     /// throughput.
     static func measureProjector(url: String, connection: PostgresConnection) throws {
-        let head = try EventStore.headPosition(on: connection)
+        let head = try LogReader(connection).headPosition()
         let pool = PostgresPool(conninfo: url, maximumConnections: 2)
         let projector = BenchProjector(url: url)
         defer { projector.shutdown() }

@@ -40,7 +40,7 @@ enum ReplayBenchmark {
         // neither the scan nor the replay pays for a build that has just finished, and runs
         // compare: on a freshly built log both read 30 % slower until autovacuum has passed.
         try connection.query("VACUUM (ANALYZE) events")
-        let head = try EventStore.headPosition(on: connection)
+        let head = try LogReader(connection).headPosition()
 
         let scan = try measure { try scanLog(connection: connection, batch: batch) }
         BenchOutput.line(String(format: "scan: %lld events read and decoded in %.2f s", scan.value, scan.seconds))
@@ -68,7 +68,7 @@ enum ReplayBenchmark {
     private static func scanLog(connection: PostgresConnection, batch: Int) throws -> Int64 {
         var after: Int64 = 0, count: Int64 = 0
         while true {
-            let events = try EventStore.read(after: after, limit: batch, on: connection)
+            let events = try LogReader(connection).read(after: after, limit: batch)
             for event in events {
                 _ = try event.data()
                 _ = try event.metadata()

@@ -17,7 +17,7 @@ enum ReplicaReadBenchmark {
         let catalogKey = try ProductsBenchmark.seed(store: store, users: 1_000)
         store.close()
         let primary = try PostgresConnection(conninfo: url)
-        let head = try EventStore.headPosition(on: primary)
+        let head = try LogReader(primary).headPosition()
         // Every projection, the catalog's included, at the head before anything is copied.
         let projector = BenchProjector(url: url)
         _ = try projector.wait(for: head, pool: PostgresPool(conninfo: url, maximumConnections: 2))

@@ -26,7 +26,7 @@ struct SetAsides: Sendable {
                 found.add(try event.decode(EventSetAside.self), at: event.position, reason: (try? event.metadata())??.reason ?? "")
             }
         }
-        for event in try EventStore.events(ofType: EventSetAside.type, on: connection) {
+        for event in try LogReader(connection).events(ofType: EventSetAside.type) {
             found.add(try event.decode(EventSetAside.self), at: event.position, reason: (try? event.metadata())??.reason ?? "")
         }
         return found

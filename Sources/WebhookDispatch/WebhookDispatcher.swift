@@ -190,7 +190,7 @@ public final class WebhookDispatcher: Sendable {
     }
 
     private func send(_ d: WebhooksReadModel.Due, now: Timestamp) throws {
-        guard let event = try store.event(at: d.position) else {
+        guard let event = try store.log.event(at: d.position) else {
             throw PostgresError(code: .unexpectedResult, message: "the log has no event at \(d.position)")
         }
         let body = try WebhookMessageBody.render(id: d.messageID, type: d.type, subject: d.subject, sequence: d.sequence, event: event,

@@ -26,11 +26,11 @@ struct FindingsTests {
         try f.project("solo")
         let service = try f.key(for: KeyPrincipal(kind: .service, id: "metering"))
         let project = try f.key(for: KeyPrincipal(kind: .project, id: "solo"))
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         let r = try f.post("/v1/usage/events", key: service, body: ["events": [Self.usage("huge", quantity: 1_000_000_000_000_000_000)]])
         #expect(r.status == 422 && r.body["code"] == "invalid_usage_batch", "\(r.body)")
         #expect(r.body["errors"]?[0]?.stringValue?.contains("above the limit") == true)
-        #expect(try f.service.store.headPosition() == head)
+        #expect(try f.service.store.log.headPosition() == head)
         // At the limit it is accepted, and folded: the projection does not stop.
         let ok = try f.post("/v1/usage/events", key: service, body: ["events": [Self.usage("max", quantity: 1_000_000_000)]])
         #expect(ok.status == 200)
@@ -71,8 +71,8 @@ struct FindingsTests {
         defer { f.shutdown() }
         let key = try f.app("demo")
         try f.settle()
-        #expect(try f.service.context.catalog.waitUntilCurrent(position: try f.service.store.headPosition()))
-        let head = try f.service.store.headPosition()
+        #expect(try f.service.context.catalog.waitUntilCurrent(position: try f.service.store.log.headPosition()))
+        let head = try f.service.store.log.headPosition()
         let jws = signer.transaction(productID: "pro_monthly", transactionID: "2000000\(Int.random(in: 100_000...999_999))")
         let body: JSONValue = ["user_id": .string(user), "jws_representation": .string(jws)]
         let r = try f.service.client().send(method: "POST", path: "/v1/iap/transactions",
@@ -83,7 +83,7 @@ struct FindingsTests {
             // U+0000 cannot be stored at all: the body is refused as it is read, saying where.
             let named = error["error"]?.stringValue?.contains(user.contains("\u{0}") ? "\\u0000" : "user_id") == true
             #expect(error["code"] != nil && named, "the seed's Error, naming what was wrong: \(error)")
-            #expect(try f.service.store.headPosition() == head)
+            #expect(try f.service.store.log.headPosition() == head)
         }
     }
 
@@ -143,11 +143,11 @@ struct FindingsTests {
         let token = try f.org("acme")
         try f.orgEvent(StaffPlanDecided(orgID: "acme", plan: .premium), "acme")
         try f.settle()
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         let jws = signer.transaction(productID: products[.plus]!, appAccountToken: token, environment: "Sandbox")
         let r = try f.record(jws, org: "acme", email: "alice@district.k12.ca.us")
         #expect(r.status == 409 && r.body["code"] == "app_store_plan_conflict", "\(r.body)")
-        #expect(try f.service.store.headPosition() == head)
+        #expect(try f.service.store.log.headPosition() == head)
     }
 
     @Test("finding 8: a key given twice is a 400 naming it, in every body; 1e3 is not 1000")
@@ -155,7 +155,7 @@ struct FindingsTests {
         let f = try BillingFixture()
         defer { f.shutdown() }
         _ = try f.org("acme")
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         let notification = try f.service.client().send(method: "POST", path: "/v1/appstore/notifications/sandbox",
                                                        headers: [("Content-Type", "application/json")],
                                                        body: Array(#"{"signedPayload":"a","signedPayload":"b"}"#.utf8))
@@ -169,7 +169,7 @@ struct FindingsTests {
             body: Array(#"{"signed_transaction":"x","signed_transaction":"y"}"#.utf8))
         #expect(transaction.status == 400)
         #expect(try JSONValue.parse(transaction.body)["code"] == "duplicate_key")
-        #expect(try f.service.store.headPosition() == head)
+        #expect(try f.service.store.log.headPosition() == head)
     }
 }
 

@@ -80,7 +80,7 @@ struct OpenAPITruthTests {
         let appKey = try f.app("demo")
         let auditorKey = try f.key(for: KeyPrincipal(kind: .auditor, id: "auditor"))
         try f.settle()
-        #expect(try f.service.context.catalog.waitUntilCurrent(position: try f.service.store.headPosition()))
+        #expect(try f.service.context.catalog.waitUntilCurrent(position: try f.service.store.log.headPosition()))
         // A signed checkpoint of the log, held by the tree, for the transparency routes.
         let checkpointer = Checkpointer(configuration: .init(key: Ed25519SigningKey(), origin: "test", now: f.service.clock.read),
                                         store: f.service.store, pool: f.service.context.pool, isActive: { true }, log: { _, _, _ in })

@@ -51,7 +51,7 @@ struct RefusalsAppendNothingTests {
         let offKey = try f.app("off")
         try f.configure("off", AppStatusChanged(appID: "off", enabled: false))
         try f.settle()
-        #expect(try f.service.context.catalog.waitUntilCurrent(position: try f.service.store.headPosition()))
+        #expect(try f.service.context.catalog.waitUntilCurrent(position: try f.service.store.log.headPosition()))
 
         // What must already be in the log for the conflicts.
         let usage = #"{"events":[{"id":"e1","project_id":"solo","meter":"api_requests","quantity":3,"occurred_at":"2026-11-10T00:00:00Z"}]}"#
@@ -135,12 +135,12 @@ struct RefusalsAppendNothingTests {
 
         var provoked = Set<String>()
         for c in cases {
-            let head = try f.service.store.headPosition()
+            let head = try f.service.store.log.headPosition()
             let r = try f.service.client().send(method: c.method, path: c.path, headers: c.headers, body: Array(c.body.utf8))
             let body = try? JSONValue.parse(r.body)
             #expect(r.status == c.status && body?["code"]?.stringValue == c.code,
                     "\(c.path) expected \(c.status) \(c.code): \(r.status) \(String(decoding: r.body.prefix(300), as: UTF8.self))")
-            #expect(try f.service.store.headPosition() == head, "\(c.code) on \(c.path) appended")
+            #expect(try f.service.store.log.headPosition() == head, "\(c.code) on \(c.path) appended")
             provoked.insert(c.code)
         }
         #expect(Self.expected.subtracting(provoked).isEmpty, "not provoked: \(Self.expected.subtracting(provoked).sorted())")
@@ -154,11 +154,11 @@ struct RefusalsAppendNothingTests {
         var limited: (status: Int, body: JSONValue, headers: HTTPHeaders)?
         for _ in 0..<20 where limited == nil {
             let note = signer.notification(type: "DID_RENEW", transaction: signer.transaction(appAccountToken: token))
-            let head = try f.service.store.headPosition()
+            let head = try f.service.store.log.headPosition()
             let r = try f.notify(note)
             if r.status == 429 {
                 limited = r
-                #expect(try f.service.store.headPosition() == head)
+                #expect(try f.service.store.log.headPosition() == head)
             }
         }
         let r = try #require(limited, "twenty notifications at once stayed under 0.5 a second")

@@ -21,7 +21,7 @@ struct WallsTests {
         try f.project("other")
         let own = try f.key(for: KeyPrincipal(kind: .project, id: "solo"))
         let stranger = try f.key(for: KeyPrincipal(kind: .project, id: "other"))
-        let head = try service.store.headPosition()
+        let head = try service.store.log.headPosition()
         f.stopProjector()
         // The projection is now behind whatever is appended (appended here without waiting for it).
         let later = try service.store.append(AppendRequest(events: [EventToAppend(

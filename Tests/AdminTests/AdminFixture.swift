@@ -83,10 +83,10 @@ final class AdminFixture: Sendable {
 
     // MARK: The log and the projection
 
-    func head() throws -> Int64 { try store.headPosition() }
+    func head() throws -> Int64 { try store.log.headPosition() }
 
     /// Every event after `position`, in order.
-    func events(after position: Int64 = 0) throws -> [RecordedEvent] { try store.read(after: position, limit: 10_000) }
+    func events(after position: Int64 = 0) throws -> [RecordedEvent] { try store.log.read(after: position, limit: 10_000) }
 
     /// Appends an event directly, as another writer (or a crashed command) would have.
     @discardableResult

@@ -49,9 +49,9 @@ struct ArchiveTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == files.map { ($0 as NSString).lastPathComponent })
         // Out of the database, and said so in the log.
         let superuser = try f.db.connect()
-        #expect(try EventStore.firstLivePosition(on: superuser) == 201)
+        #expect(try LogReader(superuser).firstLivePosition() == 201)
         #expect(try superuser.query("SELECT count(*) FROM pg_tables WHERE tablename IN ('archived_events_1', 'archived_events_101')")[0].requireInt64(0) == 2)
-        let act = try #require(try EventStore.readStream(LogArchived.stream, on: superuser).last)
+        let act = try #require(try LogReader(superuser).readStream(LogArchived.stream).last)
         let archived = try act.decode(LogArchived.self)
         #expect(archived.archivedThrough == 200 && archived.files.map(\.name) == ["events-1-100.jsonl", "events-101-200.jsonl"])
         #expect(act.position == head + 1)
@@ -143,7 +143,7 @@ struct ArchiveTests {
         // Never the partition that holds the head.
         let all = archive(f, ["--before", String(headNow + 1000), "--dir", dir])
         #expect(all.status == 1 && all.errors.contains("nothing_to_archive"), "\(all.errors)")
-        #expect(try EventStore.firstLivePosition(on: superuser) == 201)
+        #expect(try LogReader(superuser).firstLivePosition() == 201)
     }
 
     @Test("a run stopped after recording the act detaches on the next run, appending nothing more")
@@ -157,7 +157,7 @@ struct ArchiveTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // The act as a run that crashed between its append and its detach left it.
-        let hundred = try #require(try f.store.event(at: 100))
+        let hundred = try #require(try f.store.log.event(at: 100))
         let file = LogArchived.File(name: "events-1-100.jsonl", partition: "events_1", firstPosition: 1, lastPosition: 100,
                                     events: 100, sha256: String(repeating: "0", count: 64), lastHash: Hex.encode(hundred.hash))
         try f.append(LogArchived(archivedThrough: 100, lastHash: Hex.encode(hundred.hash), files: [file]), stream: LogArchived.stream)
@@ -168,7 +168,7 @@ struct ArchiveTests {
         #expect(rerun.status == 0, "\(rerun.errors)")
         #expect(rerun.output.contains("detached partition events_1"))
         #expect(try f.head() == head, "the act was recorded once")
-        #expect(try EventStore.firstLivePosition(on: superuser) == 101)
+        #expect(try LogReader(superuser).firstLivePosition() == 101)
         let report = try ChainVerifier().verify(on: superuser)
         #expect(report.isValid && report.archivedThrough == 100)
     }

@@ -141,7 +141,7 @@ struct ConsoleCatalogAndJobsTests {
         }, "\(page)")
         // The live projection is the log's again, and the act is in the log with its name and reason.
         #expect(try superuser.query("SELECT credit_grant::text FROM proj_billing.balances WHERE account = 'payer:acme'")[0].string(0) == "1000")
-        let record = try #require(try h.f.store.readStream("projection-billing").last)
+        let record = try #require(try h.f.store.log.readStream("projection-billing").last)
         #expect(record.type == ProjectionRebuilt.type)
         let fact = try record.decode(ProjectionRebuilt.self)
         #expect(fact.projection == "billing" && fact.accountsChanged == 1)
@@ -153,7 +153,7 @@ struct ConsoleCatalogAndJobsTests {
         let again = try browser.send("POST", "/projections/rebuild/decide",
                                      form: [("csrf", csrf), ("id", id), ("key", key), ("choice", "swap"), ("reason", "again")])
         #expect(again.status == 303)
-        #expect(try h.f.store.readStream("projection-billing").filter { $0.type == ProjectionRebuilt.type }.count == 1)
+        #expect(try h.f.store.log.readStream("projection-billing").filter { $0.type == ProjectionRebuilt.type }.count == 1)
 
         // Discarded: nothing swapped, nothing recorded.
         try superuser.query("UPDATE proj_billing.balances SET credit_grant = credit_grant + 7 WHERE account = 'payer:acme'")
@@ -170,7 +170,7 @@ struct ConsoleCatalogAndJobsTests {
         #expect(try browser.send("POST", "/projections/rebuild/decide", form: [("csrf", csrf), ("id", second), ("choice", "discard")]).status == 303)
         #expect(Poll.until(timeout: 10) { (try? browser.send("GET", "/projections/rebuild").text.contains("Discarded")) == true })
         #expect(try superuser.query("SELECT credit_grant::text FROM proj_billing.balances WHERE account = 'payer:acme'")[0].string(0) == "1007")
-        #expect(try h.f.store.readStream("projection-billing").filter { $0.type == ProjectionRebuilt.type }.count == 1)
+        #expect(try h.f.store.log.readStream("projection-billing").filter { $0.type == ProjectionRebuilt.type }.count == 1)
     }
 
     @Test("a rebuild nobody decides about is discarded after its timeout, and a decision that comes later is refused")

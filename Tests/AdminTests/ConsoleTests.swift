@@ -327,7 +327,7 @@ struct ConsoleTests {
         let location = try #require(appended.headers["location"])
         #expect(appended.status == 303 && location.hasPrefix("/events/"))
         let position = try #require(Int64(location.dropFirst("/events/".count)))
-        let event = try #require(try h.f.store.event(at: position))
+        let event = try #require(try h.f.store.log.event(at: position))
         #expect(event.correctsPosition == creditPosition)
         let metadata = try #require(try event.metadata())
         #expect(metadata.actor == Actor(.operator, "olga") && metadata.reason == "refund of order 7")
@@ -358,7 +358,7 @@ struct ConsoleTests {
         let posted = try browser.send("POST", "/acts/credit", form: creditFields + [("key", creditKey)])
         let creditLocation = try #require(posted.headers["location"])
         let creditPosted = try #require(Int64(creditLocation.dropFirst("/events/".count)))
-        let creditEvent = try #require(try h.f.store.event(at: creditPosted))
+        let creditEvent = try #require(try h.f.store.log.event(at: creditPosted))
         let creditMetadata = try creditEvent.metadata()
         #expect(creditEvent.type == "credit.posted" && creditMetadata?.actor == Actor(.operator, "olga"))
         #expect(try browser.send("POST", "/acts/credit/confirm", form: [("csrf", csrf), ("pool", "payer:ghost"), ("source", "grant"),
@@ -407,8 +407,8 @@ struct ConsoleTests {
         #expect(try act("org-education", [("org", "school"), ("decision", "eligible"), ("reason", "accredited")]).status == 303)
         #expect(try act("org-education", [("org", "nowhere"), ("decision", "eligible"), ("reason", "r")]).text.contains("no organization nowhere"), "the refusal ledger admin org education gives")
         #expect(try act("org-education", [("org", "school"), ("decision", "maybe"), ("reason", "r")]).status == 422)
-        #expect(try h.f.store.readStream("hold-h1").map(\.type) == ["hold.placed", "hold.released"])
-        let school = try h.f.store.readStream("org-school")
+        #expect(try h.f.store.log.readStream("hold-h1").map(\.type) == ["hold.placed", "hold.released"])
+        let school = try h.f.store.log.readStream("org-school")
         #expect(school.last.map { (try? $0.metadata())??.reason } == "accredited", "\(school.map(\.type))")
 
     }
@@ -456,7 +456,7 @@ struct ConsoleTests {
         let corrected = try browser.send("GET", "/events/\(correctionPosition)")
         #expect(corrected.text.contains("Corrects") && corrected.text.contains("href=\"/events/\(creditPosition)\""))
 
-        let event = try #require(try h.f.store.event(at: correctionPosition))
+        let event = try #require(try h.f.store.log.event(at: correctionPosition))
         #expect(try browser.send("GET", "/?q=\(correctionPosition)").text.contains("href=\"/events/\(correctionPosition)\""))
         #expect(try browser.send("GET", "/?q=\(event.eventID.uuidString)").text.contains("href=\"/events/\(correctionPosition)\""))
         #expect(try browser.send("GET", "/?q=nothing-here").text.contains("Nothing in the log matches"))

@@ -32,7 +32,7 @@ struct SharedActsTests {
         try f.settle()
         let (outcome, request) = try runner.run(act, metadata: Self.metadata, key: "shared-correct")
         guard case .appended = outcome else { Issue.record("expected appended, got \(outcome)"); return }
-        #expect(request?.expectedVersions["payer-acme"] == .exactly(try f.store.streamVersion("payer-acme") - 1))
+        #expect(request?.expectedVersions["payer-acme"] == .exactly(try f.store.log.streamVersion("payer-acme") - 1))
     }
 
     @Test("a hold settled between the read and the append: the lost race is already_settled and says by what, on every front end")

@@ -346,7 +346,7 @@ struct TransparencyTests {
             }))
         }
         func settle() throws {
-            let head = try store.headPosition()
+            let head = try store.log.headPosition()
             try #require(Poll.until(timeout: 30) { ((try? MerkleReadModel(pool: pool).treeSize()) ?? nil) ?? 0 >= head })
         }
         try append(50)

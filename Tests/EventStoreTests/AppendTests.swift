@@ -16,10 +16,10 @@ struct AppendTests {
             let b = try store.append(AppendRequest(event("org-1")))
             #expect(b.events[0].position == 4)
             #expect(b.events[0].streamVersion == 3)
-            let read = try store.read(after: 0, limit: 10)
+            let read = try store.log.read(after: 0, limit: 10)
             #expect(read.map(\.position) == [1, 2, 3, 4])
             #expect(try read[0].data() == ["n": 1])
-            #expect(try store.readStream("org-1").map(\.streamVersion) == [1, 2, 3])
+            #expect(try store.log.readStream("org-1").map(\.streamVersion) == [1, 2, 3])
         }
     }
 
@@ -39,7 +39,7 @@ struct AppendTests {
             _ = try store.append(AppendRequest(event("org-1"), expected: .exactly(1)))
             _ = try store.append(AppendRequest(event("org-1"), expected: .streamExists))
             #expect(throws: AppendError.self) { try store.append(AppendRequest(event("org-9"), expected: .streamExists)) }
-            #expect(try store.headPosition() == 3)
+            #expect(try store.log.headPosition() == 3)
         }
     }
 
@@ -50,8 +50,8 @@ struct AppendTests {
             let request = AppendRequest(events: [event("payer-1"), event("project-1"), event("project-2")],
                                         expectedVersions: ["payer-1": .exactly(1), "project-1": .noStream, "project-2": .exactly(3)])
             #expect(throws: AppendError.self) { try store.append(request) }
-            #expect(try store.headPosition() == 1)
-            #expect(try store.readStream("project-1").isEmpty)
+            #expect(try store.log.headPosition() == 1)
+            #expect(try store.log.readStream("project-1").isEmpty)
             var fixed = request
             fixed.expectedVersions["project-2"] = .noStream
             let result = try store.append(fixed)
@@ -85,7 +85,7 @@ struct AppendTests {
             #expect(second.replayed)
             #expect(second.events.map(\.position) == first.events.map(\.position))
             #expect(second.events.map(\.eventID) == first.events.map(\.eventID))
-            #expect(try store.headPosition() == 3)
+            #expect(try store.log.headPosition() == 3)
         }
     }
 
@@ -99,7 +99,7 @@ struct AppendTests {
             } catch let error as AppendError {
                 #expect(error.code == .idempotencyConflict)
             }
-            #expect(try store.headPosition() == 1)
+            #expect(try store.log.headPosition() == 1)
         }
     }
 
@@ -115,7 +115,7 @@ struct AppendTests {
             #expect(second.events[1].position == 3)
             let third = try store.append(AppendRequest(events: [event("usage-1", key: "u-1")]))
             #expect(third.replayed)
-            #expect(try store.headPosition() == 3)
+            #expect(try store.log.headPosition() == 3)
             #expect(throws: AppendError.self) {
                 try store.append(AppendRequest(events: [event("usage-1", data: ["n": 2], key: "u-1")]))
             }
@@ -142,7 +142,7 @@ struct AppendTests {
             } catch let error as AppendError {
                 #expect(error.code == .invalidEvent)
             }
-            #expect(try store.headPosition() == 0)
+            #expect(try store.log.headPosition() == 0)
         }
     }
 
@@ -154,7 +154,7 @@ struct AppendTests {
                                        correlationID: "k-1", reason: "demo", extra: ["ticket": "OPS-7"])
             e.occurredAt = Timestamp(iso8601: "2025-03-01T10:00:00.123456Z")
             _ = try store.append(AppendRequest(e))
-            let stored = try store.read(after: 0, limit: 1)[0]
+            let stored = try store.log.read(after: 0, limit: 1)[0]
             #expect(stored.occurredAt == e.occurredAt)
             #expect(stored.recordedAt > stored.occurredAt)
             let metadata = try #require(try stored.metadata())
@@ -169,7 +169,7 @@ struct AppendTests {
             var correction = event("project-1", "entry.corrected")
             correction.correctsPosition = 1
             let result = try store.append(AppendRequest(correction))
-            #expect(try store.read(after: 1, limit: 1)[0].correctsPosition == 1)
+            #expect(try store.log.read(after: 1, limit: 1)[0].correctsPosition == 1)
             correction.correctsPosition = result.position + 5
             #expect(throws: AppendError.self) { try store.append(AppendRequest(correction)) }
         }

@@ -32,7 +32,7 @@ struct ConcurrencyTests {
                 var last: Int64 = 0
                 while true {
                     let done = writing.load(ordering: .acquiring) == 0
-                    let events = try EventStore.read(after: last, limit: 200, on: connection)
+                    let events = try LogReader(connection).read(after: last, limit: 200)
                     for e in events {
                         if e.position != last + 1 {
                             readerError.withLock { $0 = "reader saw \(e.position) right after \(last)" }
@@ -130,7 +130,7 @@ struct ConcurrencyTests {
             }
             let stats = store.appendStatistics
             #expect(stats.transactions < stats.appends, "appends should have shared transactions")
-            #expect(try store.headPosition() == 199)
+            #expect(try store.log.headPosition() == 199)
         }
     }
 }

@@ -30,14 +30,14 @@ struct ConnectionTests {
     func reconnects() throws {
         try withStore { store, db in
             _ = try store.append(AppendRequest(event("org-1")))
-            #expect(try store.headPosition() == 1)
+            #expect(try store.log.headPosition() == 1)
             try Self.terminateServiceSessions(db)
             #expect(try Self.serviceSessionsGone(db))
             _ = try store.append(AppendRequest(event("org-1")))
-            #expect(try store.headPosition() == 2)
+            #expect(try store.log.headPosition() == 2)
             try Self.terminateServiceSessions(db)
             #expect(try Self.serviceSessionsGone(db))
-            #expect(try store.read(after: 0, limit: 10).count == 2)
+            #expect(try store.log.read(after: 0, limit: 10).count == 2)
         }
     }
 

@@ -100,7 +100,7 @@ struct FailoverTests {
         let report = try ChainVerifier().verify(on: check)
         #expect(report.failure == nil, "\(String(describing: report.failure))")
         // The projector followed the log onto the new primary.
-        let head = try EventStore.headPosition(on: check)
+        let head = try LogReader(check).headPosition()
         #expect(Poll.until(timeout: 30) {
             (try? ProjectionSchema.checkpoint(BillingProjection().schema, on: check))??.position ?? 0 >= head
         }, "the projector took over on the new primary")

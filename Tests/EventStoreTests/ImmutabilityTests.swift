@@ -22,7 +22,7 @@ struct ImmutabilityTests {
             } catch let error as PostgresError {
                 #expect(error.sqlState == PostgresError.SQLState.insufficientPrivilege)
             }
-            #expect(try store.headPosition() == 1)
+            #expect(try store.log.headPosition() == 1)
         }
     }
 
@@ -38,7 +38,7 @@ struct ImmutabilityTests {
                 #expect(error.sqlState == "23001", "restrict_violation from the trigger, got \(error)")
                 #expect(error.message.contains("append-only"))
             }
-            #expect(try store.headPosition() == 1)
+            #expect(try store.log.headPosition() == 1)
         }
     }
 
@@ -98,7 +98,7 @@ struct ImmutabilityTests {
         try withStore { store, db in
             _ = try store.append(AppendRequest(event("org-1")))
             let superuser = try db.connect()
-            let head = try EventStore.read(after: 0, limit: 1, on: superuser)[0]
+            let head = try LogReader(superuser).read(after: 0, limit: 1)[0]
             func forge(position: Int64, prevHash: [UInt8], lock: Bool) throws {
                 try superuser.transaction { tx in
                     if lock { try tx.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.namespace), \(AdvisoryLock.append))") }
@@ -112,7 +112,7 @@ struct ImmutabilityTests {
             #expect(throws: PostgresError.self) { try forge(position: 2, prevHash: head.hash, lock: false) }
             #expect(throws: PostgresError.self) { try forge(position: 3, prevHash: head.hash, lock: true) }
             #expect(throws: PostgresError.self) { try forge(position: 2, prevHash: HashChain.genesis, lock: true) }
-            #expect(try store.headPosition() == 1)
+            #expect(try store.log.headPosition() == 1)
         }
     }
 }

@@ -38,7 +38,7 @@ struct PartitionTests {
         }
         #expect(failures.withLock { $0 } == [])
         let conn = try db.connect()
-        let head = try EventStore.headPosition(on: conn)
+        let head = try LogReader(conn).headPosition()
         let partitions = try Self.partitions(db)
         #expect(head > 1_000, "the run must cross several boundaries")
         // Contiguous partitions of 100 from position 1, the last one empty and ahead.
@@ -77,11 +77,11 @@ struct PartitionTests {
         let keyed = try store.append(AppendRequest(events: [event("unique-a", key: "event-key-1")]))
         // Into the third partition.
         for i in 0..<25 { _ = try store.append(AppendRequest(events: (0..<10).map { _ in event("filler-\(i % 4)") })) }
-        #expect(try store.headPosition() > 200)
+        #expect(try store.log.headPosition() > 200)
         // The same caller-chosen id, in a later partition: refused, nothing written.
-        let head = try store.headPosition()
+        let head = try store.log.headPosition()
         #expect(throws: AppendError.self) { try store.append(AppendRequest(event("unique-b", id: chosen))) }
-        #expect(try store.headPosition() == head)
+        #expect(try store.log.headPosition() == head)
         // The append-level key answers the original append, from two partitions back.
         let replay = try store.append(AppendRequest(events: [event("unique-a", id: chosen)], idempotencyKey: "append-key-1"))
         #expect(replay.replayed && replay.events.map(\.position) == first.events.map(\.position))
@@ -93,7 +93,7 @@ struct PartitionTests {
         let next = try store.append(AppendRequest(event("unique-a"), expected: .exactly(2)))
         #expect(next.events[0].streamVersion == 3 && next.events[0].position > 200)
         let superuser = try db.connect()
-        let top = try EventStore.read(after: try EventStore.headPosition(on: superuser) - 1, limit: 1, on: superuser)[0]
+        let top = try LogReader(superuser).read(after: try LogReader(superuser).headPosition() - 1, limit: 1)[0]
         #expect(throws: PostgresError.self) {
             try superuser.transaction { tx in
                 try tx.query("SELECT pg_advisory_xact_lock(\(AdvisoryLock.namespace), \(AdvisoryLock.append))")
@@ -113,7 +113,7 @@ struct PartitionTests {
         defer { store.close() }
         _ = try store.append(AppendRequest(events: (0..<5).map { _ in event("guard") }))
         let superuser = try db.connect()
-        let head = try EventStore.read(after: 4, limit: 1, on: superuser)[0]
+        let head = try LogReader(superuser).read(after: 4, limit: 1)[0]
         for statement in [
             "UPDATE events_1 SET type = 'forged' WHERE position = 1",
             "DELETE FROM events_1 WHERE position = 1",
@@ -133,7 +133,7 @@ struct PartitionTests {
                     """, [PostgresBytes(head.hash)])
             }
         }
-        #expect(try EventStore.headPosition(on: superuser) == 5)
+        #expect(try LogReader(superuser).headPosition() == 5)
         // Verify names a partition whose guard is disabled.
         try superuser.query("ALTER TABLE events_1 DISABLE TRIGGER events_partition_no_insert")
         #expect(try ChainVerifier().verify(on: superuser).warnings.contains { $0.contains("partition events_1") })
@@ -182,7 +182,7 @@ struct PartitionTests {
         let retried = try? store.append(AppendRequest(events: [EventToAppend(stream: "old-b", type: "test.old", data: [:],
             metadata: EventMetadata(actor: testActor), idempotencyKey: "old-key")]))
         #expect(retried == nil || retried?.events.first?.position == 3)
-        #expect(try store.headPosition() == 5)
+        #expect(try store.log.headPosition() == 5)
         let report = try ChainVerifier().verify(on: superuser)
         #expect(report.isValid && report.verified == 5 && report.warnings.isEmpty, "\(String(describing: report.failure)) \(report.warnings)")
         let partitions = try Self.partitions(db)

@@ -77,7 +77,7 @@ struct StreamVersionCheckTests {
                 }
             }
             let valid = Self.isValid(rows, current: model)
-            let head = try EventStore.read(after: max(0, try EventStore.headPosition(on: superuser) - 1), limit: 1, on: superuser).first
+            let head = try LogReader(superuser).read(after: max(0, try LogReader(superuser).headPosition() - 1), limit: 1).first
             let start = (head?.position ?? 0) + 1
             var link = head?.hash ?? HashChain.genesis
             var links: [String] = []

@@ -16,7 +16,7 @@ func event(_ stream: String, _ type: String = "test.happened", _ data: JSONValue
 func waitForProjections(_ projections: [any Projection], url: String, timeout: Double = 30) throws -> Bool {
     let connection = try PostgresConnection(conninfo: url)
     return try Poll.until(timeout: timeout) {
-        let head = try EventStore.headPosition(on: connection)
+        let head = try LogReader(connection).headPosition()
         for p in projections {
             guard let c = try ProjectionSchema.checkpoint(p.schema, on: connection) else { return false }
             if c.position < head && c.failedPosition == nil { return false }
@@ -33,7 +33,7 @@ func checksums(_ projection: any Projection, on connection: PostgresConnection) 
 func catalogueTotals(on connection: PostgresConnection) throws -> (types: Int64, streams: Int64, head: Int64) {
     let types = try connection.query("SELECT coalesce(sum(events), 0)::bigint FROM proj_catalogue.event_types")[0].requireInt64(0)
     let streams = try connection.query("SELECT coalesce(sum(events), 0)::bigint FROM proj_catalogue.streams")[0].requireInt64(0)
-    return (types, streams, try EventStore.headPosition(on: connection))
+    return (types, streams, try LogReader(connection).headPosition())
 }
 
 /// A projection that refuses events of type `poison`.

@@ -100,7 +100,7 @@ struct ProjectorTests {
         }
         writer.start()
         try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: 30, log: { _, _, _ in }).rebuild([catalogue])
-        #expect(try Poll.until { try store.headPosition() == 600 })
+        #expect(try Poll.until { try store.log.headPosition() == 600 })
         #expect(try waitForProjections([catalogue], url: db.serviceURL))
         projector.stop()
         let connection = try db.connect()

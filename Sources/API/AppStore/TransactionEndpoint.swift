@@ -48,7 +48,7 @@ enum TransactionEndpoint {
             case .alreadyRecorded:
                 // T5: nothing is appended and the answer is the subscription as it is, with every
                 // fact the log held when the request came (a REFUND just notified).
-                return try answer(recorded: false, at: max(org.position, try context.store.headPosition()), orgID: orgID,
+                return try answer(recorded: false, at: max(org.position, try context.store.log.headPosition()), orgID: orgID,
                                   reader: reader, request: request, context: context, settings: settings)
             default:
                 throw outcome.failure

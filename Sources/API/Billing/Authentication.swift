@@ -57,7 +57,7 @@ enum Authentication {
         var principal = try known(digest, context: context, pool: context.pool, caching: false)
         if principal == nil {
             search: while after < target {
-                let page = try context.store.events(ofType: KeyIssued.type, after: after, through: target, limit: 500)
+                let page = try context.store.log.events(ofType: KeyIssued.type, after: after, through: target, limit: 500)
                 for event in page {
                     let issued = try event.decode(KeyIssued.self)
                     if issued.sha256 == digest { principal = issued.principal; break search }

@@ -28,7 +28,7 @@ enum MessageFeedEndpoint {
             let states = WebhookMessageState(pool: pool)
             let page = try WebhooksReadModel(pool: pool).feed(subject: subject, after: after, limit: limit,
                                                                       through: try states.readyThrough())
-            let events = Dictionary(uniqueKeysWithValues: try context.store.events(at: page.items.map(\.position)).map { ($0.position, $0) })
+            let events = Dictionary(uniqueKeysWithValues: try context.store.log.events(at: page.items.map(\.position)).map { ($0.position, $0) })
             let messages = try page.items.map { item -> JSONValue in
                 guard let event = events[item.position] else {
                     throw PostgresError(code: .unexpectedResult, message: "the log has no event at \(item.position)")

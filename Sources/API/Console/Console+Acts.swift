@@ -64,7 +64,7 @@ extension Console {
         guard let key = fields["key"], key.hasPrefix("console-"), key.utf8.count <= 64 else {
             throw Problem(status: 400, code: "invalid_form", title: "Form refused", detail: "The confirmation's key is missing: review the act again.")
         }
-        if let earlier = try store.events(appendedUnder: key).first {
+        if let earlier = try store.log.events(appendedUnder: key).first {
             return Self.redirect("/events/\(earlier.position)")
         }
         let parsed: any LedgerAct

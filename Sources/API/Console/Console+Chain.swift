@@ -8,8 +8,8 @@ extension Console {
     /// auditor can run without our code (docs/audit.md).
     func chainPage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
         let (head, firstLive) = try pool.read { conn -> (RecordedEvent?, Int64) in
-            let position = try EventStore.headPosition(on: conn)
-            return (try EventStore.event(at: position, on: conn), try EventStore.firstLivePosition(on: conn))
+            let position = try LogReader(conn).headPosition()
+            return (try LogReader(conn).event(at: position), try LogReader(conn).firstLivePosition())
         }
         let (result, running) = verificationSection()
         let archived = firstLive > 1 ? "<p>Positions 1 to \(firstLive - 1) are archived (<code>ledger verify --archive</code> checks their files).</p>" : ""

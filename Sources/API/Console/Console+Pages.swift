@@ -33,10 +33,10 @@ extension Console {
     func search(_ q: String) throws -> [(label: String, href: String)] {
         try pool.read { conn in
             var found: [(label: String, href: String)] = []
-            if let position = Int64(q), position > 0, try EventStore.event(at: position, on: conn) != nil {
+            if let position = Int64(q), position > 0, try LogReader(conn).event(at: position) != nil {
                 found.append(("event at position \(position)", "/events/\(position)"))
             }
-            if let id = UUID(uuidString: q), let position = try EventStore.position(ofEventID: id, on: conn) {
+            if let id = UUID(uuidString: q), let position = try LogReader(conn).position(ofEventID: id) {
                 found.append(("event \(q.lowercased()) at position \(position)", "/events/\(position)"))
             }
             let candidates: [(stream: String, label: String, subject: String)] = [
@@ -48,7 +48,7 @@ extension Console {
                  "stream:" + AppStoreTransactionFacts.stream(originalTransactionID: q)),
                 (q, "stream \(q)", "stream:\(q)"),
             ]
-            let existing = try EventStore.existingStreams(candidates.map(\.stream), on: conn)
+            let existing = try LogReader(conn).existingStreams(candidates.map(\.stream))
             var seen = Set<String>()
             for candidate in candidates where existing.contains(candidate.stream) && seen.insert(candidate.stream).inserted {
                 found.append(("timeline of \(candidate.label)", "/timeline?subject=" + HTML.query(candidate.subject)))
@@ -87,7 +87,7 @@ extension Console {
         let after = Int64(request.query("after") ?? "0") ?? 0
         let limit = 200
         let streams = try subject.streams(pool: pool)
-        let events = try pool.read { try EventStore.read(streams: streams, after: after, limit: limit + 1, on: $0) }
+        let events = try LogReader(pool: pool).read(streams: streams, after: after, limit: limit + 1)
         let rows = events.prefix(limit).map { event -> String in
             let metadata = try? event.metadata()
             let corrects = event.correctsPosition.map { " — corrects <a href=\"/events/\($0)\">position \($0)</a>" } ?? ""
@@ -114,7 +114,7 @@ extension Console {
             throw Problem(status: 400, code: "invalid_position", title: "Not a position", detail: "A position is a positive integer.")
         }
         let (event, corrections) = try pool.read { conn in
-            (try EventStore.event(at: position, on: conn), try EventStore.corrections(of: position, on: conn))
+            (try LogReader(conn).event(at: position), try LogReader(conn).corrections(of: position))
         }
         guard let event else {
             throw Problem(status: 404, code: "not_found", title: "No such event",

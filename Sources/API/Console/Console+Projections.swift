@@ -8,7 +8,7 @@ extension Console {
     func projectionsPage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
         let projections = AllProjections.all
         let (head, checkpoints) = try pool.read { conn in
-            (try EventStore.headPosition(on: conn), try ProjectionSchema.checkpoints(projections.map(\.schema), on: conn))
+            (try LogReader(conn).headPosition(), try ProjectionSchema.checkpoints(projections.map(\.schema), on: conn))
         }
         let swappable = try projectorPool?.read { try ProjectionSchema.swappable(projections.map(\.schema), on: $0) } ?? []
         let mayAct = viewer.state.role.includes(.operator)

@@ -64,7 +64,7 @@ final class ConsoleJobs: Sendable {
         let thread = Thread { [self] in
             do {
                 let connection = try PostgresConnection(conninfo: conninfo)
-                let head = try EventStore.headPosition(on: connection)
+                let head = try LogReader(connection).headPosition()
                 verification.withLock { $0?.head = head }
                 let report = try ChainVerifier().verify(on: connection) { checked in
                     self.verification.withLock { $0?.checked = checked }

@@ -25,7 +25,7 @@ enum ReadYourWrites {
         }
         try authorize(target)
         if let reached = context.progress.position(projection.name), reached >= target { return }
-        let head = try context.progress.head.flatMap { $0 >= target ? $0 : nil } ?? context.store.headPosition()
+        let head = try context.progress.head.flatMap { $0 >= target ? $0 : nil } ?? context.store.log.headPosition()
         guard target <= head else {
             throw Problem(status: 400, code: "min_position_beyond_head",
                           detail: "min_position \(target) is beyond the log's head (\(head)): no write has reached it")

@@ -75,7 +75,7 @@ public struct ReplicaStatus: Sendable, Encodable {
                     positions[projection.name] = checkpoint.position
                 }
             }
-            return Observed(inRecovery: row.bool(0) ?? false, head: try EventStore.headPosition(on: connection), lagSeconds: row.string(1).flatMap(Double.init) ?? 0,
+            return Observed(inRecovery: row.bool(0) ?? false, head: try LogReader(connection).headPosition(), lagSeconds: row.string(1).flatMap(Double.init) ?? 0,
                             replayPaused: row.bool(2) ?? false, projections: positions)
         }
     }

@@ -87,7 +87,7 @@ public enum LogEndpoints {
             case .notCreated:
                 throw Problem(status: 503, code: "projection_behind", detail: refusal.description, retryAfter: 1)
             case .beyondTree(let size, _):
-                let head = try context.pool.read { try EventStore.headPosition(on: $0) }
+                let head = try LogReader(pool: context.pool).headPosition()
                 guard size <= head else { throw invalid("the log holds \(head) events, not \(size)") }
                 throw Problem(status: 503, code: "projection_behind", detail: refusal.description, retryAfter: 1)
             case .invalid(let what):

@@ -50,7 +50,7 @@ public enum ArchiveWriter {
         var cursor = partition.first - 1
         var lastHash: [UInt8] = []
         while cursor < partition.last {
-            let page = try EventStore.read(after: cursor, limit: Int(min(10_000, partition.last - cursor)), on: connection)
+            let page = try LogReader(connection).read(after: cursor, limit: Int(min(10_000, partition.last - cursor)))
             guard let end = page.last else { break }
             var chunk = Data()
             for event in page { chunk.append(contentsOf: Array((event.archiveLine + "\n").utf8)) }

@@ -47,7 +47,7 @@ public enum LogCommand: LedgerCommand {
             // Filtered types are skipped page by page; one match more than asked for says
             // whether more follow.
             while events.count <= limit {
-                let page = try EventStore.read(streams: streams, after: cursor, limit: limit + 1, on: conn)
+                let page = try LogReader(conn).read(streams: streams, after: cursor, limit: limit + 1)
                 events += page.filter { filter.matches($0.type) }
                 guard let last = page.last, page.count > limit else { break }
                 cursor = last.position

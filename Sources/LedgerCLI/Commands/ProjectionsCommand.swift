@@ -19,7 +19,7 @@ public enum ProjectionsCommand: LedgerCommand {
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
         let args = try Arguments(arguments, valued: [], boolean: ["checksums"])
         let connection = try PostgresConnection(conninfo: environment.databaseURL())
-        let head = try EventStore.headPosition(on: connection)
+        let head = try LogReader(connection).headPosition()
         print("head \(head)")
         var healthy = true
         for projection in AllProjections.all {

@@ -38,7 +38,7 @@ public enum VerifyCommand: LedgerCommand {
         if !args.values("archive").isEmpty {
             guard try verifyArchives(args.values("archive"), against: connection) else { return 1 }
         }
-        let total = try EventStore.headPosition(on: connection)
+        let total = try LogReader(connection).headPosition()
         let bar = ProgressBar(label: "verify")
         let report = try ChainVerifier().verify(on: connection, expecting: expectations) { bar.update(done: $0, total: total) }
         bar.finish()
@@ -85,7 +85,7 @@ public enum VerifyCommand: LedgerCommand {
             }
             var live: [String] = []
             for (position, hash) in [(segment.firstPosition - 1, segment.previousHash), (segment.lastPosition, segment.lastHash)] where position > 0 {
-                guard let event = try EventStore.event(at: position, on: connection) else { continue }
+                guard let event = try LogReader(connection).event(at: position) else { continue }
                 guard event.hash == hash else {
                     print("INVALID archive \(path): the live log's event \(position) has hash \(Hex.encode(event.hash)), the archive \(Hex.encode(hash))")
                     return false
@@ -93,7 +93,7 @@ public enum VerifyCommand: LedgerCommand {
                 live.append(String(position))
             }
             // The live log, or the file after, continues where this one ends.
-            if let next = try EventStore.event(at: segment.lastPosition + 1, on: connection) {
+            if let next = try LogReader(connection).event(at: segment.lastPosition + 1) {
                 guard next.prevHash == segment.lastHash else {
                     print("INVALID archive \(path): the live log's event \(next.position) does not link to the archive's last hash \(Hex.encode(segment.lastHash))")
                     return false

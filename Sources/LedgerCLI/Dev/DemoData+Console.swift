@@ -33,8 +33,8 @@ extension DemoData {
     /// auditor has one to find, open and export (docs/console.md).
     static func seedCorrection(store: EventStore) throws {
         let key = "demo:correction-acme-grant"
-        guard try store.events(appendedUnder: key).isEmpty,
-              let grant = try store.events(appendedUnder: "demo:credit-acme-grant").first,
+        guard try store.log.events(appendedUnder: key).isEmpty,
+              let grant = try store.log.events(appendedUnder: "demo:credit-acme-grant").first,
               let id = JournalEntryID("je_\(grant.position)_0") else { return }
         let entry = JournalEntryRef(id: id, accounts: [Pool.payer("acme").description], pool: .payer("acme"), projectID: nil,
                                     amount: Millicredits(1_000_000), kind: "credit")

@@ -26,7 +26,7 @@ public struct ActReads: Sendable {
     /// first and the projection after means a decision on the projection sees every event
     /// of the stream up to that version, and an append expecting it fails if one came since.
     public func billingVersion(covering stream: String) throws -> Int64? {
-        let head = try pool.read { try EventStore.streamHead(stream, on: $0) }
+        let head = try LogReader(pool: pool).streamHead(stream)
         let checkpoint = try billing.checkpoint()?.position
         guard let head else {
             // No such stream, but the projection's tables must exist to say what else is there.
@@ -55,7 +55,7 @@ public struct ActReads: Sendable {
     /// Throws `ProjectionBehind` unless `projection` has applied the whole log as it is now.
     public func requireAtHead(_ projection: any Projection) throws {
         let (head, checkpoint) = try pool.read { conn in
-            (try EventStore.headPosition(on: conn), try ProjectionSchema.checkpoint(projection.schema, on: conn)?.position)
+            (try LogReader(conn).headPosition(), try ProjectionSchema.checkpoint(projection.schema, on: conn)?.position)
         }
         guard let checkpoint, checkpoint >= head else {
             throw ProjectionBehind(projection: projection.name, target: head, checkpoint: checkpoint)
@@ -78,28 +78,28 @@ public struct ActReads: Sendable {
 
     /// A hold's state from its own stream in the log, which alone decides whether it is open.
     public func holdState(_ id: String) throws -> HoldDecider.State {
-        let events = try pool.read { try EventStore.readStream(HoldDecider.stream(id), on: $0) }
+        let events = try LogReader(pool: pool).readStream(HoldDecider.stream(id))
         return try HoldDecider.State(stream: try events.map { (type: $0.type, data: try $0.data(), position: $0.position) })
     }
 
     /// A stream's events, straight from the log: what a decider judges when a projection
     /// a moment behind would let it record a fact twice (an App Store subscription's).
     public func stream(_ stream: String, from version: Int64 = 1) throws -> [RecordedEvent] {
-        try pool.read { try EventStore.readStream(stream, from: version, on: $0) }
+        try LogReader(pool: pool).readStream(stream, from: version)
     }
 
     /// The events of the log that carry the event-level idempotency `keys`.
     public func events(withKeys keys: [String]) throws -> [RecordedEvent] {
-        try pool.read { try EventStore.events(withKeys: keys, on: $0) }
+        try LogReader(pool: pool).events(withKeys: keys)
     }
 
     /// The log's head: the highest committed position.
     public func headPosition() throws -> Int64 {
-        try pool.read { try EventStore.headPosition(on: $0) }
+        try LogReader(pool: pool).headPosition()
     }
 
     /// A stream's version in the log; 0 for a stream without events.
     public func streamVersion(_ stream: String) throws -> Int64 {
-        try pool.read { try EventStore.streamHead(stream, on: $0) }?.version ?? 0
+        try LogReader(pool: pool).streamHead(stream)?.version ?? 0
     }
 }

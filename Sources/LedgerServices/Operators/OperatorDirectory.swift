@@ -14,7 +14,7 @@ public struct OperatorDirectory: Sendable {
     /// The operator as their stream says; nil when there is none.
     public func state(of name: String) throws -> OperatorDecider.State? {
         guard OperatorDecider.isValidName(name) else { return nil }
-        let events = try pool.read { try EventStore.readStream(OperatorDecider.stream(name), on: $0) }
+        let events = try LogReader(pool: pool).readStream(OperatorDecider.stream(name))
         return try OperatorDecider.State.fold(try events.map { (type: $0.type, data: try $0.data()) })
     }
 

@@ -84,7 +84,7 @@ public final class Checkpointer: Sendable {
         let last = try lastCheckpoint()
         let now = configuration.now()
         guard CheckpointDecider.isDue(size: size, last: last, now: now, policy: configuration.policy) else { return nil }
-        guard let head = try pool.read({ try EventStore.event(at: size, on: $0) }) else { return nil }
+        guard let head = try pool.read({ try LogReader($0).event(at: size) }) else { return nil }
         let checkpoint = LogCheckpoint(origin: configuration.origin, size: size, root: try model.root(size: size), head: head.hash,
                                        time: max(now, last?.time ?? now))
         let key = configuration.key
@@ -108,8 +108,8 @@ public final class Checkpointer: Sendable {
     /// The last checkpoint in the log (not the projection: a decision reads the log).
     private func lastCheckpoint() throws -> CheckpointDecider.Last? {
         try pool.read { conn in
-            guard let head = try EventStore.streamHead(LogCheckpointSigned.stream, on: conn),
-                  let event = try EventStore.event(at: head.position, on: conn) else { return nil }
+            guard let head = try LogReader(conn).streamHead(LogCheckpointSigned.stream),
+                  let event = try LogReader(conn).event(at: head.position) else { return nil }
             let signed = try event.decode(LogCheckpointSigned.self)
             return CheckpointDecider.Last(size: signed.size, time: signed.time, position: head.position, version: head.version)
         }

@@ -47,11 +47,11 @@ final class EventPrefetcher: Sendable {
                     }
                 }
                 let connection = try PostgresConnection(conninfo: conninfo)
-                if let link, let next = try EventStore.event(at: after + 1, on: connection), next.prevHash != link {
+                if let link, let next = try LogReader(connection).event(at: after + 1), next.prevHash != link {
                     throw ArchiveReader.Invalid(description: "the live log's event \(after + 1) does not link to the last archive's hash")
                 }
                 while !stopped.load(ordering: .relaxed) {
-                    let events = try EventStore.read(after: after, limit: batchSize, on: connection)
+                    let events = try LogReader(connection).read(after: after, limit: batchSize)
                     for queue in queues { guard queue.put(.success(events)) else { return } }
                     if events.count < batchSize { return }
                     after = events.last!.position

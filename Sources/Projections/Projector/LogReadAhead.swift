@@ -36,7 +36,7 @@ final class LogReadAhead: Sendable {
             do {
                 let events = try connection.withLock { connection in
                     if connection == nil || connection?.isOpen == false { connection = try PostgresConnection(conninfo: conninfo) }
-                    return try EventStore.read(after: position, limit: batchSize, on: connection!)
+                    return try LogReader(connection!).read(after: position, limit: batchSize)
                 }
                 read.withLock { $0?.events = events }
             } catch {

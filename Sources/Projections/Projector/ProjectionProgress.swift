@@ -166,7 +166,7 @@ public final class ProjectionProgress: Sendable {
                 }
             }
         }
-        let head = try EventStore.headPosition(on: connection)
+        let head = try LogReader(connection).headPosition()
         advance(positions, head: head, failures: failures)
     }
 

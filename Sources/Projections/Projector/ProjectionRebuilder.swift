@@ -97,7 +97,7 @@ public struct ProjectionRebuilder: Sendable {
                             try fold(projection, events[...], prepared: prepared, into: ProjectionSchema.buildSchema(of: projection),
                                      setAside: setAside, on: tx)
                         }
-                        let head = try EventStore.headPosition(on: worker)
+                        let head = try LogReader(worker).headPosition()
                         reporting.withLock { _ in progress(projection.name, events.last!.position, head) }
                     }
                 } catch {

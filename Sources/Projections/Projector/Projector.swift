@@ -105,7 +105,7 @@ public final class Projector: Sendable {
     /// and those behind archived positions (a new projection on an archived log).
     private func prepareSchemas(on connection: PostgresConnection) throws {
         var outdated: [any Projection] = []
-        let firstLive = try EventStore.firstLivePosition(on: connection)
+        let firstLive = try LogReader(connection).firstLivePosition()
         for projection in configuration.projections {
             if let checkpoint = try ProjectionSchema.checkpoint(projection.schema, on: connection) {
                 // Schemas made before set-asides existed get their table.
@@ -145,7 +145,7 @@ public final class Projector: Sendable {
                 guard let directory = configuration.archiveDirectory else {
                     throw ArchivedPositions(requested: 1, firstLive: firstLive)
                 }
-                rebuilder.archives = try EventStore.archiveFiles(in: directory, on: connection)
+                rebuilder.archives = try LogReader(connection).archiveFiles(in: directory)
             }
             try rebuilder.rebuild(outdated)
         }
@@ -184,7 +184,7 @@ public final class Projector: Sendable {
                 try connection.query("COMMIT")
                 return 0
             }
-            let events = try readAhead.take(after: from) ?? EventStore.read(after: from, limit: configuration.batchSize, on: connection)
+            let events = try readAhead.take(after: from) ?? LogReader(connection).read(after: from, limit: configuration.batchSize)
             // Behind the head: the next batch is read while this one is applied. (At the head
             // the next batch is read when a notification says it exists, never ahead of it.)
             if events.count == configuration.batchSize { readAhead.start(after: events.last!.position) }

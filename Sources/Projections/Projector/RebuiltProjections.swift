@@ -53,7 +53,7 @@ public final class RebuiltProjections: @unchecked Sendable {
         let setAsides = try SetAsides.load(on: connection)
         try connection.transaction { tx in
             try tx.query("SELECT pg_advisory_xact_lock($1, $2)", [AdvisoryLock.namespace, AdvisoryLock.projectionSwap])
-            let head = try EventStore.headPosition(on: tx)
+            let head = try LogReader(tx).headPosition()
             for projection in projections {
                 let build = ProjectionSchema.buildSchema(of: projection)
                 try catchUp(projection, into: build, upTo: head, setAside: setAsides.forProjection(projection.name), on: tx)
@@ -92,7 +92,7 @@ public final class RebuiltProjections: @unchecked Sendable {
     private func catchUp(_ projection: any Projection, into build: String, upTo limit: Int64,
                          setAside: [Int64: SetAsides.Entry], on tx: PostgresConnection) throws {
         while let checkpoint = try ProjectionSchema.checkpoint(build, on: tx), checkpoint.position < limit {
-            var events = try EventStore.read(after: checkpoint.position, limit: rebuilder.batchSize, on: tx)
+            var events = try LogReader(tx).read(after: checkpoint.position, limit: rebuilder.batchSize)
             events.removeAll { $0.position > limit }
             guard !events.isEmpty else { return }
             try rebuilder.fold(projection, events[...], into: build, setAside: setAside, on: tx)

@@ -36,10 +36,10 @@ struct ChangeBetweenFactsTests {
         #expect(plans(try offer(f)) == ["plus", "premium"], "the holder may change plan within the subscription")
         try f.orgEvent(StaffPlanDecided(orgID: "acme", plan: .premium), "acme")
         #expect(plans(try offer(f)).isEmpty, "staff gives Premium: nothing at that level or below is sold")
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         let upgrade = try f.record(tx(token, .premium, id: "p2", signed: "2026-11-15T00:00:00Z"), org: "acme")
         #expect(upgrade.status == 409 && upgrade.body["code"] == "app_store_plan_conflict", "\(upgrade.body)")
-        #expect(try f.service.store.headPosition() == head)
+        #expect(try f.service.store.log.headPosition() == head)
     }
 
     @Test("O10: the holder of a lapsed subscription, whose plan runs to the month's end, may buy in its group again; others may not buy that level")
@@ -108,14 +108,14 @@ struct ChangeBetweenFactsTests {
         let first = try f.record(tx(token, .plus, id: "t1", signed: "2026-11-14T00:00:00Z"), org: "acme")
         #expect(first.status == 200 && first.body["recorded"] == true)
         try f.settle()
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         let resigned = try f.record(tx(token, .plus, id: "t1", signed: "2026-11-15T00:00:00Z", purchased: "2026-11-14T00:00:00Z"), org: "acme")
         #expect(resigned.status == 200 && resigned.body["recorded"] == false, "\(resigned.body)")
         #expect(resigned.body["subscription"] == first.body["subscription"])
         let refunded = try f.record(tx(token, .plus, id: "t1", signed: "2026-11-15T00:00:00Z", purchased: "2026-11-14T00:00:00Z",
                                        revoked: "2026-11-15T00:00:00Z"), org: "acme")
         #expect(refunded.status == 200 && refunded.body["recorded"] == false, "\(refunded.body)")
-        #expect(try f.service.store.headPosition() == head, "nothing appended")
+        #expect(try f.service.store.log.headPosition() == head, "nothing appended")
     }
 
     @Test("O12: an expired subscription shows expired; an App Store downgrade, end or lapse shows in plan.pending")

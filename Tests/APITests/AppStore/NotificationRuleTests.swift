@@ -141,10 +141,10 @@ struct NotificationRuleTests {
         let token = try f.org("acme")
         let n = note("SUBSCRIBED", tx(token, .plus, id: "t1", signed: "2026-11-02T00:00:00Z"), signed: "2026-11-02T00:00:00Z")
         #expect(try f.notify(n).body["outcome"] == "applied")
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         let again = try f.notify(n)
         #expect(again.status == 200 && again.body["outcome"] == "duplicate")
-        #expect(try f.service.store.headPosition() == head)
+        #expect(try f.service.store.log.headPosition() == head)
     }
 
     /// One of Apple's facts about the subscription: a transaction (new, or the latest one

@@ -43,11 +43,11 @@ struct TransactionRuleTests {
         #expect(posted.status == 200, "\(posted.body)")
         #expect(posted.body["subscription"]?["held_by_reader"] == true, "\(posted.body)")
         if !notificationFirst { #expect(try f.notify(notification).status == 200) }
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         // Sent again, by its buyer or by another administrator, it changes nothing more (T5).
         #expect(try f.record(jws, org: "acme", as: "alice").body["recorded"] == false)
         #expect(try f.record(jws, org: "acme", as: "bob").body["subscription"]?["held_by_reader"] == false)
-        #expect(try f.service.store.headPosition() == head, "a holder is recorded once, and only when new")
+        #expect(try f.service.store.log.headPosition() == head, "a holder is recorded once, and only when new")
         // O10: alice may change plan within the group (premium offered, plus held by her own
         // subscription); bob sees plus held through another subscription.
         let alice = try f.offer("acme", as: f.session("alice", org: "acme"))
@@ -56,7 +56,7 @@ struct TransactionRuleTests {
         let bob = try f.offer("acme", as: f.session("bob", org: "acme"))
         #expect(bob.body["subscription"]?["held_by_reader"] == false)
         #expect(plans(bob.body) == ["premium"], "\(bob.body)")
-        let claims = try f.service.store.readStream("appstore-sub-o1").filter { $0.type == AppStoreSubscriptionClaimed.type }
+        let claims = try f.service.store.log.readStream("appstore-sub-o1").filter { $0.type == AppStoreSubscriptionClaimed.type }
         #expect(claims.count == (notificationFirst ? 1 : 0), "a claim only when the notification came first: \(claims.map(\.type))")
     }
 
@@ -66,13 +66,13 @@ struct TransactionRuleTests {
         defer { f.shutdown() }
         let token = try f.org("acme")
         let jws = signer.transaction(productID: products[.plus]!, appAccountToken: token, environment: "Sandbox")
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         #expect(try f.record(jws, org: "acme", csrf: nil).body["code"] == "csrf_failed")
         #expect(try f.record(jws, org: "acme", csrf: "wrong").body["code"] == "csrf_failed")
         #expect(try f.record(jws, org: "acme", origin: "https://evil.example").body["code"] == "cross_origin")
         #expect(try f.record(jws, org: "acme", origin: nil).body["code"] == "cross_origin")
         #expect(try f.record(jws, org: "acme", as: "mallory").status == 404)
-        #expect(try f.service.store.headPosition() == head, "nothing recorded")
+        #expect(try f.service.store.log.headPosition() == head, "nothing recorded")
         // Staff may see the offer but not buy.
         var headers: [(String, String)] = [f.session("sam", org: nil, staff: true), ("Content-Type", "application/json"),
                                            ("Origin", TestService.origin), ("X-CSRF-Token", "csrf-token")]
@@ -136,11 +136,11 @@ struct TransactionRuleTests {
         let premium = signer.transaction(productID: products[.premium]!, appAccountToken: token, environment: "Sandbox",
                                          signedDate: t("2026-11-10T00:00:00Z"), transactionID: "t2", originalTransactionID: "o1")
         #expect(try f.record(premium, org: "acme").body["recorded"] == true)
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         let again = try f.record(premium, org: "acme")
         #expect(again.status == 200 && again.body["recorded"] == false)
         #expect(again.body["subscription"]?["plan"] == "premium")
-        #expect(try f.service.store.headPosition() == head)
+        #expect(try f.service.store.log.headPosition() == head)
         let older = signer.transaction(productID: products[.plus]!, appAccountToken: token, environment: "Sandbox",
                                        signedDate: t("2026-11-01T00:00:00Z"), transactionID: "t1", originalTransactionID: "o1")
         #expect(try f.record(older, org: "acme").status == 200)
@@ -173,10 +173,10 @@ struct TransactionRuleTests {
         default:
             try f.orgEvent(DelegatedToReseller(orgID: "acme", resellerID: "r"), "acme")
         }
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         let r = try f.record(signer.transaction(productID: product, appAccountToken: token, environment: "Sandbox"), org: "acme")
         #expect(r.status == expected && r.body["code"] == .string(code), "\(r.body)")
-        #expect(try f.service.store.headPosition() == head, "nothing recorded")
+        #expect(try f.service.store.log.headPosition() == head, "nothing recorded")
         if code == "app_store_plan_conflict" {
             // Issue 11: the detail names what holds the plan, not "another source".
             #expect(r.body["detail"] == "the organization already holds premium (at this level or higher) through a staff grant", "\(r.body)")
@@ -194,12 +194,12 @@ struct TransactionRuleTests {
             signer.transaction(productID: products[.education]!, appAccountToken: token, environment: "Sandbox"),      // 403
         ]
         for jws in refused {
-            let head = try f.service.store.headPosition()
+            let head = try f.service.store.log.headPosition()
             let first = try f.record(jws, org: "acme")
             let second = try f.record(jws, org: "acme")
             #expect((400..<500).contains(first.status), "\(first.body)")
             #expect(second.status == first.status && second.body["code"] == first.body["code"])
-            #expect(try f.service.store.headPosition() == head, "a 4xx records nothing, so finishing loses nothing")
+            #expect(try f.service.store.log.headPosition() == head, "a 4xx records nothing, so finishing loses nothing")
         }
         let good = signer.transaction(productID: products[.plus]!, appAccountToken: token, environment: "Sandbox")
         let first = try f.record(good, org: "acme")

@@ -51,7 +51,7 @@ final class BillingFixture: Sendable {
 
     /// Waits until the billing projection has applied everything appended so far.
     func settle() throws {
-        let head = try service.store.headPosition()
+        let head = try service.store.log.headPosition()
         #expect(try ProjectionWait.until(BillingProjection(), reaches: head, pool: service.context.pool, timeout: 20))
     }
 

@@ -144,7 +144,7 @@ struct BillingModelTests {
                 #expect(Dictionary(uniqueKeysWithValues: closed.charges.map { ($0.projectID, Int64($0.amount.value)) }) == charges,
                         "seed \(seed) step \(step): charges of \(key)")
                 var index: Int32 = 0
-                let position = try f.service.store.headPosition()
+                let position = try f.service.store.log.headPosition()
                 for (project, amount) in charges.sorted(by: { $0.key < $1.key }) where amount != 0 {
                     model.post(JournalEntryID(position: position, index: index).description,
                                accounts: Model.accountsFor(project: project, pool: pool), pool: pool) { $0.usagePosted -= amount }

@@ -87,11 +87,11 @@ struct ChangeBetweenEventsTests {
         let closing = try #require(try MonthCloseDecider.closing(month, status: nil, now: t("2026-11-02T00:00:00Z"), force: false,
                                                                  state: AccountsDecider.State(projects: ["solo"], knownPools: [.project("solo")])))
         _ = try f.service.store.append(AppendRequest(closing, metadata: EventMetadata(actor: f.operatorActor, reason: "close")))
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         #expect(throws: AppendError.self) {
             try f.service.store.append(AppendRequest(decision, metadata: EventMetadata(actor: Actor(.service, "metering"))))
         }
-        #expect(try f.service.store.headPosition() == head, "nothing appended")
+        #expect(try f.service.store.log.headPosition() == head, "nothing appended")
         try f.settle()
         #expect(try BillingReadModel(pool: f.service.context.pool).lateUsage().isEmpty)
     }
@@ -163,7 +163,7 @@ struct ChangeBetweenEventsTests {
         let first = try f.post("/v1/usage/events", key: service, body: ["events": [original]])
         #expect(first.status == 200 && first.body["accepted"] == 1)
         _ = try f.closeMonth(.project("solo"), "2026-10")
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         let retry = try f.post("/v1/usage/events", key: service, body: ["events": [original]])
         #expect(retry.status == 200 && retry.body["accepted"] == 0 && retry.body["duplicates"] == 1, "\(retry.body)")
         #expect(retry.body["position"] == first.body["position"])
@@ -174,7 +174,7 @@ struct ChangeBetweenEventsTests {
         #expect(other.status == 409 && other.body["code"] == "usage_id_conflict")
         let new = try f.post("/v1/usage/events", key: service, body: ["events": [event("u3", "solo", quantity: 1, at: "2026-10-21T00:00:00Z")]])
         #expect(new.status == 422 && new.body["code"] == "invalid_usage_batch")
-        #expect(try f.service.store.headPosition() == head + 1, "only u2 was appended")
+        #expect(try f.service.store.log.headPosition() == head + 1, "only u2 was appended")
     }
 
     @Test("B, J (read-your-writes): a key issued at position N authenticates a read with min_position=N at once", arguments: 0..<20)

@@ -36,10 +36,10 @@ struct IngestionTests {
         let (f, service, _) = try fixture()
         defer { f.shutdown() }
         #expect(try f.post("/v1/usage/events", key: service, body: ["events": [event("u1", quantity: 10)]]).status == 200)
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         let r = try f.post("/v1/usage/events", key: service, body: ["events": [event("new"), event("u1", quantity: 11)]])
         #expect(r.status == 409 && r.body["code"] == "usage_id_conflict")
-        #expect(try f.service.store.headPosition() == head)
+        #expect(try f.service.store.log.headPosition() == head)
     }
 
     @Test("strict validation: every bad event is named, and nothing of the batch is recorded", arguments: [
@@ -57,13 +57,13 @@ struct IngestionTests {
         defer { f.shutdown() }
         var bad = event("bad").objectValue!
         for (k, v) in change { bad[k] = v }
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         let r = try f.post("/v1/usage/events", key: service, body: ["events": [event("ok"), .object(bad)]])
         #expect(r.status == 422, "\(name)")
         #expect(r.body["code"] == "invalid_usage_batch")
         let errors = r.body["errors"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(errors.count == 1 && errors[0].hasPrefix("events[1]: ") && errors[0].contains(message), "\(name): \(errors)")
-        #expect(try f.service.store.headPosition() == head)
+        #expect(try f.service.store.log.headPosition() == head)
     }
 
     @Test("numbers are plain integers: a fraction or an exponent is malformed JSON, nothing is recorded",
@@ -71,24 +71,24 @@ struct IngestionTests {
     func plainIntegers(_ literal: String) throws {
         let (f, service, _) = try fixture()
         defer { f.shutdown() }
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         let text = event("ok").compactText().replacingOccurrences(of: "\"quantity\":1", with: "\"quantity\":\(literal)")
         #expect(text.contains(literal))
         let r = try f.post("/v1/usage/events", key: service, raw: #"{"events":["# + text + "]}")
         #expect(r.status == 400 && r.body["code"] == "malformed_json", "\(literal)")
-        #expect(try f.service.store.headPosition() == head)
+        #expect(try f.service.store.log.headPosition() == head)
     }
 
     @Test("a key given twice is refused, naming it, wherever it is")
     func duplicateKeys() throws {
         let (f, service, _) = try fixture()
         defer { f.shutdown() }
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         let text = event("ok").compactText().replacingOccurrences(of: "{", with: #"{"meter":"api_requests","#)
         let r = try f.post("/v1/usage/events", key: service, raw: #"{"events":["# + text + "]}")
         #expect(r.status == 400 && r.body["code"] == "duplicate_key")
         #expect(r.body["detail"]?.stringValue?.contains("\"meter\"") == true)
-        #expect(try f.service.store.headPosition() == head)
+        #expect(try f.service.store.log.headPosition() == head)
     }
 
     @Test("a closed month, an empty or oversized batch, malformed JSON and a project key are refused")

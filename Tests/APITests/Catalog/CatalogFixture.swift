@@ -58,7 +58,7 @@ extension BillingFixture {
     /// GET /v1/iap/products once the catalog in memory is current; the body is checked
     /// against the seed's schema for its status.
     func products(key: String?, user: String? = nil, demo: String? = nil, query extra: String = "") throws -> (status: Int, body: JSONValue) {
-        #expect(try service.context.catalog.waitUntilCurrent(position: try service.store.headPosition()))
+        #expect(try service.context.catalog.waitUntilCurrent(position: try service.store.log.headPosition()))
         var items: [String] = []
         if let user { items.append("user_id=" + (user.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? user)) }
         if let demo { items.append("demo=" + demo) }

@@ -257,7 +257,7 @@ struct CatalogRuleTests {
         _ = try f.products(key: key, user: "no-subscription")   // no offer: nothing counted
         f.service.context.catalog.flush()
         try f.settle()
-        #expect(try f.service.context.catalog.waitUntilCurrent(position: try f.service.store.headPosition()))
+        #expect(try f.service.context.catalog.waitUntilCurrent(position: try f.service.store.log.headPosition()))
         let rows = try f.service.context.pool.read {
             try $0.query("SELECT variant_id, count FROM proj_iap.impressions WHERE app_id = 'demo' AND campaign_id = 'switch-save'").rows
         }
@@ -301,7 +301,7 @@ extension CatalogRuleTests {
         #expect(f.product(after, "pro.monthly")?["is_trial_eligible"] == false)
         #expect(f.product(after, "pro.yearly")?["is_trial_eligible"] == false, "one trial per subscription group")
         // The same transaction for somebody else is refused; nothing is half-applied.
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         #expect(try sync(f, key: key, body: ["user_id": "thief", "jws_representation": .string(jws)]).status == 409)
         // Another app's transaction, a tampered one, a malformed body, no key.
         let otherApp = TestAppStoreSigner(bundleID: "com.example.other").transaction(productID: "pro.monthly", environment: "Sandbox")
@@ -310,6 +310,6 @@ extension CatalogRuleTests {
         #expect(try sync(f, key: key, body: ["user_id": "", "jws_representation": .string(jws)]).status == 400)
         #expect(try sync(f, key: key, body: ["jws_representation": .string(jws)]).status == 400)
         #expect(try sync(f, key: nil, body: ["user_id": "u", "jws_representation": .string(jws)]).status == 401)
-        #expect(try f.service.store.headPosition() == head, "no refused sync appended anything")
+        #expect(try f.service.store.log.headPosition() == head, "no refused sync appended anything")
     }
 }

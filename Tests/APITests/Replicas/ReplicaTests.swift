@@ -68,7 +68,7 @@ struct ReplicaTests {
         try f.payer("acme")
         let key = try f.key(for: KeyPrincipal(kind: .payer, id: "acme"))
         _ = try f.credit(.payer("acme"), .grant, 1_000)
-        #expect(try s.untilReplicaHas(try f.service.store.headPosition()))
+        #expect(try s.untilReplicaHas(try f.service.store.log.headPosition()))
 
         let before = s.reads("replica-1")
         let first = try f.get("/v1/payers/acme/balance", key: key)
@@ -84,7 +84,7 @@ struct ReplicaTests {
         #expect(s.reads("primary") == primaryBefore + 1)
         // A key issued just now, with min_position, authenticates where the read goes.
         let fresher = try f.key(for: KeyPrincipal(kind: .payer, id: "acme"))
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         #expect(try f.get("/v1/payers/acme/journal?min_position=\(head)", key: fresher).status == 200)
 
         // The replica's lag shows; past the bound it leaves rotation and the primary serves everything.
@@ -101,7 +101,7 @@ struct ReplicaTests {
         #expect(s.reads("replica-1") == whilePaused, "nothing goes to a replica out of rotation")
 
         try s.sql("SELECT pg_wal_replay_resume()")
-        #expect(try s.untilReplicaHas(try f.service.store.headPosition()), "back in rotation by itself")
+        #expect(try s.untilReplicaHas(try f.service.store.log.headPosition()), "back in rotation by itself")
         let back = s.reads("replica-1")
         #expect(try f.get("/v1/payers/acme/balance", key: key).body["posted"] == "1500")
         #expect(s.reads("replica-1") == back + 1)
@@ -114,14 +114,14 @@ struct ReplicaTests {
         let f = s.f
         try f.payer("acme")
         let key = try f.key(for: KeyPrincipal(kind: .payer, id: "acme"))
-        #expect(try s.untilReplicaHas(try f.service.store.headPosition()))
+        #expect(try s.untilReplicaHas(try f.service.store.log.headPosition()))
         try s.replica.crash()
         // Reads right after the crash may pick the replica once more: they are done again on the primary.
         for _ in 0..<10 { #expect(try f.get("/v1/payers/acme/balance", key: key).status == 200) }
         #expect(try Poll.until(timeout: 10) { try s.replicaStatus()?["in_rotation"] == false })
         _ = try f.credit(.payer("acme"), .grant, 70)
         try s.replica.restart()
-        #expect(try s.untilReplicaHas(try f.service.store.headPosition()), "it caught up and came back")
+        #expect(try s.untilReplicaHas(try f.service.store.log.headPosition()), "it caught up and came back")
         let before = s.reads("replica-1")
         #expect(try f.get("/v1/payers/acme/balance", key: key).body["posted"] == "70")
         #expect(s.reads("replica-1") == before + 1)
@@ -134,7 +134,7 @@ struct ReplicaTests {
         let f = s.f
         try f.app("demo")
         let catalog = f.service.context.catalog
-        let first = try f.service.store.headPosition()
+        let first = try f.service.store.log.headPosition()
         #expect(try catalog.waitUntilCurrent(position: first))
         // The replica serves reads and has the catalog: from now on the catalog follows it.
         #expect(try Poll.until(timeout: 20) {
@@ -143,7 +143,7 @@ struct ReplicaTests {
         })
         try s.sql("SELECT pg_wal_replay_pause()")
         try f.app("second")
-        let target = try f.service.store.headPosition()
+        let target = try f.service.store.log.headPosition()
         #expect(try Poll.until(timeout: 3) { (try s.replicaStatus()?["lag_events"]?.int64Value ?? 0) > 0 })
         #expect(catalog.position < target, "the replica has not replayed it: the catalog it serves has not moved")
         try s.sql("SELECT pg_wal_replay_resume()")

@@ -52,7 +52,7 @@ struct DecoderFuzzTests {
         /// Sends the request and checks the answer: below 500, a refusal in the surface's
         /// shape with the log's head where it was.
         func send(_ method: String, _ path: String, headers: [(String, String)], body: [UInt8] = [], seed: UInt64) throws {
-            let head = try fixture.service.store.headPosition()
+            let head = try fixture.service.store.log.headPosition()
             let r = try client.send(method: method, path: path, headers: headers, body: body)
             let shown = String(decoding: r.body.prefix(300), as: UTF8.self)
             let replay = "LEDGER_TEST_CASE_SEED=\(seed.hex): \(method) \(path.prefix(200)) \(String(decoding: body.prefix(300), as: UTF8.self))"
@@ -63,7 +63,7 @@ struct DecoderFuzzTests {
             census[code.map { "\(r.status) \($0)" } ?? String(r.status), default: 0] += 1
             guard r.status >= 400 else { return }
             // A read appends nothing itself (catalog impressions are flushed later, apart).
-            let after = method == "GET" ? head : try fixture.service.store.headPosition()
+            let after = method == "GET" ? head : try fixture.service.store.log.headPosition()
             #expect(after == head, "refused with \(r.status) \(shown), yet appended: \(replay)")
             if path.hasPrefix("/v1/iap/") {
                 #expect(error?["error"]?.stringValue != nil, "not the seed's Error: \(shown) for \(replay)")
@@ -85,7 +85,7 @@ struct DecoderFuzzTests {
 
     /// Every projection reaches the head: none stopped on what was accepted.
     static func everythingFolds(_ f: BillingFixture) throws {
-        let head = try f.service.store.headPosition()
+        let head = try f.service.store.log.headPosition()
         for projection in AllProjections.all {
             #expect(try ProjectionWait.until(projection, reaches: head, pool: f.service.context.pool, timeout: 60), "\(projection.name)")
         }
@@ -191,7 +191,7 @@ struct DecoderFuzzTests {
         defer { f.shutdown() }
         let key = try f.app("demo")
         try f.settle()
-        #expect(try f.service.context.catalog.waitUntilCurrent(position: try f.service.store.headPosition()))
+        #expect(try f.service.context.catalog.waitUntilCurrent(position: try f.service.store.log.headPosition()))
         let exchange = Exchange(fixture: f, client: try f.service.client())
         let headers = [("X-ZeroSettle-Key", key), ("Content-Type", "application/json")]
         try Property.check("fuzz iap transactions", count: Self.cases) { rng, seed in

@@ -42,7 +42,7 @@ struct AdminSession {
     /// Waits until the billing projection has applied everything in the log now, so that
     /// the checks that follow see every event recorded before the command started.
     func catchUp() throws {
-        try waitForBilling(position: try services.store.headPosition())
+        try waitForBilling(position: try services.store.log.headPosition())
     }
 
     /// Waits until the billing projection has applied `target`; a projection that stopped
@@ -54,7 +54,7 @@ struct AdminSession {
     /// Waits until `projection` has applied everything in the log now: what a read-only
     /// command prints then includes every event recorded before it started.
     func catchUp(_ projection: any Projection) throws {
-        try waitFor(projection, position: try services.store.headPosition())
+        try waitFor(projection, position: try services.store.log.headPosition())
     }
 
     func waitFor(_ projection: any Projection, position target: Int64) throws {

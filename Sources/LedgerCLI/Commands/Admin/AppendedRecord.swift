@@ -35,7 +35,7 @@ extension AppendedRecord {
     /// The events the log holds under an append's idempotency key (the first carries it),
     /// as a command's receipt shows them; nil when the key is not in the log.
     static func recorded(key: String, session: AdminSession) throws -> [AppendedRecord]? {
-        let events = try session.services.store.events(appendedUnder: key)
+        let events = try session.services.store.log.events(appendedUnder: key)
         guard !events.isEmpty else { return nil }
         return try events.map { e in
             AppendedRecord(type: e.type, stream: e.stream, streamVersion: e.streamVersion, position: e.position,

@@ -16,7 +16,7 @@ struct AuditSetAsidesAction: AdminAction {
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
         let (recorded, skipped) = try session.pool.read { conn -> ([RecordedEvent], [String: [ProjectionSchema.SkippedEvent]]) in
-            let events = try EventStore.events(ofType: EventSetAside.type, on: conn)
+            let events = try LogReader(conn).events(ofType: EventSetAside.type)
             var skipped: [String: [ProjectionSchema.SkippedEvent]] = [:]
             for projection in AllProjections.all { skipped[projection.name] = try ProjectionSchema.skippedEvents(projection.schema, on: conn) }
             return (events, skipped)

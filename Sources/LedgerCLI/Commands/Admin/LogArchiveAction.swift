@@ -43,8 +43,8 @@ struct LogArchiveAction: AdminAction {
             throw UsageError("--dir \(directory) is not a directory")
         }
         let owner = try PostgresConnection(conninfo: ownerURL)
-        let head = try EventStore.headPosition(on: owner)
-        let acts = try EventStore.readStream(LogArchived.stream, on: owner).map { try $0.decode(LogArchived.self) }
+        let head = try LogReader(owner).headPosition()
+        let acts = try LogReader(owner).readStream(LogArchived.stream).map { try $0.decode(LogArchived.self) }
         let archivedThrough = acts.last?.archivedThrough ?? 0
         let partitions = try ArchiveWriter.partitions(on: owner)
         var receipt = AdminReceipt()

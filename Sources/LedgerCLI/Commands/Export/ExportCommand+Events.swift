@@ -13,7 +13,7 @@ extension ExportCommand {
     static func events(_ args: Arguments, format: Format, pool: PostgresPool, to output: ExportOutput) throws -> String {
         let after = try args.position("after") ?? 0
         return try pool.read { conn in
-            let through = try args.position("through") ?? EventStore.headPosition(on: conn)
+            let through = try args.position("through") ?? LogReader(conn).headPosition()
             guard through >= after else { throw UsageError("--through must not be before --after") }
             if format == .csv { try output.line(CSV.line(eventColumns)) }
             let bar = ProgressBar(label: "events")
@@ -21,7 +21,7 @@ extension ExportCommand {
             var first: RecordedEvent?
             var last: RecordedEvent?
             while cursor < through {
-                let page = try EventStore.read(after: cursor, limit: Int(min(10_000, through - cursor)), on: conn)
+                let page = try LogReader(conn).read(after: cursor, limit: Int(min(10_000, through - cursor)))
                 guard let end = page.last else { break }
                 for event in page {
                     if format == .csv {
