@@ -34,8 +34,13 @@ public protocol Projection: Sendable {
     func prepare(_ events: ArraySlice<RecordedEvent>) -> (any Sendable)?
     /// Folds a batch as `prepare` decoded it; `events` are the same events.
     func apply(prepared: any Sendable, events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws
+}
+
+/// A projection that keeps figures per account (balances, usage): a rebuild shows what it
+/// changes of them, beside the rows, for an operator to check before it goes live.
+public protocol AccountFigures: Projection {
     /// What differs, account by account, between the tables in `build` and in `live` (at
-    /// the same position): the figures an operator checks before a rebuild goes live.
+    /// the same position).
     func accountDifferences(build: String, live: String, on connection: PostgresConnection) throws -> [AccountDifference]
 }
 
@@ -47,8 +52,6 @@ extension Projection {
     public func apply(prepared: any Sendable, events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
         try apply(events, in: context)
     }
-
-    public func accountDifferences(build: String, live: String, on connection: PostgresConnection) throws -> [AccountDifference] { [] }
 
     /// The schema the service reads from.
     public var schema: String { "proj_" + name }

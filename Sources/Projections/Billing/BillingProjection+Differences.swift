@@ -1,6 +1,6 @@
 import Postgres
 
-extension BillingProjection {
+extension BillingProjection: AccountFigures {
     /// Per account: the posted balance and what is held (over all its pools), and per
     /// project and month the usage counted, free, billed and its amount (millicredits).
     public func accountDifferences(build: String, live: String, on connection: PostgresConnection) throws -> [AccountDifference] {

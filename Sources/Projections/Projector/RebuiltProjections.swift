@@ -37,8 +37,10 @@ public final class RebuiltProjections: @unchecked Sendable {
                 for table in projection.tables {
                     tables.append(try ProjectionDiff.compare(table: table, build: build, live: live == nil ? nil : projection.schema, on: tx))
                 }
-                let accounts = live == nil || reached != position ? []
-                    : try projection.accountDifferences(build: build, live: projection.schema, on: tx)
+                var accounts: [AccountDifference] = []
+                if let figures = projection as? any AccountFigures, live != nil, reached == position {
+                    accounts = try figures.accountDifferences(build: build, live: projection.schema, on: tx)
+                }
                 out.append(ProjectionDifferences(projection: projection.name, position: reached, livePosition: live?.position,
                                                  tables: tables, accounts: accounts))
             }
