@@ -47,7 +47,7 @@ struct SubscriptionFactsTests {
 
     static let probes = (0..<150).map { Timestamp(microseconds: start.microseconds + Int64($0) * day)! }
 
-    @Test("delivered in any order, the plan over time and the status are the same")
+    @Test("delivered in any order, the plan over time is the reference model's, and the status the same")
     func orderIndependent() throws {
         var random = SeededRandom(seed: 1616)
         for _ in 0..<400 {
@@ -56,21 +56,23 @@ struct SubscriptionFactsTests {
             for i in shuffled.indices { shuffled[i].position = Int64(100 + i) }   // another delivery order, other positions
             let a = OrganizationPlans.Subscription(originalTransactionID: "o", holder: nil, facts: facts)
             let b = OrganizationPlans.Subscription(originalTransactionID: "o", holder: nil, facts: shuffled)
+            let reference = ReferencePlans(facts, probes: Self.probes)
             for probe in Self.probes {
-                #expect(PlanTimeline(a.changes).plan(at: probe) == PlanTimeline(b.changes).plan(at: probe), "\(facts) at \(probe.iso8601)")
+                #expect(PlanTimeline(b.changes).plan(at: probe) == reference.plan[probe]!, "\(facts) at \(probe.iso8601)")
                 #expect(a.status(at: probe) == b.status(at: probe))
             }
         }
     }
 
-    @Test("a fact changes nothing before it was signed: no plan is granted for the past, none taken back for the month")
+    @Test("a fact changes nothing before it was signed: the facts signed so far give the reference model's plan (no plan granted for the past, none taken back for the month)")
     func causal() throws {
         var random = SeededRandom(seed: 1617)
         for _ in 0..<400 {
             let facts = Self.sequence(&random)
+            let reference = ReferencePlans(facts, probes: Self.probes)
             for probe in Self.probes {
                 let known = facts.filter { $0.signed <= probe }
-                #expect(Self.plan(known, at: probe) == Self.plan(facts, at: probe), "\(facts) at \(probe.iso8601)")
+                #expect(Self.plan(known, at: probe) == reference.plan[probe]!, "\(facts) at \(probe.iso8601)")
             }
         }
     }
@@ -116,5 +118,67 @@ struct SubscriptionFactsTests {
         #expect(s.status(at: Timestamp(iso8601: "2026-11-05T00:00:00Z")!) == .expired)
         #expect(PlanTimeline(s.changes).plan(at: Timestamp(iso8601: "2026-11-30T23:59:59Z")!) == .plus)
         #expect(PlanTimeline(s.changes).plan(at: Timestamp(iso8601: "2026-12-01T00:00:00Z")!) == nil)
+    }
+}
+
+/// The plan over time of the generated sequences, worked out as T4, N3 and N4 read, by a
+/// clock that walks through the facts, the UTC month starts and the probes in time order,
+/// with none of `OrganizationPlans` or `PlanTimeline`: a plan at least as high as the one
+/// in force applies at once; a lower one, or a removal, waits for the next month start;
+/// an older transaction changes nothing; the latest one signed again reinstates an ended
+/// subscription; a revoked copy or an end removes the plan. (The generated transactions
+/// are bought when signed and expire after the probes, so lapses do not arise.)
+struct ReferencePlans {
+    /// The plan in force at each probe.
+    var plan: [Timestamp: Plan?] = [:]
+
+    static let monthStarts = ["2026-10-01", "2026-11-01", "2026-12-01", "2027-01-01", "2027-02-01", "2027-03-01", "2027-04-01"]
+        .map { Timestamp(iso8601: $0 + "T00:00:00Z")! }
+
+    init(_ facts: [SubscriptionFact], probes: [Timestamp]) {
+        enum Tick { case monthStart, fact(SubscriptionFact), probe }
+        var ticks: [(at: Timestamp, rank: Int, tick: Tick)] = Self.monthStarts.map { ($0, 0, .monthStart) }
+        ticks += facts.map { ($0.signed, 1, .fact($0)) }
+        ticks += probes.map { ($0, 2, .probe) }
+        // Month starts before facts before probes at the same instant; facts by position.
+        ticks.sort { a, b in
+            if a.at != b.at { return a.at < b.at }
+            if a.rank != b.rank { return a.rank < b.rank }
+            if case .fact(let x) = a.tick, case .fact(let y) = b.tick { return x.position < y.position }
+            return false
+        }
+        var inForce: Plan?
+        var waiting: Plan??             // applies at the next month start; .some(nil) removes the plan
+        var granting = false
+        var latest: SubscriptionFact.Transaction?
+        func grant(_ p: Plan) {
+            if p.level >= (inForce?.level ?? -1) { inForce = p; waiting = nil } else { waiting = .some(p) }
+        }
+        func remove() { if granting { waiting = .some(nil) } }
+        for (at, _, tick) in ticks {
+            switch tick {
+            case .monthStart:
+                if let next = waiting { inForce = next; waiting = nil }
+            case .probe:
+                plan[at] = .some(inForce)
+            case .fact(let fact):
+                switch fact.kind {
+                case .end:
+                    remove()
+                    granting = false
+                case .transaction(let t):
+                    if let l = latest, t.purchase < l.purchase { continue }
+                    let again = latest?.transactionID == t.transactionID
+                    latest = t
+                    if t.revoked != nil {
+                        remove()
+                        granting = false
+                    } else if !(again && granting) {
+                        grant(t.plan)
+                        granting = true
+                    }
+                }
+            }
+        }
     }
 }
