@@ -58,7 +58,7 @@ extension ValueDecoder {
 
     func date(from value: JSONValue, at path: @autoclosure () -> [any CodingKey]) throws -> Date {
         let text = try string(from: value, at: path())
-        guard let date = Timestamp.parse(text) else {
+        guard let date = DateText.parse(text) else {
             throw failure(.invalidDate, "expected an ISO 8601 timestamp such as 2026-11-29T12:00:00.123456Z, found \(text.debugDescription)", at: path())
         }
         return date

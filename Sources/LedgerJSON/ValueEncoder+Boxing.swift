@@ -7,7 +7,7 @@ extension ValueEncoder {
         case let v as JSONValue:
             return .value(v)
         case let date as Date:
-            guard let text = Timestamp.format(date) else {
+            guard let text = DateText.format(date) else {
                 throw failure(.invalidDate, "date \(date.timeIntervalSince1970) seconds after 1970 is outside years 1 to 9999", value, path)
             }
             return .value(.string(text))

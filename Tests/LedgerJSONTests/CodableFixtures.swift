@@ -122,14 +122,14 @@ struct Tuple: Codable, Equatable {
 
 enum CodableGen {
     static func date(_ rng: inout SeededRandom, years: ClosedRange<Int> = 1970...2100) -> Date {
-        // Built like Timestamp.parse builds dates, so that decoding gives back the same Date.
+        // Built like DateText.parse builds dates, so that decoding gives back the same Date.
         func pad(_ n: Int, _ width: Int) -> String {
             let digits = String(n)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
         let text = "\(pad(rng.int(years), 4))-\(pad(rng.int(1...12), 2))-\(pad(rng.int(1...28), 2))T"
             + "\(pad(rng.int(0...23), 2)):\(pad(rng.int(0...59), 2)):\(pad(rng.int(0...59), 2)).\(pad(rng.int(0...999_999), 6))Z"
-        return Timestamp.parse(text)!
+        return DateText.parse(text)!
     }
 
     static func uuid(_ rng: inout SeededRandom) -> UUID {

@@ -26,8 +26,8 @@ struct PostgresTimestampTests {
         }
         let texts = try serverTexts(seconds, seconds.map { _ in 0 })
         for (s, text) in zip(seconds, texts) {
-            #expect(Timestamp.format(Date(timeIntervalSince1970: TimeInterval(s))) == text, "\(s)")
-            #expect(Timestamp.parse(text) == Date(timeIntervalSince1970: TimeInterval(s)), "\(text)")
+            #expect(DateText.format(Date(timeIntervalSince1970: TimeInterval(s))) == text, "\(s)")
+            #expect(DateText.parse(text) == Date(timeIntervalSince1970: TimeInterval(s)), "\(text)")
         }
     }
 
@@ -41,8 +41,8 @@ struct PostgresTimestampTests {
         }
         let texts = try serverTexts(seconds, micros)
         for text in texts {
-            let date = try #require(Timestamp.parse(text), "\(text)")
-            #expect(Timestamp.format(date) == text)
+            let date = try #require(DateText.parse(text), "\(text)")
+            #expect(DateText.format(date) == text)
         }
     }
 }

@@ -1,5 +1,7 @@
-/// Civil-calendar arithmetic in UTC (proleptic Gregorian), without Foundation's calendars:
-/// the domain must give the same answer on every machine whatever its time zone.
+import LedgerJSON
+
+/// The UTC calendar of the domain's instants, on `CivilCalendar`: the domain must give
+/// the same answer on every machine whatever its time zone.
 extension Timestamp {
     static let microsecondsPerDay: Int64 = 86_400_000_000
 
@@ -23,46 +25,21 @@ extension Timestamp {
         self.init(microseconds: days * Self.microsecondsPerDay + seconds * 1_000_000 + Int64(microsecond))
     }
 
-    static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
-
     static func daysIn(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
+        Int(CivilCalendar.daysIn(month: Int64(month), year: Int64(year)))
     }
 
-    /// Days since 1970-01-01 of a civil date (Howard Hinnant's days_from_civil algorithm).
     static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = Int64((month + 9) % 12)
-        let doy = (153 * mp + 2) / 5 + Int64(day) - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        CivilCalendar.daysSince1970(year: Int64(year), month: Int64(month), day: Int64(day))
     }
 
-    /// The civil date of a day count since 1970-01-01 (inverse of `days(fromCivil:)`).
     static func civil(fromDays days: Int64) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        let (y, m, d) = CivilCalendar.date(daysSince1970: days)
         return (Int(y), Int(m), Int(d))
     }
 }
 
 extension Int64 {
     /// Division rounding toward negative infinity.
-    func floorDivided(by d: Int64) -> Int64 {
-        let q = self / d
-        return (self % d != 0 && (self < 0) != (d < 0)) ? q - 1 : q
-    }
+    func floorDivided(by d: Int64) -> Int64 { CivilCalendar.floorDivide(self, by: d) }
 }
