@@ -24,10 +24,13 @@ let package = Package(
         .target(name: "LedgerDomain", dependencies: ["LedgerJSON", "Crypto"]),
         .target(name: "AppStore", dependencies: ["COpenSSL", "Crypto", "LedgerJSON", "LedgerDomain"]),
         .target(name: "EventStore", dependencies: ["Postgres", "Crypto", "LedgerJSON", "LedgerDomain", "Observability"]),
-        .target(name: "Projections", dependencies: ["EventStore", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto"]),
+        // The projection engine (the projector, checkpoints, rebuilds, the protocol) apart from
+        // the projections, each a folder of Projections with its fold and its read model.
+        .target(name: "ProjectionEngine", dependencies: ["EventStore", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto"]),
+        .target(name: "Projections", dependencies: ["ProjectionEngine", "EventStore", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto"]),
         .target(name: "Outbound", dependencies: ["CCurl"]),
-        .target(name: "Webhooks", dependencies: ["Crypto"]),
-        .target(name: "WebhookDispatch", dependencies: ["Webhooks", "Outbound", "EventStore", "Projections", "Postgres", "LedgerDomain"]),
+        .target(name: "WebhookSigning", dependencies: ["Crypto"]),
+        .target(name: "Workers", dependencies: ["WebhookSigning", "Outbound", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "Crypto"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CSocket", "Crypto", "LedgerJSON", "Observability"]),
         // A minimal HTTP/1.1 client of our own, for benchmarks and tests only: it re-sends a
         // request whose idle connection failed, which is unsafe for a product's POSTs.
@@ -35,27 +38,27 @@ let package = Package(
         .target(name: "BenchHTTP", dependencies: ["HTTP"]),
         // The application layer: billing views and the acts every front end shares, below the
         // API, the console and the CLI alike (docs/architecture.md).
-        .target(name: "LedgerServices", dependencies: ["EventStore", "Projections", "Postgres", "LedgerDomain", "LedgerJSON", "Observability", "Crypto"]),
-        .target(name: "API", dependencies: ["LedgerServices", "HTTP", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "AppStore"]),
-        .target(name: "LedgerCLI", dependencies: ["LedgerServices", "API", "HTTP", "Outbound", "Webhooks", "WebhookDispatch", "EventStore", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore"]),
+        .target(name: "LedgerServices", dependencies: ["EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "LedgerJSON", "Observability", "Crypto"]),
+        .target(name: "API", dependencies: ["LedgerServices", "HTTP", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "AppStore"]),
+        .target(name: "LedgerCLI", dependencies: ["LedgerServices", "API", "HTTP", "Outbound", "WebhookSigning", "Workers", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore"]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
         // The benchmarks, apart from the service's binary: they link the test-only client
         // (BenchHTTP) and write into databases of their own only (BenchDatabase).
-        .target(name: "LedgerBench", dependencies: ["LedgerCLI", "LedgerServices", "API", "HTTP", "BenchHTTP", "EventStore", "Projections", "Postgres",
+        .target(name: "LedgerBench", dependencies: ["LedgerCLI", "LedgerServices", "API", "HTTP", "BenchHTTP", "EventStore", "ProjectionEngine", "Projections", "Postgres",
                                                     "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore"]),
         .executableTarget(name: "ledger-bench", dependencies: ["LedgerBench"], path: "Sources/ledger-bench"),
 
-        .target(name: "TestSupport", dependencies: ["Postgres", "EventStore", "Projections", "Crypto", "Threads", "COpenSSL", "LedgerJSON", "LedgerDomain", "AppStore", "HTTP", "Observability", "Webhooks"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Postgres", "EventStore", "ProjectionEngine", "Projections", "Crypto", "Threads", "COpenSSL", "LedgerJSON", "LedgerDomain", "AppStore", "HTTP", "Observability", "WebhookSigning"], path: "Tests/TestSupport"),
         .testTarget(name: "LedgerJSONTests", dependencies: ["LedgerJSON", "TestSupport", "Postgres"]),
         .testTarget(name: "LedgerDomainTests", dependencies: ["LedgerDomain", "TestSupport"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Crypto", "TestSupport", "Threads"]),
-        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventStore", "TestSupport"]),
+        .testTarget(name: "ProjectionsTests", dependencies: ["ProjectionEngine", "Projections", "EventStore", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "BenchHTTP", "Observability", "LedgerJSON", "TestSupport"]),
-        .testTarget(name: "APITests", dependencies: ["LedgerServices", "API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "Projections", "WebhookDispatch", "Webhooks", "Threads"]),
+        .testTarget(name: "APITests", dependencies: ["LedgerServices", "API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "ProjectionEngine", "Projections", "Workers", "WebhookSigning", "Threads"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "TestSupport", "LedgerJSON", "LedgerDomain", "Crypto"]),
-        .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "Outbound", "HTTP", "Observability", "TestSupport", "Crypto", "LedgerCLI"]),
-        .testTarget(name: "AdminTests", dependencies: ["LedgerCLI", "LedgerServices", "API", "BenchHTTP", "EventStore", "Projections", "LedgerDomain", "LedgerJSON", "TestSupport", "Postgres", "Crypto", "Webhooks", "Outbound", "HTTP", "WebhookDispatch", "Observability", "Threads"]),
+        .testTarget(name: "WebhooksTests", dependencies: ["WebhookSigning", "Outbound", "HTTP", "Observability", "TestSupport", "Crypto", "LedgerCLI"]),
+        .testTarget(name: "AdminTests", dependencies: ["LedgerCLI", "LedgerServices", "API", "BenchHTTP", "EventStore", "ProjectionEngine", "Projections", "LedgerDomain", "LedgerJSON", "TestSupport", "Postgres", "Crypto", "WebhookSigning", "Outbound", "HTTP", "Workers", "Observability", "Threads"]),
     ],
     swiftLanguageModes: [.v6]
 )

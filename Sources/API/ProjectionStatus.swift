@@ -1,6 +1,6 @@
 import EventStore
 import Postgres
-import Projections
+import ProjectionEngine
 
 /// Where the projections stand against the log's head (readiness and metrics).
 struct ProjectionStatus: Sendable {

@@ -5,6 +5,7 @@ import LedgerDomain
 import LedgerServices
 import Observability
 import Postgres
+import ProjectionEngine
 import Projections
 
 /// Everything an endpoint may use: injected at start-up, so that tests build the same

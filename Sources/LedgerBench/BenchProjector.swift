@@ -5,6 +5,7 @@ import Foundation
 import LedgerCLI
 import Observability
 import Postgres
+import ProjectionEngine
 import Projections
 import Synchronization
 

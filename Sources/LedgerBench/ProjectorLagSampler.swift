@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import LedgerCLI
 import Postgres
+import ProjectionEngine
 import Projections
 import Synchronization
 

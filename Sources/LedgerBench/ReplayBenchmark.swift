@@ -4,6 +4,7 @@ import Foundation
 import LedgerCLI
 import LedgerJSON
 import Postgres
+import ProjectionEngine
 import Projections
 
 /// `ledger-bench replay`: every projection rebuilt from position 1 through the path

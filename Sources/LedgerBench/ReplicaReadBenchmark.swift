@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import LedgerCLI
 import Postgres
+import ProjectionEngine
 import Projections
 
 /// `ledger-bench read --replicas N`: the journal and the catalog read over HTTP with 0, 1,

@@ -1,15 +1,16 @@
 import API
+@testable import BenchHTTP
 import EventStore
 import Foundation
-@testable import BenchHTTP
 import HTTP
 import LedgerDomain
 import LedgerJSON
 import Observability
 import Postgres
+import ProjectionEngine
 import Projections
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 8's findings over HTTP, each as it was reproduced: what the service answers now.
 @Suite("Nothing a client sends can stop, stall or crash the ledger (issue 8)", .bounded)

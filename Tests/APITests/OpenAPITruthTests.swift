@@ -6,8 +6,9 @@ import HTTP
 import LedgerDomain
 import LedgerJSON
 import Projections
-import Testing
 import TestSupport
+import Testing
+import Workers
 
 /// Issue 8, finding 12: the OpenAPI document the service serves is the whole truth. Every
 /// route is driven with good and bad requests, and every answer (status, content type,

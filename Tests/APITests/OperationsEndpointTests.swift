@@ -4,10 +4,11 @@ import Foundation
 import HTTP
 import LedgerJSON
 import Postgres
+import ProjectionEngine
 import Projections
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Health, readiness, metrics and the OpenAPI document, over HTTP", .bounded)
 struct OperationsEndpointTests {

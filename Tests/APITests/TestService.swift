@@ -1,13 +1,14 @@
 import API
+@testable import BenchHTTP
 import EventStore
 import Foundation
-@testable import BenchHTTP
 import HTTP
+import LedgerDomain
 import LedgerJSON
 import Observability
 import Postgres
+import ProjectionEngine
 import Projections
-import LedgerDomain
 import Synchronization
 import TestSupport
 

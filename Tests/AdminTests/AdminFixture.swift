@@ -4,11 +4,12 @@ import LedgerCLI
 import LedgerDomain
 import LedgerJSON
 import Postgres
+import ProjectionEngine
 import Projections
 import Synchronization
-import Testing
 import TestSupport
-import Webhooks
+import Testing
+import WebhookSigning
 
 /// A fresh database, a projector on a thread of the test process, and the operator
 /// commands run in-process against both, with a clock the test sets.

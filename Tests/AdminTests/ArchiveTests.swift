@@ -6,10 +6,11 @@ import LedgerCLI
 import LedgerDomain
 import LedgerJSON
 import Postgres
+import ProjectionEngine
 import Projections
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 13: `ledger archive` exports whole old partitions to files carrying their chain
 /// segment and detaches them; `ledger verify` checks the files and the live log from

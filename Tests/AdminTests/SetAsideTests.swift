@@ -4,9 +4,10 @@ import LedgerCLI
 import LedgerDomain
 import LedgerJSON
 import Postgres
+import ProjectionEngine
 import Projections
-import Testing
 import TestSupport
+import Testing
 
 /// DESIGN §3 and issue 8: a way out of a poison event without a code change. An event the
 /// billing fold cannot apply is written past the deciders (as a superuser could); the

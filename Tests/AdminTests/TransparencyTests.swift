@@ -9,9 +9,11 @@ import LedgerDomain
 import LedgerJSON
 import Observability
 import Postgres
+import ProjectionEngine
 import Projections
-import Testing
 import TestSupport
+import Testing
+import Workers
 
 /// Issue 15: the Merkle tree the projector keeps over the log, signed checkpoints, and the
 /// proofs an auditor checks from outside, every one checked here by RFC 9162 written out

@@ -3,7 +3,7 @@ import LedgerDomain
 import LedgerJSON
 import Testing
 import TestSupport
-import Webhooks
+import WebhookSigning
 
 @Suite("ledger admin webhook", .bounded)
 struct WebhookAdminTests {

@@ -1,9 +1,10 @@
 import LedgerCLI
 import LedgerDomain
 import LedgerJSON
+import ProjectionEngine
 import Projections
-import Testing
 import TestSupport
+import Testing
 
 /// The messages the log's events make, numbered per subject and per subscription by the
 /// webhooks projection.

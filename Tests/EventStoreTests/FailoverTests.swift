@@ -4,10 +4,11 @@ import Foundation
 import LedgerDomain
 import LedgerJSON
 import Postgres
+import ProjectionEngine
 import Projections
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Failover (issue 13, docs/scaling.md): a primary with a synchronous standby, the
 /// appender and the projector on a libpq multi-host URL that follows whichever server

@@ -3,9 +3,10 @@ import Foundation
 import LedgerDomain
 import LedgerJSON
 import Postgres
+import ProjectionEngine
 import Projections
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 31, finding 6: the role the API and the console run as reads the projections and
 /// writes none of them; the projector's role alone does (migration 0011).

@@ -2,7 +2,7 @@ import EventStore
 import Foundation
 import LedgerJSON
 import Postgres
-import Projections
+import ProjectionEngine
 import Synchronization
 import TestSupport
 

@@ -3,10 +3,11 @@ import EventStore
 import Foundation
 import Observability
 import Postgres
+@testable import ProjectionEngine
 @testable import Projections
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Waiting for a projection", .bounded)
 struct ProjectionProgressTests {

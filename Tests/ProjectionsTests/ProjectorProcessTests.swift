@@ -2,9 +2,10 @@ import EventStore
 import Foundation
 import Glibc
 import Postgres
+import ProjectionEngine
 import Projections
-import Testing
 import TestSupport
+import Testing
 
 /// The projector as real processes: killed mid-transaction, and two of them at once.
 @Suite("Projector processes", .bounded)

@@ -2,9 +2,10 @@ import Dispatch
 import EventStore
 import Foundation
 import Postgres
+import ProjectionEngine
 import Projections
-import Testing
 import TestSupport
+import Testing
 
 @Suite("The projector", .bounded)
 struct ProjectorTests {
@@ -66,7 +67,7 @@ struct ProjectorTests {
         let live = try checksums(catalogue, on: connection)
         let oid = try connection.query("SELECT oid FROM pg_namespace WHERE nspname = 'proj_catalogue'")[0].int64(0)
         let listener = try db.connect()
-        try listener.listen(AllProjections.notificationChannel)
+        try listener.listen(Projector.notificationChannel)
         // The projector keeps running while the rebuild swaps underneath it.
         try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: 50, log: { _, _, _ in }).rebuild([catalogue])
         #expect(try checksums(catalogue, on: connection) == live)

@@ -2,9 +2,10 @@ import Dispatch
 import EventStore
 import Foundation
 import Postgres
+import ProjectionEngine
 import Projections
-import Testing
 import TestSupport
+import Testing
 
 /// The rebuild folds every projection at its own pace, each batch decoded ahead, from
 /// one read of the log.

@@ -3,9 +3,10 @@ import Foundation
 import LedgerDomain
 import LedgerJSON
 import Postgres
+import ProjectionEngine
 import Projections
-import Testing
 import TestSupport
+import Testing
 
 /// The billing fold with a bug: it drops the credits of one project.
 struct CreditDroppingBilling: Projection {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ProjectionEngine
 import Projections
 import Synchronization
 import Testing

@@ -3,7 +3,7 @@ import Foundation
 import HTTP
 import Observability
 import Synchronization
-import Webhooks
+import WebhookSigning
 
 /// A receiver on loopback that answers with the statuses it is given, in turn (then 200),
 /// and keeps what it received. A status of 0 hangs until `release()` (or 30 s).

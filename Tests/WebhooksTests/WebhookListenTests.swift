@@ -3,7 +3,7 @@ import Glibc
 import Outbound
 import Testing
 import TestSupport
-import Webhooks
+import WebhookSigning
 
 /// `ledger webhook listen`, the real binary, sent real requests over libcurl.
 @Suite("ledger webhook listen", .bounded)

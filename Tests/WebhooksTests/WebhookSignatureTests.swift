@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import TestSupport
-import Webhooks
+import WebhookSigning
 
 @Suite("Webhook signatures: HMAC-SHA256 over the time and the raw body", .bounded)
 struct WebhookSignatureTests {

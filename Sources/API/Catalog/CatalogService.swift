@@ -5,6 +5,7 @@ import LedgerDomain
 import LedgerJSON
 import Observability
 import Postgres
+import ProjectionEngine
 import Projections
 import Synchronization
 
@@ -152,7 +153,7 @@ public final class CatalogService: Sendable {
             do {
                 if listener == nil {
                     let connection = try PostgresConnection(conninfo: pool.conninfo)
-                    try connection.listen(AllProjections.notificationChannel)
+                    try connection.listen(Projector.notificationChannel)
                     listener = connection
                     try reload(from: replicas?.freshest(projection: CatalogProjection().name)?.replica.pool ?? pool,
                                cause: "connected")   // what moved while nobody listened

@@ -1,5 +1,6 @@
 import EventStore
 import HTTP
+import ProjectionEngine
 import Projections
 
 extension Console {

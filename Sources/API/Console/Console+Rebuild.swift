@@ -2,6 +2,7 @@ import Crypto
 import EventStore
 import HTTP
 import LedgerDomain
+import ProjectionEngine
 import Projections
 
 extension Console {

@@ -1,7 +1,7 @@
 import EventStore
 import Foundation
 import Postgres
-import Projections
+import ProjectionEngine
 import Synchronization
 
 /// The console's long work: a verification of the whole chain, and a projection rebuilt

@@ -29,7 +29,7 @@ extension OpenAPIDocument {
     /// OpenAPI 3.1 `webhooks`: what a subscription's URL receives.
     static var webhooks: JSONValue {
         ["message": ["post": [
-            "operationId": "receiveWebhookMessage", "tags": ["Webhooks"],
+            "operationId": "receiveWebhookMessage", "tags": ["WebhookSigning"],
             "summary": "One message, POSTed to a subscription's URL, at least once, in sequence order.",
             "description": "Verify `Ledger-Signature` (HMAC-SHA256 of `t.body` with the subscription's secret; docs/webhooks.md) before parsing; deduplicate on `id`. Answer 2xx; anything else is retried with exponential backoff for three days.",
             "parameters": [

@@ -1,7 +1,6 @@
 import Foundation
 import Observability
 import Postgres
-import Projections
 import Synchronization
 
 /// Checks readiness in the background (database, migrations, projections) so that

@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import HTTP
+import ProjectionEngine
 import Projections
 
 /// Read-your-writes (docs/api.md): a write returns the position it reached; a read may ask, with

@@ -1,7 +1,7 @@
 import Foundation
 import Observability
 import Postgres
-import Projections
+import ProjectionEngine
 import Synchronization
 
 /// The hot standbys reads may go to (`LEDGER_READ_DATABASE_URLS`), and how far each has

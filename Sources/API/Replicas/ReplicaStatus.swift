@@ -1,7 +1,7 @@
 import EventStore
 import Foundation
 import Postgres
-import Projections
+import ProjectionEngine
 
 /// A read replica as its last poll found it, and whether it may serve reads.
 public struct ReplicaStatus: Sendable, Encodable {

@@ -1,6 +1,6 @@
 import HTTP
 import Postgres
-import Projections
+import ProjectionEngine
 
 extension ServiceContext {
     /// Runs the database work of a read endpoint, `body`, on a read replica in rotation

@@ -3,8 +3,9 @@ import Foundation
 import LedgerDomain
 import LedgerServices
 import Postgres
+import ProjectionEngine
 import Projections
-import WebhookDispatch
+import Workers
 
 /// `ledger project`: the projector process.
 public enum ProjectCommand: LedgerCommand {
@@ -47,14 +48,14 @@ public enum ProjectCommand: LedgerCommand {
             log: logger.projectorLog)
         // The webhook sender runs beside the projector and sends only while this process
         // is the active projector (docs/architecture.md).
-        let webhooks = try environment.webhookSecrets().map { secrets -> (dispatcher: WebhookDispatcher, store: EventStore) in
+        let webhooks = try environment.webhookSecrets().map { secrets -> (dispatcher: WebhookSender, store: EventStore) in
             let pool = PostgresPool(conninfo: url, maximumConnections: 2)
             let store = EventStore(conninfo: url, pool: pool)
             let available: @Sendable (WebhookSubject) throws -> Millicredits? = { subject in
                 try BillingViews.available(of: subject.kind == .payer ? .payer(subject.id) : .project(subject.id), pool: pool,
                                             now: SystemClock.now())
             }
-            let dispatcher = WebhookDispatcher(configuration: .init(secrets: secrets, policy: environment.outboundPolicy,
+            let dispatcher = WebhookSender(configuration: .init(secrets: secrets, policy: environment.outboundPolicy,
                                                                     now: SystemClock.now, available: available),
                                                store: store, pool: pool,
                                                isActive: { projector.status.withLock { $0.active } }, log: logger.projectorLog)

@@ -1,6 +1,7 @@
 import EventStore
 import Foundation
 import Postgres
+import ProjectionEngine
 import Projections
 
 /// `ledger projections`: where each projection stands.

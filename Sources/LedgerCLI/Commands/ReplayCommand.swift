@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import LedgerDomain
 import Postgres
+import ProjectionEngine
 import Projections
 import Synchronization
 

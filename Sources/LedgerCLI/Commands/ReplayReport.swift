@@ -1,4 +1,4 @@
-import Projections
+import ProjectionEngine
 
 /// What `ledger replay` prints about a rebuild before it swaps: per projection, the
 /// tables that change and the accounts whose figures move.

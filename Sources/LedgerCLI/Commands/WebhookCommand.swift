@@ -2,7 +2,7 @@ import Foundation
 import HTTP
 import LedgerJSON
 import Observability
-import Webhooks
+import WebhookSigning
 
 /// `ledger webhook listen`: a local receiver that checks each message's signature and
 /// prints it, as `stripe listen` does for Stripe's, to develop a backend against.

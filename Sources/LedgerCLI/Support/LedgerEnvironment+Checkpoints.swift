@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LedgerDomain
-import Projections
+import Workers
 
 extension LedgerEnvironment {
     /// The checkpoint key: LEDGER_CHECKPOINT_KEY_FILE, else (outside production) the one

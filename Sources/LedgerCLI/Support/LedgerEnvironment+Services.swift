@@ -7,7 +7,7 @@ import HTTP
 import LedgerDomain
 import Observability
 import Outbound
-import Webhooks
+import WebhookSigning
 
 extension LedgerEnvironment {
     /// The JSON-lines logger every long-running command writes with.

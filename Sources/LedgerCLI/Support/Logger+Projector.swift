@@ -1,5 +1,5 @@
 import Observability
-import Projections
+import ProjectionEngine
 
 extension Logger {
     /// Adapts the logger to the projector's reporting callback.

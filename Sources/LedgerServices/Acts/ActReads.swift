@@ -1,6 +1,7 @@
 import EventStore
 import LedgerDomain
 import Postgres
+import ProjectionEngine
 import Projections
 
 /// The one loader of what acts judge: the billing projection once it holds the stream

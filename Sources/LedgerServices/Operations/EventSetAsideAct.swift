@@ -1,6 +1,6 @@
 import EventStore
 import LedgerDomain
-import Projections
+import ProjectionEngine
 
 /// The operator's way out of a poison event: the projection that stopped on it skips it
 /// from then on, and so does every replay (`ProjectionDecider.setAside`).

@@ -1,4 +1,5 @@
 import LedgerDomain
+import ProjectionEngine
 
 extension BillingBatch {
     static func account(_ pool: Pool) -> String { pool.description }

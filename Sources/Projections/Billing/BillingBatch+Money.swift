@@ -1,5 +1,6 @@
 import EventStore
 import LedgerDomain
+import ProjectionEngine
 
 extension BillingBatch {
     /// A journal entry: to `accounts` (the consumer first, then the pool when they differ).

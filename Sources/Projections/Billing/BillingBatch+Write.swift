@@ -1,5 +1,6 @@
 import LedgerDomain
 import Postgres
+import ProjectionEngine
 
 extension BillingBatch {
     /// Writes what the batch changed: new rows by COPY, each changed aggregate in one

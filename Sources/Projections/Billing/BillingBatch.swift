@@ -1,6 +1,7 @@
 import EventStore
 import LedgerDomain
 import Postgres
+import ProjectionEngine
 
 /// One batch of the billing fold: the state the batch's events need, read once from the
 /// tables as the previous batch left them, changed in memory event by event, and written

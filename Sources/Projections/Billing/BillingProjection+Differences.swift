@@ -1,4 +1,5 @@
 import Postgres
+import ProjectionEngine
 
 extension BillingProjection: AccountFigures {
     /// Per account: the posted balance and what is held (over all its pools), and per

@@ -1,6 +1,7 @@
 import EventStore
 import LedgerDomain
 import LedgerJSON
+import ProjectionEngine
 
 /// Payers, projects, keys, prices, the journal, balances, holds and monthly usage: the
 /// state the billing reads (B, J, U) and the ingestion's checks come from.

@@ -2,6 +2,7 @@ import EventStore
 import LedgerDomain
 import LedgerJSON
 import Postgres
+import ProjectionEngine
 
 /// One batch of the IAP fold. The catalog's configuration (products, campaigns) is read
 /// for the apps the batch touches, changed in memory in log order and written back whole;

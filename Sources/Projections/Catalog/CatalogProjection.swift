@@ -1,6 +1,7 @@
 import EventStore
 import LedgerDomain
 import LedgerJSON
+import ProjectionEngine
 
 /// The IAP catalog (the projection `iap`, a name kept because it is its schema's,
 /// `proj_iap`): apps and their publishable keys, products and StoreKit prices,

@@ -1,4 +1,5 @@
 import EventStore
+import ProjectionEngine
 
 /// The log's index (the projection `catalogue`, a name kept because it is its schema's,
 /// `proj_catalogue`): what kinds of events the log holds and which

@@ -2,6 +2,7 @@ import Crypto
 import EventStore
 import LedgerDomain
 import Postgres
+import ProjectionEngine
 
 /// The Merkle tree over the log (docs/audit.md): every perfect subtree of RFC
 /// 9162's tree, as the log grows, and the signed checkpoints the log records. Each event

@@ -1,6 +1,7 @@
 import EventStore
 import LedgerDomain
 import Postgres
+import ProjectionEngine
 
 /// One batch of the organizations fold, kept in memory and written once per table. It
 /// needs nothing from the tables: every change is either a new row or one the SQL can

@@ -1,6 +1,7 @@
 import EventStore
 import LedgerDomain
 import LedgerJSON
+import ProjectionEngine
 
 /// Organizations, their administrators, delegation, education eligibility, plan changes
 /// by source, and their App Store subscriptions (rules O, T, N).

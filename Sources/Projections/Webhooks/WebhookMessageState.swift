@@ -2,6 +2,7 @@ import EventStore
 import LedgerDomain
 import LedgerJSON
 import Postgres
+import ProjectionEngine
 
 /// The subject's state right after a message's event (`state` in every message), read
 /// from the projections that own it as they were at the event's position, so that a

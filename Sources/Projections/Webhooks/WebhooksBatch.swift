@@ -2,6 +2,7 @@ import EventStore
 import LedgerDomain
 import LedgerJSON
 import Postgres
+import ProjectionEngine
 
 /// One batch of the webhooks fold: subscriptions as they change, and every message the
 /// batch's events make, numbered per subject (the pull feed's order) and, for each

@@ -2,6 +2,7 @@ import EventStore
 import LedgerDomain
 import LedgerJSON
 import Postgres
+import ProjectionEngine
 
 /// Webhook subscriptions and their messages (`proj_webhooks`): what each subscription
 /// covers, where it sends, which secret generation signs; every message the log's events

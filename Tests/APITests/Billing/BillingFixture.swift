@@ -5,10 +5,11 @@ import Foundation
 import HTTP
 import LedgerDomain
 import LedgerJSON
+import ProjectionEngine
 import Projections
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// The real service over HTTP, a projector in the test process, and helpers that append
 /// operator events directly (the `ledger admin` commands have tests of their own).

@@ -3,9 +3,10 @@ import EventStore
 import Foundation
 import LedgerDomain
 import LedgerJSON
+import ProjectionEngine
 import Projections
-import Testing
 import TestSupport
+import Testing
 
 /// Generated sequences of grants, holds, captures, releases, usage, month closes, price
 /// changes and corrections, checked against a reference model written here, then a full

@@ -2,9 +2,10 @@ import API
 import EventStore
 import Foundation
 import LedgerDomain
+import ProjectionEngine
 import Projections
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 8: "the folds can never throw on an accepted event". Long generated sequences of
 /// commands, many at or past the limits, go through the deciders against an exact

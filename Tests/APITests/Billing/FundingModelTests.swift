@@ -3,7 +3,6 @@ import EventStore
 import Foundation
 import LedgerDomain
 import LedgerJSON
-import Projections
 import Testing
 import TestSupport
 

@@ -1,13 +1,12 @@
 import Foundation
 import LedgerDomain
 import LedgerJSON
-import Projections
 import Synchronization
 import Testing
 import TestSupport
 import Threads
-import WebhookDispatch
-import Webhooks
+import Workers
+import WebhookSigning
 
 /// `GET /v1/{payers|projects}/{id}/events`: the pull feed of webhook messages.
 @Suite("The webhook messages' pull feed", .bounded)
@@ -114,7 +113,7 @@ struct MessageFeedTests {
         let secrets = WebhookSecrets(key: Array("the feed tests' webhook key, 32 bytes or more".utf8))
         let clock = ManualClock.atMachineTime()
         clock.advance(seconds: 5)
-        let dispatcher = WebhookDispatcher(configuration: .init(secrets: secrets, policy: .development, interval: 0.05, now: clock.read),
+        let dispatcher = WebhookSender(configuration: .init(secrets: secrets, policy: .development, interval: 0.05, now: clock.read),
                                            store: f.service.store, pool: f.service.context.pool, isActive: { true }, log: { _, _, _ in })
         defer { dispatcher.stop() }
         try #require(Poll.until(timeout: 30) { receiver.received.count == 80 })

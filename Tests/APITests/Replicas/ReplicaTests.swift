@@ -3,7 +3,6 @@ import Foundation
 import LedgerDomain
 import LedgerJSON
 import Postgres
-import Projections
 import Testing
 import TestSupport
 

@@ -1,12 +1,13 @@
 import API
-import Foundation
 @testable import BenchHTTP
+import Foundation
 import HTTP
 import LedgerDomain
 import LedgerJSON
+import ProjectionEngine
 import Projections
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 8: a fuzz-style property test for each request decoder. Thousands of bodies
 /// derived from valid ones (value-level mutations that reach the decoder and the decider,

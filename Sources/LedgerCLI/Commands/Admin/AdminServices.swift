@@ -3,7 +3,7 @@ import LedgerDomain
 import LedgerServices
 import Outbound
 import Postgres
-import Webhooks
+import WebhookSigning
 
 /// What the operator commands work with, injected so that tests run them in-process
 /// against their own database and clock.

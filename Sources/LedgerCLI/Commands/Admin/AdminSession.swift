@@ -4,6 +4,7 @@ import LedgerDomain
 import LedgerJSON
 import LedgerServices
 import Postgres
+import ProjectionEngine
 import Projections
 
 /// One run of an operator command: who runs it and why, the injected services, and the

@@ -1,6 +1,7 @@
 import EventStore
 import LedgerDomain
 import LedgerJSON
+import ProjectionEngine
 import Projections
 
 /// `ledger audit set-asides`: every event an operator set aside, for which projection,

@@ -1,6 +1,7 @@
 import EventStore
 import LedgerDomain
 import LedgerServices
+import ProjectionEngine
 import Projections
 
 /// `ledger admin event set-aside`: the way out of a poison event without a code change

@@ -1,7 +1,6 @@
 import LedgerDomain
 import LedgerJSON
 import LedgerServices
-import Projections
 
 /// `ledger audit late-usage` and `ledger admin month late-usage`: usage recorded after its
 /// month had started closing, kept and never billed (docs/billing.md, "Late usage").

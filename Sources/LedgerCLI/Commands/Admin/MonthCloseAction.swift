@@ -1,7 +1,6 @@
 import LedgerDomain
 import LedgerJSON
 import LedgerServices
-import Projections
 
 /// `ledger admin month close`: the two-phase close of docs/billing.md.
 ///

@@ -2,7 +2,6 @@ import LedgerDomain
 import LedgerJSON
 import LedgerServices
 import Postgres
-import Projections
 
 extension ExportCommand {
     static let usageColumns = ["month", "status", "final", "project_id", "api_requests", "stream_events", "webhook_deliveries",

@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import LedgerDomain
 import Postgres
+import ProjectionEngine
 
 /// Every read of the billing projection's tables (`proj_billing`), for the API and the
 /// operator commands: nothing else names them. Reads that must agree with each other run

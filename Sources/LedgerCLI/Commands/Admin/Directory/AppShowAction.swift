@@ -1,6 +1,5 @@
 import LedgerDomain
 import LedgerJSON
-import Projections
 
 /// `ledger admin app show`: one app as the catalog serves it (products, checkout,
 /// campaigns) and its publishable keys by prefix.

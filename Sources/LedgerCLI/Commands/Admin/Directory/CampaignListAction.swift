@@ -1,6 +1,5 @@
 import LedgerDomain
 import LedgerJSON
-import Projections
 
 /// `ledger admin campaign list`: an app's running campaigns (a migration offer and an
 /// upgrade offer at most), with their targeting.

@@ -1,6 +1,5 @@
 import LedgerDomain
 import LedgerJSON
-import Projections
 
 /// `ledger admin product list`: an app's products, as `GET /v1/iap/products` lists them.
 struct ProductListAction: AdminAction {

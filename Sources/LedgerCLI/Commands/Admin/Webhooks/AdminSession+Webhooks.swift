@@ -1,4 +1,4 @@
-import Webhooks
+import WebhookSigning
 
 extension AdminSession {
     /// The key every subscription's secret is derived from, or a refusal saying how to

@@ -2,7 +2,6 @@ import LedgerDomain
 import LedgerServices
 import LedgerJSON
 import Outbound
-import Projections
 
 /// `ledger admin webhook add`: `webhook.subscription_added` on a new `webhook-<id>`, and
 /// the subscription's signing secret, printed once.

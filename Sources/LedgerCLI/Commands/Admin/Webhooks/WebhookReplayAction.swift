@@ -1,6 +1,5 @@
 import LedgerDomain
 import LedgerServices
-import Projections
 
 /// `ledger admin webhook replay`: `webhook.replay_requested`; the subscription's messages
 /// from `--from` on are sent again, in order, with their ids (the receiver deduplicates).

@@ -1,6 +1,5 @@
 import LedgerDomain
 import LedgerServices
-import Projections
 
 /// `ledger admin webhook retry`: `webhook.delivery_retried`; a dead message is sent again.
 struct WebhookRetryAction: AdminAction {

@@ -129,6 +129,6 @@ struct ProjectionApplier {
 
     private func checkpointStatements(_ position: Int64) -> [(sql: String, parameters: [String?])] {
         [("UPDATE _checkpoint SET position = $1", [String(position)]),
-         ("SELECT pg_notify($1, $2)", [AllProjections.notificationChannel, "\(projection.name):\(position)"])]
+         ("SELECT pg_notify($1, $2)", [Projector.notificationChannel, "\(projection.name):\(position)"])]
     }
 }

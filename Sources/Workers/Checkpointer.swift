@@ -3,6 +3,8 @@ import EventStore
 import Foundation
 import LedgerDomain
 import Postgres
+import ProjectionEngine
+import Projections
 import Synchronization
 
 /// Signs checkpoints of the log (docs/audit.md): while its process is the active projector,

@@ -4,9 +4,10 @@ import Foundation
 import LedgerDomain
 import Outbound
 import Postgres
+import ProjectionEngine
 import Projections
 import Synchronization
-import Webhooks
+import WebhookSigning
 
 /// Sends each subscription's messages, in order, at least once (derived from the
 /// log: docs/webhooks.md). It runs in the process of the active projector: `isActive` says whether this
@@ -18,7 +19,7 @@ import Webhooks
 /// one never overtakes it. An attempt is appended to the log after its answer; a crash
 /// in between sends the message again, with the same id, which is what at-least-once
 /// allows and what the receiver deduplicates on.
-public final class WebhookDispatcher: Sendable {
+public final class WebhookSender: Sendable {
     public struct Configuration: Sendable {
         public var secrets: WebhookSecrets
         public var policy: OutboundPolicy

@@ -12,6 +12,10 @@ import Synchronization
 /// batch, applies them and moves the checkpoints in one transaction: a crash between the
 /// two leaves neither, so each event is applied exactly once.
 public final class Projector: Sendable {
+    /// The channel the projector notifies when a projection's checkpoint moves, with the
+    /// payload `<name>:<position>`.
+    public static let notificationChannel = "ledger_projections"
+
     public struct Configuration: Sendable {
         public var conninfo: String
         public var projections: [any Projection]

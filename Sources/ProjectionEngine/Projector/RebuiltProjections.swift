@@ -66,7 +66,7 @@ public final class RebuiltProjections: @unchecked Sendable {
                 try tx.query("ALTER SCHEMA \(tx.quoteIdentifier(build)) RENAME TO \(tx.quoteIdentifier(projection.schema))")
                 // Caches of the projection reload now, not at their next periodic reload:
                 // the rebuilt tables may differ at the same position (a bug fixed).
-                try tx.query("SELECT pg_notify($1, $2)", [AllProjections.notificationChannel, "\(projection.name):\(head)"])
+                try tx.query("SELECT pg_notify($1, $2)", [Projector.notificationChannel, "\(projection.name):\(head)"])
             }
         }
         // Dropped after the swap committed, so the swap itself holds no table lock that

@@ -9,17 +9,18 @@ import LedgerJSON
 import LedgerServices
 import Observability
 import Outbound
+import ProjectionEngine
 import Projections
 import Synchronization
-import Testing
 import TestSupport
-import WebhookDispatch
-import Webhooks
+import Testing
+import WebhookSigning
+import Workers
 
 @Suite("The webhook dispatcher", .bounded)
-struct WebhookDispatchTests {
-    static func dispatcher(_ f: AdminFixture, clock: ManualClock) -> WebhookDispatcher {
-        WebhookDispatcher(configuration: .init(secrets: AdminFixture.webhookSecrets, policy: .development, interval: 0.05, timeout: 2,
+struct WebhookSenderTests {
+    static func dispatcher(_ f: AdminFixture, clock: ManualClock) -> WebhookSender {
+        WebhookSender(configuration: .init(secrets: AdminFixture.webhookSecrets, policy: .development, interval: 0.05, timeout: 2,
                                                now: clock.read, jitter: { 0.5 }),
                           store: f.store, pool: f.pool, isActive: { true }, log: { _, _, _ in })
     }
@@ -170,7 +171,7 @@ struct WebhookDispatchTests {
         // A dispatcher whose store is closed: it sends, then cannot record (as if killed).
         let closed = EventStore(conninfo: f.db.serviceURL)
         closed.close()
-        let lost = WebhookDispatcher(configuration: .init(secrets: AdminFixture.webhookSecrets, policy: .development, interval: 0.05,
+        let lost = WebhookSender(configuration: .init(secrets: AdminFixture.webhookSecrets, policy: .development, interval: 0.05,
                                                           timeout: 0.5, now: clock.read, jitter: { 0.5 }),
                                      store: closed, pool: f.pool, isActive: { true }, log: { _, _, _ in })
         #expect(Poll.until(timeout: 20) { receiver.received.count == 1 })
@@ -263,7 +264,7 @@ struct WebhookDispatchTests {
         // Every look the sender takes, with what it saw: "nothing happened" is checked only
         // after the sender has looked, however slow the machine.
         let looks = Mutex<[String]>([])
-        let dispatcher = WebhookDispatcher(
+        let dispatcher = WebhookSender(
             configuration: .init(secrets: AdminFixture.webhookSecrets, policy: .development, interval: 0.05, timeout: 2, now: clock.read,
                                  jitter: { 0.5 },
                                  available: { subject in

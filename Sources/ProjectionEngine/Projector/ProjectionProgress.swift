@@ -130,7 +130,7 @@ public final class ProjectionProgress: Sendable {
         while !stopped {
             do {
                 let connection = try PostgresConnection(conninfo: conninfo)
-                try connection.listen(AllProjections.notificationChannel)
+                try connection.listen(Projector.notificationChannel)
                 try connection.listen(EventStore.notificationChannel)
                 state.withLock { $0.connected = true }
                 try refresh(connection)
