@@ -178,7 +178,7 @@ struct BenchReadLog: Sendable {
                 let secret = Self.secret(of: id)
                 let issued = KeyIssued(keyID: id, principal: KeyPrincipal(kind: .project, id: id),
                                        sha256: Hex.encode(SHA256.hash(Array(secret.utf8))), prefix: String(secret.prefix(12)))
-                return EventToAppend(stream: "key-" + id, type: KeyIssued.type, data: try encoder.encode(issued), metadata: metadata)
+                return EventToAppend(stream: AccountsDecider.keyStream(id), type: KeyIssued.type, data: try encoder.encode(issued), metadata: metadata)
             }
         }
         let j = e - setupEvents

@@ -141,7 +141,7 @@ enum IngestBenchmark {
         try append(PlanSet(pool: .project(projectID), plan: "bench", allowanceStorageBytes: 1 << 30), "project-" + projectID, key: "plan")
         try append(KeyIssued(keyID: serviceID, principal: KeyPrincipal(kind: .service, id: serviceID),
                              sha256: Hex.encode(SHA256.hash(Array(serviceKey.utf8))), prefix: String(serviceKey.prefix(12))),
-                   "key-" + serviceID, key: "key")
+                   AccountsDecider.keyStream(serviceID), key: "key")
         return position
     }
 }

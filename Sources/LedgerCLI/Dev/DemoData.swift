@@ -60,7 +60,7 @@ public enum DemoData {
                                   ("auditor", KeyPrincipal(kind: .auditor, id: "demo-auditor"))] {
             let secret = "sk_test_demo_" + Hex.encode(SHA256.hash(Array("ledger demo key \(name)".utf8)).prefix(16))
             try append(KeyIssued(keyID: "demo-" + name, principal: principal, sha256: Hex.encode(SHA256.hash(Array(secret.utf8))),
-                                 prefix: String(secret.prefix(12))), "key-demo-" + name, key: "key-" + name)
+                                 prefix: String(secret.prefix(12))), AccountsDecider.keyStream("demo-" + name), key: "key-" + name)
             keys[name] = .string(secret)
         }
 
