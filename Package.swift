@@ -58,6 +58,7 @@ let package = Package(
         .testTarget(name: "APITests", dependencies: ["LedgerServices", "API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "ProjectionEngine", "Projections", "Workers", "WebhookSigning", "Threads"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "TestSupport", "LedgerJSON", "LedgerDomain", "Crypto"]),
         .testTarget(name: "WebhooksTests", dependencies: ["WebhookSigning", "Outbound", "HTTP", "Observability", "TestSupport", "Crypto", "LedgerCLI"]),
+        .testTarget(name: "LedgerBenchTests", dependencies: ["LedgerBench", "TestSupport"]),
         .testTarget(name: "AdminTests", dependencies: ["LedgerCLI", "LedgerServices", "API", "BenchHTTP", "EventStore", "ProjectionEngine", "Projections", "LedgerDomain", "LedgerJSON", "TestSupport", "Postgres", "Crypto", "WebhookSigning", "Outbound", "HTTP", "Workers", "Observability", "Threads"]),
     ],
     swiftLanguageModes: [.v6]

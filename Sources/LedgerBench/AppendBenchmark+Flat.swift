@@ -75,6 +75,6 @@ extension AppendBenchmark {
             if i >= count / 10 { latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
         }
         latencies.sort()
-        return latencies[min(latencies.count - 1, Int(Double(latencies.count) * 0.99))]
+        return Percentile.nearestRank(latencies, 0.99)
     }
 }

@@ -114,7 +114,7 @@ enum AppendBenchmark {
                                                   preparation: preparation)
         let stats = store.appendStatistics
         let sorted = latencies.sorted()
-        func pct(_ p: Double) -> String { String(format: "%.1f ms", sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000) }
+        func pct(_ p: Double) -> String { String(format: "%.1f ms", Percentile.nearestRank(sorted, p) * 1000) }
         let p = stats.phases
         let total = max(p.lockAndRead + p.plan + p.write + p.commit, 1e-9)
         print(String(format: "append: appender time: lock+read %.0f%%, plan+hash %.0f%%, write (COPY) %.0f%%, commit %.0f%%",

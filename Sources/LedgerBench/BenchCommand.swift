@@ -66,9 +66,8 @@ public enum BenchCommand: LedgerCommand {
                  libpq (the baseline), in K alternating rounds (default 5) of R requests of
                  each. Prints requests/s, p50, p99 and max for each, the ratio of HTTP to
                  raw statement rates as the median of the rounds' ratios, and ends with the
-                 line `journal page p99 with 1 client: first X ms, last Y ms (target < 2 ms);
-                 HTTP rate / raw statement rate with C clients: first A, last B (target >=
-                 0.5); tail page T`.
+                 line `journal page p99 with 1 client: first X ms, last Y ms; HTTP rate / raw
+                 statement rate with C clients: first A, last B; tail page T`.
                  With --replicas N (1 to 4): copies N hot standbys of the database's cluster
                  (pg_basebackup as DATABASE_URL's user, which needs REPLICATION; deleted at the
                  end), then measures the first journal page and the catalog with a user_id

@@ -24,11 +24,9 @@ struct LatencySummary: Sendable {
 
     var perSecond: Double { Double(count) / Swift.max(seconds, 1e-9) }
 
-    /// The nearest-rank percentile, in milliseconds (0 for an empty series).
+    /// The percentile (`Percentile.nearestRank`), in milliseconds (0 for an empty series).
     func milliseconds(_ percentile: Double) -> Double {
-        guard !sorted.isEmpty else { return 0 }
-        let rank = Int((Double(sorted.count) * percentile).rounded(.up)) - 1
-        return sorted[min(max(rank, 0), sorted.count - 1)] * 1000
+        Percentile.nearestRank(sorted, percentile) * 1000
     }
 
     var p50: Double { milliseconds(0.50) }

@@ -53,8 +53,7 @@ final class ProjectorLagSampler: Sendable {
             lags.append(sample.projected >= sample.head ? 0 : max(0, sample.at - all[min(earliest, all.count - 1)].at))
         }
         lags.sort()
-        func quantile(_ q: Double) -> Double { lags.isEmpty ? 0 : lags[min(lags.count - 1, Int(Double(lags.count) * q))] }
-        return Summary(p50Seconds: quantile(0.5), p99Seconds: quantile(0.99), maxSeconds: lags.last ?? 0,
+        return Summary(p50Seconds: Percentile.nearestRank(lags, 0.5), p99Seconds: Percentile.nearestRank(lags, 0.99), maxSeconds: lags.last ?? 0,
                        maxPositions: all.map { $0.head - $0.projected }.max() ?? 0)
     }
 }
