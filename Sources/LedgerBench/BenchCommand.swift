@@ -81,7 +81,9 @@ public enum BenchCommand: LedgerCommand {
                  /v1/usage/events of the real HTTP API in this process, from C client threads
                  (default 4), and prints events/s and batch latency. The projector is stopped
                  while it measures, since ingestion is the append path; --projector keeps it
-                 running and reports how far it kept up. In the same run it measures the
+                 running, reports how far it kept up, and after each batch's answer reads
+                 the project's balance with min_position on connections of its own:
+                 `visible after append: p50 X ms, p99 Y ms`. In the same run it measures the
                  ceiling: the same rows (same data, metadata and idempotency keys) by 500-row
                  INSERTs into a scratch copy of `events`, best of 1, 2 and 4 connections. Ends
                  with `ingest: A events/s over HTTP; raw insert: R events/s; ratio: A/R`.

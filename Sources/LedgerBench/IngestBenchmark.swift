@@ -21,6 +21,9 @@ enum IngestBenchmark {
     static let serviceID = "bench-ingest"
     /// Derived from a fixed text, so that a second run reuses the key the first one issued.
     static let serviceKey = "sk_svc_bench_" + Hex.encode(SHA256.hash(Array("ledger bench ingest service key".utf8)).prefix(16))
+    /// The project's own key, with which the visibility probe reads the balance.
+    static let readerKeyID = "bench-ingest-reader"
+    static let readerKey = "sk_live_bench_" + Hex.encode(SHA256.hash(Array("ledger bench ingest reader key".utf8)).prefix(16))
 
     static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
         let args = try Arguments(arguments, valued: ["batches", "batch-size", "concurrency"], boolean: ["projector"])
@@ -67,15 +70,21 @@ enum IngestBenchmark {
         let busyBefore = projector.busy()
         let statsBefore = service.store.appendStatistics
         let lag = options.projector ? try ProjectorLagSampler(url: url) : nil
+        // Each batch's answer, then a read of its position, as a client reading its own write does.
+        let visibility = options.projector
+            ? VisibilityProbe(port: service.port, path: "/v1/projects/\(projectID)/balance", headers: [("Authorization", "Bearer " + readerKey)])
+            : nil
         let expected = options.batchSize
         let summary = try HTTPLoad.run(port: service.port, concurrency: options.concurrency, count: options.batches, make: { b in
             HTTPLoad.Request(method: "POST", path: "/v1/usage/events",
                              headers: [("Authorization", "Bearer " + serviceKey), ("Content-Type", "application/json")], body: bodies[b])
         }, check: { request, response in
             try HTTPLoad.expectOK(request, response)
-            guard let accepted = (try? JSONValue.parse(response.body))?["accepted"]?.int64Value, accepted == Int64(expected) else {
+            let answer = try? JSONValue.parse(response.body)
+            guard let accepted = answer?["accepted"]?.int64Value, accepted == Int64(expected), let position = answer?["position"]?.int64Value else {
                 throw BenchmarkFailure(.unexpectedResponse, "a batch was not accepted whole: " + String(decoding: response.body.prefix(300), as: UTF8.self))
             }
+            visibility?.answered(position: position)
         })
         let httpRate = Double(total) / summary.seconds
         BenchOutput.line(summary.line("ingest batches", unit: "batches") + String(format: "; %.0f events/s", httpRate))
@@ -85,6 +94,10 @@ enum IngestBenchmark {
             // Until it has folded everything ingested: its rate is over that whole time.
             let caughtUp = try projector.wait(for: head, pool: service.pool)
             let lagSummary = lag.stop()
+            if let visible = try visibility?.stop() {
+                BenchOutput.line(String(format: "visible after append: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d batches, each read with min_position once answered; %d not visible within the service's 5 s bound)",
+                                        visible.p50Milliseconds, visible.p99Milliseconds, visible.maxMilliseconds, visible.count, visible.notVisible))
+            }
             // Its rate is what it folds per second of work: keeping up, it waits for the log
             // most of the time, and events over wall time would only repeat the ingest rate.
             let busy = projector.busy()
@@ -142,6 +155,9 @@ enum IngestBenchmark {
         try append(KeyIssued(keyID: serviceID, principal: KeyPrincipal(kind: .service, id: serviceID),
                              sha256: Hex.encode(SHA256.hash(Array(serviceKey.utf8))), prefix: String(serviceKey.prefix(12))),
                    AccountsDecider.keyStream(serviceID), key: "key")
+        try append(KeyIssued(keyID: readerKeyID, principal: KeyPrincipal(kind: .project, id: projectID),
+                             sha256: Hex.encode(SHA256.hash(Array(readerKey.utf8))), prefix: String(readerKey.prefix(12))),
+                   AccountsDecider.keyStream(readerKeyID), key: "reader-key")
         return position
     }
 }
