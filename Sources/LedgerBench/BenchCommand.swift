@@ -10,7 +10,7 @@ public enum BenchCommand: LedgerCommand {
         usage: ledger-bench append [--events N] [--writers N] [--window N] [--preload N] [--ceiling-rows N]
                ledger-bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--rounds K] [--reproject] [--replicas N]
                ledger-bench replay [--events N] [--projects P] [--batch B]
-               ledger-bench ingest [--batches B] [--batch-size S] [--concurrency C] [--projector]
+               ledger-bench ingest [--batches B] [--batch-size S] [--concurrency C] [--projector | --catch-up]
                ledger-bench appstore [--seconds S] [--dir DIR]
                ledger-bench products [--users U] [--requests R] [--concurrency C]
                ledger-bench console [--events N] [--projects P] [--requests R]
@@ -83,7 +83,9 @@ public enum BenchCommand: LedgerCommand {
                  while it measures, since ingestion is the append path; --projector keeps it
                  running, reports how far it kept up, and after each batch's answer reads
                  the project's balance with min_position on connections of its own:
-                 `visible after append: p50 X ms, p99 Y ms`. In the same run it measures the
+                 `visible after append: p50 X ms, p99 Y ms`; --catch-up starts the live
+                 projector once the batches are in and times it through that backlog:
+                 `projector catch-up: X events/s; append: A events/s; ratio: X/A`. In the same run it measures the
                  ceiling: the same rows (same data, metadata and idempotency keys) by 500-row
                  INSERTs into a scratch copy of `events`, best of 1, 2 and 4 connections. Ends
                  with `ingest: A events/s over HTTP; raw insert: R events/s; ratio: A/R`.

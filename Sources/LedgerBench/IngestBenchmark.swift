@@ -15,6 +15,8 @@ enum IngestBenchmark {
         var batchSize = 1_000
         var concurrency = 4
         var projector = false
+        /// Ingest with the projector stopped, then time the live projector through the backlog.
+        var catchUp = false
     }
 
     static let projectID = "bench-ingest"
@@ -26,12 +28,14 @@ enum IngestBenchmark {
     static let readerKey = "sk_live_bench_" + Hex.encode(SHA256.hash(Array("ledger bench ingest reader key".utf8)).prefix(16))
 
     static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["batches", "batch-size", "concurrency"], boolean: ["projector"])
+        let args = try Arguments(arguments, valued: ["batches", "batch-size", "concurrency"], boolean: ["projector", "catch-up"])
         var options = Options()
         options.batches = try args.int("batches", default: options.batches)
         options.batchSize = try args.int("batch-size", default: options.batchSize)
         options.concurrency = try args.int("concurrency", default: options.concurrency)
         options.projector = args.flag("projector")
+        options.catchUp = args.flag("catch-up")
+        guard !(options.projector && options.catchUp) else { throw UsageError("--projector and --catch-up exclude each other") }
         guard options.batches > 0, options.concurrency > 0 else { throw UsageError("--batches and --concurrency must be positive") }
         guard (1...1_000).contains(options.batchSize) else { throw UsageError("--batch-size must be 1 to 1000 (the endpoint's limit)") }
         let url = try BenchDatabase.prepare("ledger_bench_ingest", reuse: false, environment: environment)
@@ -112,6 +116,10 @@ enum IngestBenchmark {
             projector.shutdown()
         }
 
+        if options.catchUp {
+            try catchUp(url: url, service: service, from: reachedBefore, appendRate: httpRate)
+        }
+
         let metadata = EventMetadata(actor: Actor(.service, serviceID), requestID: Hex.encode(SecureRandom.bytes(16)))
         let rows = try usages.joined().map { usage in
             RawInsertBaseline.Row(stream: "usage-" + projectID, type: UsageRecorded.type, data: try JSONValueEncoder().encode(usage),
@@ -120,6 +128,23 @@ enum IngestBenchmark {
         let best = try RawInsertBaseline.best(url: url, rows: rows)
         BenchOutput.line(String(format: "ingest: %.0f events/s over HTTP; raw insert: %.0f events/s; ratio: %.2f", httpRate, best, httpRate / best))
         return 0
+    }
+
+    /// The live projector (every projection, as `ledger project` runs them) started on the
+    /// backlog the ingestion left, timed until every projection has applied the head: its
+    /// headroom is how much faster than the append path it folds.
+    private static func catchUp(url: String, service: BenchService, from: Int64, appendRate: Double) throws {
+        let head = try service.store.log.headPosition()
+        let start = DispatchTime.now().uptimeNanoseconds
+        let projector = BenchProjector(url: url)
+        defer { projector.shutdown() }
+        _ = try projector.wait(for: head, pool: service.pool)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let busy = projector.busy()
+        let rate = Double(head - from) / seconds
+        BenchOutput.line(String(format: "projector catch-up: %lld events in %.1f s, every projection, busy %.1f s in %d batches",
+                                head - from, seconds, busy.seconds, busy.batches))
+        print(String(format: "projector catch-up: %.0f events/s; append: %.0f events/s; ratio: %.2f", rate, appendRate, rate / appendRate))
     }
 
     /// `EventStore.appendStatistics`.
