@@ -99,8 +99,8 @@ enum IngestBenchmark {
             let caughtUp = try projector.wait(for: head, pool: service.pool)
             let lagSummary = lag.stop()
             if let visible = try visibility?.stop() {
-                BenchOutput.line(String(format: "visible after append: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d batches, each read with min_position once answered; %d not visible within the service's 5 s bound)",
-                                        visible.p50Milliseconds, visible.p99Milliseconds, visible.maxMilliseconds, visible.count, visible.notVisible))
+                BenchOutput.line(String(format: "visible after append: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d batches read with min_position as answered, %d skipped with every reader busy; %d not visible within the service's 5 s bound)",
+                                        visible.p50Milliseconds, visible.p99Milliseconds, visible.maxMilliseconds, visible.count, visible.skipped, visible.notVisible))
             }
             // Its rate is what it folds per second of work: keeping up, it waits for the log
             // most of the time, and events over wall time would only repeat the ingest rate.

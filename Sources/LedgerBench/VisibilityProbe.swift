@@ -6,7 +6,9 @@ import Synchronization
 /// Read-your-writes as a client sees it: after each append's answer, a read of the same
 /// position (`min_position`) on connections of its own, timed from the moment the answer
 /// was received to the read's 200. A read the service gives up on after its bound (503
-/// `projection_behind`) counts at the time it gave up, and is counted apart.
+/// `projection_behind`) counts at the time it gave up, and is counted apart. A read starts
+/// the moment its answer arrives, on an idle reader, or not at all (counted as skipped):
+/// a probe queued behind others would time its own queue, not the projector.
 final class VisibilityProbe: Sendable {
     private struct Probe: Sendable { var position: Int64; var answered: UInt64 }
     private struct State: Sendable {
@@ -14,18 +16,21 @@ final class VisibilityProbe: Sendable {
         var next = 0
         var seconds: [Double] = []
         var notVisible = 0
+        var skipped = 0
+        var idle: Int
         var failure: String?
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let available = DispatchSemaphore(value: 0)
     private let finished = DispatchGroup()
     private let readers: Int
 
     /// `readers` threads, each with its own keep-alive client, read `path` with
     /// `?min_position=` and `headers` (a key that may read it).
-    init(port: Int, path: String, headers: [(String, String)], readers: Int = 8) {
+    init(port: Int, path: String, headers: [(String, String)], readers: Int = 64) {
         self.readers = readers
+        self.state = Mutex(State(idle: readers))
         for r in 0..<readers {
             finished.enter()
             let thread = Thread { [self] in
@@ -46,6 +51,7 @@ final class VisibilityProbe: Sendable {
                         let response = try client.send(method: "GET", path: path + "?min_position=\(probe.position)", headers: headers)
                         let seconds = Double(DispatchTime.now().uptimeNanoseconds - probe.answered) / 1e9
                         state.withLock { s in
+                            s.idle += 1
                             switch response.status {
                             case 200: s.seconds.append(seconds)
                             case 503: s.seconds.append(seconds); s.notVisible += 1
@@ -53,7 +59,10 @@ final class VisibilityProbe: Sendable {
                             }
                         }
                     } catch {
-                        state.withLock { $0.failure = $0.failure ?? "a read with min_position failed: \(error)" }
+                        state.withLock { s in
+                            s.idle += 1
+                            s.failure = s.failure ?? "a read with min_position failed: \(error)"
+                        }
                     }
                 }
             }
@@ -65,8 +74,13 @@ final class VisibilityProbe: Sendable {
     /// An append was answered with `position`, now.
     func answered(position: Int64) {
         let now = DispatchTime.now().uptimeNanoseconds
-        state.withLock { $0.waiting.append(Probe(position: position, answered: now)) }
-        available.signal()
+        let taken = state.withLock { s -> Bool in
+            guard s.idle > 0 else { s.skipped += 1; return false }
+            s.idle -= 1
+            s.waiting.append(Probe(position: position, answered: now))
+            return true
+        }
+        if taken { available.signal() }
     }
 
     struct Summary {
@@ -75,6 +89,7 @@ final class VisibilityProbe: Sendable {
         var p99Milliseconds: Double
         var maxMilliseconds: Double
         var notVisible: Int
+        var skipped: Int
     }
 
     /// Waits for the reads still under way, then stops the readers.
@@ -86,6 +101,6 @@ final class VisibilityProbe: Sendable {
         let sorted = s.seconds.sorted()
         return Summary(count: sorted.count, p50Milliseconds: Percentile.nearestRank(sorted, 0.5) * 1000,
                        p99Milliseconds: Percentile.nearestRank(sorted, 0.99) * 1000, maxMilliseconds: (sorted.last ?? 0) * 1000,
-                       notVisible: s.notVisible)
+                       notVisible: s.notVisible, skipped: s.skipped)
     }
 }
