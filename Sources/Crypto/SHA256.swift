@@ -40,6 +40,15 @@ public struct SHA256Hasher: ~Copyable {
         string.withUTF8 { update(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Ends the hash and starts the hasher over for the next one, with no allocation of a
+    /// context: for many small hashes in a row (a Merkle tree's nodes).
+    public mutating func digestAndRestart() -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 32)
+        let ok = out.withUnsafeMutableBufferPointer { ledger_sha256_final(context, $0.baseAddress!) }
+        precondition(ok == 1 && ledger_sha256_restart(context) == 1, "SHA-256 final failed")
+        return out
+    }
+
     /// Ends the hash; the hasher cannot be used after this.
     public consuming func finalize() -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)

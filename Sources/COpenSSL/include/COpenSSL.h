@@ -17,6 +17,8 @@ int ledger_sha256(const void *data, size_t length, uint8_t out[32]);
 EVP_MD_CTX *ledger_sha256_new(void);
 int ledger_sha256_update(EVP_MD_CTX *ctx, const void *data, size_t length);
 int ledger_sha256_final(EVP_MD_CTX *ctx, uint8_t out[32]);
+/* Starts `ctx` over, for the next hash, without allocating. */
+int ledger_sha256_restart(EVP_MD_CTX *ctx);
 void ledger_sha256_free(EVP_MD_CTX *ctx);
 
 /* Constant-time comparison (CRYPTO_memcmp). */

@@ -35,17 +35,30 @@ public enum MerkleTree {
 
     public static func leafHash(_ chainHash: [UInt8]) -> [UInt8] {
         var hasher = SHA256Hasher()
-        hasher.update([0x00])
-        hasher.update(chainHash)
-        return hasher.finalize()
+        return leafHash(chainHash, using: &hasher)
     }
 
     public static func nodeHash(_ left: [UInt8], _ right: [UInt8]) -> [UInt8] {
         var hasher = SHA256Hasher()
-        hasher.update([0x01])
+        return nodeHash(left, right, using: &hasher)
+    }
+
+    /// RFC 9162's leaf hash, SHA-256(0x00 ‖ data), on a hasher reused from one hash to the
+    /// next (a fold hashes two nodes per event).
+    public static func leafHash(_ chainHash: [UInt8], using hasher: inout SHA256Hasher) -> [UInt8] {
+        var prefix: UInt8 = 0x00
+        withUnsafeBytes(of: &prefix) { hasher.update($0) }
+        hasher.update(chainHash)
+        return hasher.digestAndRestart()
+    }
+
+    /// RFC 9162's node hash, SHA-256(0x01 ‖ left ‖ right), on a reused hasher.
+    public static func nodeHash(_ left: [UInt8], _ right: [UInt8], using hasher: inout SHA256Hasher) -> [UInt8] {
+        var prefix: UInt8 = 0x01
+        withUnsafeBytes(of: &prefix) { hasher.update($0) }
         hasher.update(left)
         hasher.update(right)
-        return hasher.finalize()
+        return hasher.digestAndRestart()
     }
 
     /// MTH({}) = SHA-256 of nothing.

@@ -47,9 +47,14 @@ public struct MerkleProjection: Projection {
 
     public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
         guard let first = events.first else { return }
-        var frontier: [Int: (index: Int64, hash: [UInt8])] = [:]
+        // By level (a tree of 2^48 leaves has 49): an array, as every event reads and writes it.
+        var frontier = [(index: Int64, hash: [UInt8])?](repeating: nil, count: 64)
         for row in try context.execute("SELECT level, idx, hash FROM frontier").rows {
-            frontier[Int(try row.requireInt64(0))] = (try row.requireInt64(1), try row.requireBytes(2))
+            let level = Int(try row.requireInt64(0))
+            guard frontier.indices.contains(level) else {
+                throw PoisonEvent(position: first.position, underlying: MerkleTree.ProofError.outOfRange("a frontier node at level \(level)"))
+            }
+            frontier[level] = (try row.requireInt64(1), try row.requireBytes(2))
         }
         // The tree holds positions 1 to first − 1: its last leaf is first − 2.
         guard first.position == 1 || frontier[0]?.index == first.position - 2 else {
@@ -58,7 +63,8 @@ public struct MerkleProjection: Projection {
         }
         var nodes = RowBuffer(columns: 2)
         var checkpoints = RowBuffer(columns: 9)
-        var touched = Set<Int>()
+        var touched: UInt64 = 0   // a bit per level
+        var hasher = SHA256Hasher()
         var expected = first.position
         for event in events {
             // Leaf p − 1 is the event at position p: the tree has no holes (the projector
@@ -70,19 +76,19 @@ public struct MerkleProjection: Projection {
             expected += 1
             var level = 0
             var index = event.position - 1
-            var hash = MerkleTree.leafHash(event.hash)
+            var hash = MerkleTree.leafHash(event.hash, using: &hasher)
             while true {
                 nodes.append([Self.id(MerkleTree.Node(level: level, index: index)), PostgresBytes(hash)])
                 let left = frontier[level]
                 frontier[level] = (index, hash)
-                touched.insert(level)
+                touched |= 1 << UInt64(level)
                 // A right child completes its parent with the left one, the last node made
                 // at its level.
                 guard index & 1 == 1 else { break }
                 guard let left, left.index == index - 1 else {
                     throw PoisonEvent(position: event.position, underlying: MerkleTree.ProofError.missingNode(.init(level: level, index: index - 1)))
                 }
-                hash = MerkleTree.nodeHash(left.hash, hash)
+                hash = MerkleTree.nodeHash(left.hash, hash, using: &hasher)
                 level += 1
                 index >>= 1
             }
@@ -102,7 +108,7 @@ public struct MerkleProjection: Projection {
         try context.copy(into: "checkpoints", columns: ["position", "size", "origin", "root", "head", "time_us", "key_id",
                                                         "public_key", "signature"], rows: checkpoints)
         var last = RowBuffer(columns: 3)
-        for level in touched.sorted() {
+        for level in frontier.indices where touched & (1 << UInt64(level)) != 0 {
             guard let node = frontier[level] else { continue }
             last.append([Int64(level), node.index, PostgresBytes(node.hash)])
         }
