@@ -23,9 +23,9 @@ enum IngestBenchmark {
     static let serviceID = "bench-ingest"
     /// Derived from a fixed text, so that a second run reuses the key the first one issued.
     static let serviceKey = "sk_svc_bench_" + Hex.encode(SHA256.hash(Array("ledger bench ingest service key".utf8)).prefix(16))
-    /// The project's own key, with which the visibility probe reads the balance.
-    static let readerKeyID = "bench-ingest-reader"
-    static let readerKey = "sk_live_bench_" + Hex.encode(SHA256.hash(Array("ledger bench ingest reader key".utf8)).prefix(16))
+    /// The project's own keys, with which the visibility probe reads the balance: four, as
+    /// the server admits 32 requests in flight per credential and the probe has 64 readers.
+    static let readerKeys = (0..<4).map { "sk_live_bench_" + Hex.encode(SHA256.hash(Array("ledger bench ingest reader key \($0)".utf8)).prefix(16)) }
 
     static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
         let args = try Arguments(arguments, valued: ["batches", "batch-size", "concurrency"], boolean: ["projector", "catch-up"])
@@ -76,7 +76,8 @@ enum IngestBenchmark {
         let lag = options.projector ? try ProjectorLagSampler(url: url) : nil
         // Each batch's answer, then a read of its position, as a client reading its own write does.
         let visibility = options.projector
-            ? VisibilityProbe(port: service.port, path: "/v1/projects/\(projectID)/balance", headers: [("Authorization", "Bearer " + readerKey)])
+            ? VisibilityProbe(port: service.port, path: "/v1/projects/\(projectID)/balance",
+                              credentials: readerKeys.map { [("Authorization", "Bearer " + $0)] })
             : nil
         let expected = options.batchSize
         let summary = try HTTPLoad.run(port: service.port, concurrency: options.concurrency, count: options.batches, make: { b in
@@ -180,9 +181,11 @@ enum IngestBenchmark {
         try append(KeyIssued(keyID: serviceID, principal: KeyPrincipal(kind: .service, id: serviceID),
                              sha256: Hex.encode(SHA256.hash(Array(serviceKey.utf8))), prefix: String(serviceKey.prefix(12))),
                    AccountsDecider.keyStream(serviceID), key: "key")
-        try append(KeyIssued(keyID: readerKeyID, principal: KeyPrincipal(kind: .project, id: projectID),
-                             sha256: Hex.encode(SHA256.hash(Array(readerKey.utf8))), prefix: String(readerKey.prefix(12))),
-                   AccountsDecider.keyStream(readerKeyID), key: "reader-key")
+        for (i, key) in readerKeys.enumerated() {
+            try append(KeyIssued(keyID: "bench-ingest-reader-\(i)", principal: KeyPrincipal(kind: .project, id: projectID),
+                                 sha256: Hex.encode(SHA256.hash(Array(key.utf8))), prefix: String(key.prefix(12))),
+                       AccountsDecider.keyStream("bench-ingest-reader-\(i)"), key: "reader-key-\(i)")
+        }
         return position
     }
 }

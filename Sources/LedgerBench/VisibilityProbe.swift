@@ -27,12 +27,14 @@ final class VisibilityProbe: Sendable {
     private let readers: Int
 
     /// `readers` threads, each with its own keep-alive client, read `path` with
-    /// `?min_position=` and `headers` (a key that may read it).
-    init(port: Int, path: String, headers: [(String, String)], readers: Int = 64) {
+    /// `?min_position=` and one of `credentials` (headers with a key that may read it), in
+    /// turn: the server admits a bounded number of requests in flight per credential.
+    init(port: Int, path: String, credentials: [[(String, String)]], readers: Int = 64) {
         self.readers = readers
         self.state = Mutex(State(idle: readers))
         for r in 0..<readers {
             finished.enter()
+            let headers = credentials[r % credentials.count]
             let thread = Thread { [self] in
                 defer { finished.leave() }
                 guard let client = try? HTTPClient(host: "127.0.0.1", port: port, timeout: 30) else {
