@@ -110,8 +110,8 @@ enum AppendBenchmark {
                                          options: Options, preparation: Preparation) throws -> Double {
         let store = EventStore(conninfo: url)
         defer { store.close() }
-        let (rate, latencies) = try measureAppend(store: store, payloads: payloads, streams: streams, run: run, options: options,
-                                                  preparation: preparation)
+        let (rate, latencies, cpuSeconds) = try measureAppend(store: store, payloads: payloads, streams: streams, run: run,
+                                                              options: options, preparation: preparation)
         let stats = store.appendStatistics
         let sorted = latencies.sorted()
         func pct(_ p: Double) -> String { String(format: "%.1f ms", Percentile.nearestRank(sorted, p) * 1000) }
@@ -119,6 +119,8 @@ enum AppendBenchmark {
         let total = max(p.lockAndRead + p.plan + p.write + p.commit, 1e-9)
         print(String(format: "append: appender time: lock+read %.0f%%, plan+hash %.0f%%, write (COPY) %.0f%%, commit %.0f%%",
                      p.lockAndRead / total * 100, p.plan / total * 100, p.write / total * 100, p.commit / total * 100))
+        print(String(format: "append: this process's CPU %.1f µs per event", cpuSeconds / Double(max(payloads.count, 1)) * 1e6)
+              + " (user and system, every thread: writers" + (preparation == .ahead ? "" : " preparing appends") + " and the appender)")
         print("append: \(stats.transactions) transactions, \(String(format: "%.0f", Double(stats.eventsWritten) / Double(max(stats.transactions, 1)))) events per transaction, latency p50 \(pct(0.5)), p99 \(pct(0.99))")
         return rate
     }
@@ -138,7 +140,7 @@ enum AppendBenchmark {
     }
 
     static func measureAppend(store: EventStore, payloads: [JSONValue], streams: [Int], run: String,
-                              options: Options, preparation: Preparation) throws -> (Double, [Double]) {
+                              options: Options, preparation: Preparation) throws -> (rate: Double, latencies: [Double], cpuSeconds: Double) {
         // Each writer owns the streams congruent to it, so it knows their versions exactly
         // and can keep several appends in flight, each with an exact expected version.
         let metadata = EventMetadata(actor: Actor(.system, "bench"))
@@ -157,6 +159,7 @@ enum AppendBenchmark {
         let latencies = Mutex<[Double]>([])
         let firstError = Mutex<String?>(nil)
         let start = DispatchTime.now().uptimeNanoseconds
+        let cpuBefore = ProcessCPU.seconds()
         ThreadGroup.run(options.writers, name: "bench-writer") { w in
             let window = DispatchSemaphore(value: options.window)
             let group = DispatchGroup()
@@ -183,10 +186,11 @@ enum AppendBenchmark {
             group.wait()
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let cpuSeconds = ProcessCPU.seconds() - cpuBefore
         if failures.load(ordering: .relaxed) > 0 {
             throw BenchmarkError(message: "\(failures.load(ordering: .relaxed)) appends failed; first: \(firstError.withLock { $0 } ?? "?")")
         }
-        return (Double(payloads.count) / seconds, latencies.withLock { $0 })
+        return (Double(payloads.count) / seconds, latencies.withLock { $0 }, cpuSeconds)
     }
 
     /// Brings the cluster to rest before a measurement: a checkpoint, so that none is

@@ -194,13 +194,16 @@ public final class PostgresConnection: @unchecked Sendable {
 
     /// Lays the parameters out in one buffer and lends libpq an array of pointers into it.
     static func withCStrings<T>(_ values: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
+        // One buffer for every value, each copied whole (a byte at a time, and an array per
+        // value, cost more than the statement's own work for a projection's batch).
         var storage = [CChar]()
+        storage.reserveCapacity(values.reduce(0) { $0 + ($1?.utf8.count ?? 0) + 1 })
         var offsets = [Int?]()
         offsets.reserveCapacity(values.count)
         for value in values {
-            guard let value else { offsets.append(nil); continue }
+            guard var value else { offsets.append(nil); continue }
             offsets.append(storage.count)
-            storage.append(contentsOf: value.utf8.map { CChar(bitPattern: $0) })
+            value.withUTF8 { utf8 in utf8.withMemoryRebound(to: CChar.self) { storage.append(contentsOf: $0) } }
             storage.append(0)
         }
         return storage.withUnsafeBufferPointer { buffer in
