@@ -85,8 +85,10 @@ public enum BenchCommand: LedgerCommand {
                  the project's balance with min_position on connections of its own:
                  `visible after append: p50 X ms, p99 Y ms`; --catch-up starts the live
                  projector once the batches are in and times it through that backlog:
-                 `projector catch-up: X events/s; append: A events/s; ratio: X/A`. In the same run it measures the
-                 ceiling: the same rows (same data, metadata and idempotency keys) by 500-row
+                 `projector catch-up: X events/s; append: A events/s; ratio: X/A`. In the same run it measures two
+                 baselines of the same rows: the log's own ceiling (binary COPY into `events`,
+                 as many rows per transaction as the appender committed, the lock and the
+                 trigger's checks included: the same work as the append path), then 500-row
                  INSERTs into a scratch copy of `events`, best of 1, 2 and 4 connections. Ends
                  with `ingest: A events/s over HTTP; raw insert: R events/s; ratio: A/R`.
 

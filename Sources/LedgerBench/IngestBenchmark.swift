@@ -93,7 +93,8 @@ enum IngestBenchmark {
         })
         let httpRate = Double(total) / summary.seconds
         BenchOutput.line(summary.line("ingest batches", unit: "batches") + String(format: "; %.0f events/s", httpRate))
-        printAppender(before: statsBefore, after: service.store.appendStatistics, seconds: summary.seconds)
+        let appended = service.store.appendStatistics
+        printAppender(before: statsBefore, after: appended, seconds: summary.seconds)
         if options.projector, let lag {
             let head = try service.store.log.headPosition()
             // Until it has folded everything ingested: its rate is over that whole time.
@@ -126,6 +127,18 @@ enum IngestBenchmark {
             RawInsertBaseline.Row(stream: "usage-" + projectID, type: UsageRecorded.type, data: try JSONValueEncoder().encode(usage),
                                   metadata: metadata, occurredAt: occurredAt, idempotencyKey: "usage:" + usage.usageID)
         }
+        // The baseline that does the same work: the same rows into the log itself, as many
+        // per transaction as the appender committed in this run, by binary COPY (under keys
+        // of their own, the run's being taken).
+        let perTransaction = max(1, (appended.eventsWritten - statsBefore.eventsWritten) / max(appended.transactions - statsBefore.transactions, 1))
+        let ceilingRows = rows.map { row -> RawInsertBaseline.Row in
+            var row = row
+            row.idempotencyKey = row.idempotencyKey.map { "ceiling-\(run):" + $0 }
+            return row
+        }
+        let ceiling = try AppendBenchmark.measureLogCeiling(url: url, rows: ceilingRows, perTransaction: perTransaction)
+        BenchOutput.line(String(format: "ingest: the log's own ceiling, the same rows by binary COPY, %d per transaction as the appender committed them: %.0f events/s; of the ceiling: %.2f",
+                                perTransaction, ceiling, httpRate / ceiling))
         let best = try RawInsertBaseline.best(url: url, rows: rows)
         BenchOutput.line(String(format: "ingest: %.0f events/s over HTTP; raw insert: %.0f events/s; ratio: %.2f", httpRate, best, httpRate / best))
         return 0
