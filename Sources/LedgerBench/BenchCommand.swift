@@ -7,7 +7,7 @@ public enum BenchCommand: LedgerCommand {
     public static let name = "bench"
     public static let summary = "Benchmarks: `ledger-bench append|read|replay|ingest|products|console|proofs|appstore` (append path, projector and billing reads, replay, usage ingestion, the IAP catalog, App Store verification)."
     public static let usage = """
-        usage: ledger-bench append [--events N] [--writers N] [--window N] [--preload N] [--ceiling-rows N]
+        usage: ledger-bench append [--events N] [--writers N] [--window N] [--preload N] [--ceiling-rows N] [--rounds K]
                ledger-bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--rounds K] [--reproject] [--replicas N]
                ledger-bench replay [--events N] [--projects P] [--batch B]
                ledger-bench ingest [--batches B] [--batch-size S] [--concurrency C] [--projector | --catch-up]
@@ -34,7 +34,10 @@ public enum BenchCommand: LedgerCommand {
                  measurement starts from a cluster at rest (log tables vacuumed, then a
                  CHECKPOINT). Ends with the lines
                  `append against one backend's ceiling: A/C` and
-                 `append: A events/s; raw insert: R events/s; ratio: A/R`.
+                 `append: A events/s; raw insert: R events/s; ratio: A/R`, then K rounds
+                 (default 5) of the append path and the log's own ceiling in alternating
+                 order, each on streams of its own: `append against the log's own ceiling:
+                 M, the median of K alternating rounds (spread …)`.
                  --preload N then fills the log with N more events through the real append
                  path (appends of 5000 events, group commits of up to 20000: the chain, the
                  versions and the insert checks hold for each), measures again on the
