@@ -25,23 +25,18 @@ enum BenchDatabase {
         let admin = try PostgresConnection(conninfo: server)
         let quoted = admin.quoteIdentifier(name)
         let existing = try admin.query("SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = $1", [name])
-        var made = false
-        if existing.rowCount == 1 {
-            guard existing.rows[0].string(0) == marker else {
-                throw UsageError("a database \(name) exists on this server that ledger-bench did not make: a benchmark writes only into its own databases; drop or rename it, or point DATABASE_URL at another server")
-            }
-            if !reuse {
-                try admin.query("DROP DATABASE \(quoted) WITH (FORCE)")
-                made = true
-            }
-        } else {
-            made = true
+        if existing.rowCount == 1, existing.rows[0].string(0) != marker {
+            throw UsageError("a database \(name) exists on this server that ledger-bench did not make: a benchmark writes only into its own databases; drop or rename it, or point DATABASE_URL at another server")
         }
+        let made = existing.rowCount == 0 || !reuse
         if made {
+            // Checked before anything is dropped: a role that may not create the database
+            // must find the one an earlier run made as it was.
             let allowed = try admin.query("SELECT rolsuper OR rolcreatedb FROM pg_roles WHERE rolname = current_user")
             guard allowed.rows.first?.bool(0) == true else {
                 throw UsageError("a benchmark makes a database of its own and DATABASE_URL's role may not create one (CREATEDB): use a throwaway server, as `make bench` does")
             }
+            if existing.rowCount == 1 { try admin.query("DROP DATABASE \(quoted) WITH (FORCE)") }
             try admin.query("CREATE DATABASE \(quoted) ENCODING 'UTF8' TEMPLATE template0")
             try admin.query("COMMENT ON DATABASE \(quoted) IS '\(marker)'")
         }
