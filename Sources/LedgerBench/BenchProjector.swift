@@ -1,4 +1,3 @@
-import API
 import Dispatch
 import EventStore
 import Foundation

@@ -1,4 +1,3 @@
-import API
 import EventStore
 import Foundation
 import LedgerCLI

@@ -58,7 +58,7 @@ extension Console {
 
     /// Appends under the key the confirmation made: a second send (a double click, a retry
     /// after a lost answer) shows what the first recorded, and appends nothing. The append
-    /// holds no thread (AppendDeferral).
+    /// holds no thread (`AppendDeferral.perform`, as the API's).
     func appendAct(_ act: ConsoleAct, _ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
         let fields = try form(request, of: viewer)
         guard let key = fields["key"], key.hasPrefix("console-"), key.utf8.count <= 64 else {
@@ -71,16 +71,10 @@ extension Console {
         do { parsed = try parseAct(act, fields) } catch let problem as Problem where problem.status == 422 {
             return try actForm(act, request, viewer, error: problem.detail, fields: fields, status: 422)
         }
-        let decision: Decision
-        switch try runner.prepare(parsed) {
-        case .decided(let decided): decision = decided
-        case .stopped(let outcome): return try render(outcome, act, request, viewer, fields)
-        }
         let metadata = EventMetadata(actor: Actor(.operator, viewer.state.name), requestID: "console-" + Hex.encode(SecureRandom.bytes(8)),
                                      reason: fields["reason"])
-        let acts = runner
-        throw AppendDeferral.append(acts.request(decision, metadata: metadata, key: key), to: store) { [self] result in
-            try render(acts.outcome(result, of: parsed, decision: decision), act, request, viewer, fields)
+        return try AppendDeferral.perform(parsed, runner: runner, metadata: metadata, key: key) { [self] outcome, _ in
+            try render(outcome, act, request, viewer, fields)
         }
     }
 

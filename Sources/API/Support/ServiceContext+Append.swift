@@ -16,7 +16,7 @@ extension ServiceContext {
         return try result.get()
     }
 
-    private func count(_ result: Result<AppendResult, AppendError>) {
+    func count(_ result: Result<AppendResult, AppendError>) {
         switch result {
         case .success(let r): appendCounter.increment(labels: ["result": r.replayed ? "replayed" : "appended"])
         case .failure(let e): appendCounter.increment(labels: ["result": e.code.rawValue])
