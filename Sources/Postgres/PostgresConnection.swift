@@ -73,6 +73,20 @@ public final class PostgresConnection: @unchecked Sendable {
         }
     }
 
+    /// Runs one statement planned afresh with its values, as the unnamed statement: for the
+    /// few whose best plan depends on a value, such as a partial index whose predicate names
+    /// it (`WHERE type = $1` on an index `WHERE type = 'x'`). A prepared statement's generic
+    /// plan, used from its sixth run, cannot prove such a predicate and reads past the index.
+    @discardableResult
+    public func queryPlannedWithValues(_ sql: String, _ parameters: [any PostgresBindable],
+                                       format: PostgresResult.Format = .text) throws -> PostgresResult {
+        let texts = parameters.map { $0.postgresText }
+        let result = Self.withCStrings(texts) { values in
+            PQexecParams(connection, sql, Int32(texts.count), nil, values, nil, nil, format.rawValue)
+        }
+        return try check(result)
+    }
+
     private func executePrepared(_ sql: String, _ parameters: [String?], format: PostgresResult.Format) throws -> PostgresResult {
         let name = try preparedName(for: sql)
         let result = Self.withCStrings(parameters) { values in

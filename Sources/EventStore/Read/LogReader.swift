@@ -199,11 +199,12 @@ public struct LogReader: Sendable {
     /// `limit` (nil: all of them, for the rare types a partial index covers, such as
     /// set-asides). Cheap, whatever the range, for the types a partial index of the log
     /// covers (keys' `key.issued` and `key.revoked`, 0010; set-asides, 0003): the statement
-    /// is planned with the type's value, so PostgreSQL reads that index alone.
+    /// is planned with the type's value each time, so PostgreSQL reads that index alone (a
+    /// prepared statement's generic plan read the whole log, once per projector batch).
     public func events(ofType type: String, after: Int64 = 0, through: Int64 = .max, limit: Int? = nil) throws -> [RecordedEvent] {
         guard through > after else { return [] }
         return try on { connection in
-            try connection.query("""
+            try connection.queryPlannedWithValues("""
                 SELECT \(eventColumns) FROM events WHERE type = $1 AND position > $2 AND position <= $3
                 ORDER BY position LIMIT $4
                 """, [type, after, through, limit.map(Int64.init)], format: .binary).rows.map(RecordedEvent.init(row:))
