@@ -307,12 +307,12 @@ struct TransparencyTests {
         let second = try h.checkpoint()
         try h.settleTree()
         let before = try h.f.pool.read { conn in
-            try ["nodes", "frontier", "checkpoints"].map { try ProjectionSchema.checksum(schema: "proj_merkle", table: $0, on: conn) }
+            try ["blocks", "frontier", "checkpoints"].map { try ProjectionSchema.checksum(schema: "proj_merkle", table: $0, on: conn) }
         }
         h.f.stopProjector()
         try ProjectionRebuilder(conninfo: h.f.db.projectorURL, batchSize: 37, log: { _, _, _ in }).rebuild([MerkleProjection()])
         let after = try h.f.pool.read { conn in
-            try ["nodes", "frontier", "checkpoints"].map { try ProjectionSchema.checksum(schema: "proj_merkle", table: $0, on: conn) }
+            try ["blocks", "frontier", "checkpoints"].map { try ProjectionSchema.checksum(schema: "proj_merkle", table: $0, on: conn) }
         }
         #expect(before == after, "a rebuild in batches of 37 gives the same rows as the live fold")
         h.f.startProjector()

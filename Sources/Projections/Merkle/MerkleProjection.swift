@@ -10,21 +10,29 @@ import ProjectionEngine
 /// first n events, whatever they are; a proof for any size reads O(log n) nodes
 /// (`MerkleReadModel`).
 ///
+/// The nodes are stored in `blocks`: a row holds the hashes of 256 consecutive nodes of
+/// one level, 32 bytes each in index order (at levels 0, 8, 16, … a block is a C2SP
+/// `tlog-tiles` tile's content). A batch appends to the last block of each level it
+/// reaches and starts the next ones, so the log's two nodes per event cost a row per 128
+/// events, not two rows and two index entries per event.
+///
 /// The fold reads and writes `frontier`, the last node made at each level, so that it
-/// never reads `nodes`: a rebuild builds the nodes' key once, after the bulk of the log.
+/// never reads `blocks`.
 public struct MerkleProjection: Projection {
     public let name = "merkle"
-    public let version = 1
-    public let tables = ["nodes", "frontier", "checkpoints"]
+    public let version = 2
+    public let tables = ["blocks", "frontier", "checkpoints"]
 
     public init() {}
 
     public var tablesSQL: [String] {
         [
-            // The node (level, index) covers leaves index·2^level to (index+1)·2^level − 1; its
-            // id is level·2^48 + index (`MerkleProjection.id`), one key that a proof's nodes
-            // are fetched by in one index scan (`id = ANY(…)`). Level 0 holds the leaves.
-            "CREATE TABLE nodes (id bigint NOT NULL, hash bytea NOT NULL)",
+            // The node (level, index) covers leaves index·2^level to (index+1)·2^level − 1; the
+            // block (level, k) holds nodes 256·k to 256·k + 255 of its level, and its id is
+            // level·2^48 + k (`MerkleProjection.blockID`). Stored out of line uncompressed
+            // (hashes do not compress), so that a proof's `substring` reads one chunk of it.
+            "CREATE TABLE blocks (id bigint PRIMARY KEY, hashes bytea NOT NULL)",
+            "ALTER TABLE blocks ALTER COLUMN hashes SET STORAGE EXTERNAL",
             "CREATE TABLE frontier (level smallint PRIMARY KEY, idx bigint NOT NULL, hash bytea NOT NULL)",
             """
             CREATE TABLE checkpoints (position bigint PRIMARY KEY, size bigint NOT NULL, origin text NOT NULL,
@@ -35,15 +43,17 @@ public struct MerkleProjection: Projection {
         ]
     }
 
-    public var deferredIndexesSQL: [String] {
-        ["ALTER TABLE nodes ADD CONSTRAINT nodes_pkey PRIMARY KEY (id)"]
-    }
-
     /// A node's key: its level in the top 16 bits, its index in the other 48 (a log of
     /// 2^48 events is far beyond any one database).
     public static func id(_ node: MerkleTree.Node) -> Int64 { Int64(node.level) << 48 | node.index }
 
     static func node(id: Int64) -> MerkleTree.Node { MerkleTree.Node(level: Int(id >> 48), index: id & (1 << 48 - 1)) }
+
+    /// Nodes per block.
+    public static let blockWidth: Int64 = 256
+
+    /// The key of the block that holds the node (level, index).
+    public static func blockID(level: Int, index: Int64) -> Int64 { Int64(level) << 48 | index / blockWidth }
 
     public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
         guard let first = events.first else { return }
@@ -61,7 +71,9 @@ public struct MerkleProjection: Projection {
             throw PoisonEvent(position: first.position, underlying: MerkleTree.ProofError.outOfRange(
                 "the tree's last leaf is \(frontier[0]?.index ?? -1), not the one before position \(first.position)"))
         }
-        var nodes = RowBuffer(columns: 2)
+        // The nodes this batch makes at each level: consecutive indexes from `runStart`.
+        var runStart = [Int64](repeating: -1, count: frontier.count)
+        var runHashes = [[UInt8]](repeating: [], count: frontier.count)
         var checkpoints = RowBuffer(columns: 9)
         var touched: UInt64 = 0   // a bit per level
         var hasher = SHA256Hasher()
@@ -78,7 +90,8 @@ public struct MerkleProjection: Projection {
             var index = event.position - 1
             var hash = MerkleTree.leafHash(event.hash, using: &hasher)
             while true {
-                nodes.append([Self.id(MerkleTree.Node(level: level, index: index)), PostgresBytes(hash)])
+                if runStart[level] < 0 { runStart[level] = index }
+                runHashes[level].append(contentsOf: hash)
                 let left = frontier[level]
                 frontier[level] = (index, hash)
                 touched |= 1 << UInt64(level)
@@ -104,7 +117,24 @@ public struct MerkleProjection: Projection {
                 }
             }
         }
-        try context.copy(into: "nodes", columns: ["id", "hash"], rows: nodes)
+        var blocks = RowBuffer(columns: 2)
+        for level in runStart.indices where runStart[level] >= 0 {
+            var index = runStart[level]
+            let hashes = runHashes[level]
+            var offset = 0
+            while offset < hashes.count {
+                let count = min(Int(Self.blockWidth - index % Self.blockWidth), (hashes.count - offset) / 32)
+                blocks.append([Self.blockID(level: level, index: index), PostgresBytes(Array(hashes[offset..<offset + 32 * count]))])
+                index += Int64(count)
+                offset += 32 * count
+            }
+        }
+        // A block the batch starts inside was begun by an earlier batch: the new nodes follow
+        // its last one (the frontier check above holds the order).
+        context.enqueue("""
+            INSERT INTO blocks (id, hashes) SELECT * FROM unnest($1::bigint[], $2::bytea[])
+            ON CONFLICT (id) DO UPDATE SET hashes = blocks.hashes || excluded.hashes
+            """, rows: blocks)
         try context.copy(into: "checkpoints", columns: ["position", "size", "origin", "root", "head", "time_us", "key_id",
                                                         "public_key", "signature"], rows: checkpoints)
         var last = RowBuffer(columns: 3)
