@@ -98,4 +98,27 @@ struct ReplayDifferencesTests {
         #expect(try connection.query("SELECT oid FROM pg_namespace WHERE nspname = 'proj_catalogue'")[0].int64(0) == oid)
         #expect(try connection.query("SELECT count(*) FROM proj_catalogue.streams")[0].int64(0) == 4)
     }
+
+    @Test("a dry run beside a live projection of an older version, whose tables are others, counts every rebuilt row as new")
+    func olderLiveVersionComparesAsNew() throws {
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let store = EventStore(conninfo: db.serviceURL)
+        defer { store.close() }
+        for i in 0..<40 { _ = try store.append(AppendRequest(event("s-\(i % 5)"))) }
+        let catalogue = LogIndexProjection()
+        let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 16, pollInterval: 0.05)
+        #expect(try waitForProjections([catalogue], url: db.serviceURL))
+        projector.stop()
+        // As an upgrade leaves it before the projector has rebuilt it: another version, a table renamed.
+        let connection = try db.connect()
+        try connection.query("UPDATE proj_catalogue._checkpoint SET version = version - 1")
+        try connection.query("ALTER TABLE proj_catalogue.streams RENAME TO streams_v0")
+        let rebuilt = try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: 16, log: { _, _, _ in }).build([catalogue])
+        let differences = try #require(try rebuilt.differences().first)
+        rebuilt.discard()
+        let streams = try #require(differences.tables.first { $0.table == "streams" })
+        #expect(streams.added == 5 && streams.removed == 0 && streams.changed == 0)
+        #expect(differences.livePosition == 40 && !differences.isUnchanged)
+    }
 }

@@ -33,12 +33,15 @@ public final class RebuiltProjections: @unchecked Sendable {
                 let position = live?.position ?? 0
                 try catchUp(projection, into: build, upTo: position, setAside: setAsides.forProjection(projection.name), on: tx)
                 let reached = try ProjectionSchema.checkpoint(build, on: tx)?.position ?? 0
+                // A live projection of another version has other tables (it is rebuilt when
+                // the projector starts): every row of the rebuild counts as new beside it.
+                let comparable = live?.version == projection.version
                 var tables: [ProjectionDifferences.Table] = []
                 for table in projection.tables {
-                    tables.append(try ProjectionDiff.compare(table: table, build: build, live: live == nil ? nil : projection.schema, on: tx))
+                    tables.append(try ProjectionDiff.compare(table: table, build: build, live: comparable ? projection.schema : nil, on: tx))
                 }
                 var accounts: [AccountDifference] = []
-                if let figures = projection as? any AccountFigures, live != nil, reached == position {
+                if let figures = projection as? any AccountFigures, comparable, reached == position {
                     accounts = try figures.accountDifferences(build: build, live: projection.schema, on: tx)
                 }
                 out.append(ProjectionDifferences(projection: projection.name, position: reached, livePosition: live?.position,
