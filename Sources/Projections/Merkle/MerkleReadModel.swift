@@ -136,7 +136,8 @@ public struct MerkleReadModel: Sendable {
 
     /// A proof's one statement: three kinds of rows in one answer, in binary (no hex to
     /// print and parse): 0 the tree's size, 1 a node by its id (`MerkleProjection.id`, cut
-    /// out of its block), 2 the event at $2 (none when $2 is null). Public for `ledger bench proofs`, whose baseline runs it through libpq.
+    /// out of its block: the 255 and the shift by 8 are `MerkleProjection.blockWidth`, 256),
+    /// 2 the event at $2 (none when $2 is null). Public for `ledger bench proofs`, whose baseline runs it through libpq.
     public static let proofStatement = """
         SELECT 0::int8, 0::int8, position, NULL::bytea, NULL::text, NULL::text, NULL::bytea, NULL::bytea
           FROM proj_merkle._checkpoint
