@@ -40,6 +40,7 @@ struct FailoverTests {
         let acknowledged = Mutex<[String: Int64]>([:])   // idempotency key → position answered
         let outcomes = Mutex<[String: Int]>([:])           // error codes seen while retrying
         let killed = Atomic<Bool>(false)
+        let crashed = Atomic<Bool>(false)
         let promoted = Atomic<Bool>(false)
         let group = DispatchGroup()
         let writers = 4, perWriter = 60
@@ -67,12 +68,16 @@ struct FailoverTests {
                         }
                     }
                     if n == 5 && writer == 0 { killed.store(true, ordering: .relaxed) }
+                    // Halfway, every writer waits for the crash, so that it falls mid-load
+                    // however fast the first half went.
+                    if n == perWriter / 2 { _ = Poll.until(timeout: 60) { crashed.load(ordering: .relaxed) } }
                 }
             }
         }
         // Mid-load: the primary dies as in a crash, and the standby is promoted.
         #expect(Poll.until(timeout: 30) { killed.load(ordering: .relaxed) })
         try primary.crash()
+        crashed.store(true, ordering: .relaxed)
         let answeredBefore = acknowledged.withLock { $0.count }
         try standby.promote()
         promoted.store(true, ordering: .relaxed)
