@@ -79,28 +79,37 @@ struct ReplayDifferencesTests {
 
     @Test("a dry run swaps nothing: the live tables stay as they were")
     func dryRunSwapsNothing() throws {
-        let db = try TestDatabase.create()
-        defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
-        defer { store.close() }
-        for i in 0..<40 { _ = try store.append(AppendRequest(event("s-\(i % 5)"))) }
-        let catalogue = LogIndexProjection()
-        let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 16, pollInterval: 0.05)
-        #expect(try waitForProjections([catalogue], url: db.serviceURL))
-        projector.stop()
-        let connection = try db.connect()
-        try connection.query("DELETE FROM proj_catalogue.streams WHERE stream = 's-3'")  // a damaged live table
-        let oid = try connection.query("SELECT oid FROM pg_namespace WHERE nspname = 'proj_catalogue'")[0].int64(0)
-        let rebuilt = try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: 16, log: { _, _, _ in }).build([catalogue])
-        let streams = try #require(try rebuilt.differences().first?.tables.first { $0.table == "streams" })
-        #expect(streams.added == 1 && streams.removed == 0 && streams.changed == 0)
-        rebuilt.discard()
-        #expect(try connection.query("SELECT oid FROM pg_namespace WHERE nspname = 'proj_catalogue'")[0].int64(0) == oid)
-        #expect(try connection.query("SELECT count(*) FROM proj_catalogue.streams")[0].int64(0) == 4)
+        try Self.withFoldedIndex { db, catalogue in
+            let connection = try db.connect()
+            try connection.query("DELETE FROM proj_catalogue.streams WHERE stream = 's-3'")  // a damaged live table
+            let oid = try connection.query("SELECT oid FROM pg_namespace WHERE nspname = 'proj_catalogue'")[0].int64(0)
+            let rebuilt = try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: 16, log: { _, _, _ in }).build([catalogue])
+            let streams = try #require(try rebuilt.differences().first?.tables.first { $0.table == "streams" })
+            #expect(streams.added == 1 && streams.removed == 0 && streams.changed == 0)
+            rebuilt.discard()
+            #expect(try connection.query("SELECT oid FROM pg_namespace WHERE nspname = 'proj_catalogue'")[0].int64(0) == oid)
+            #expect(try connection.query("SELECT count(*) FROM proj_catalogue.streams")[0].int64(0) == 4)
+        }
     }
 
     @Test("a dry run beside a live projection of an older version, whose tables are others, counts every rebuilt row as new")
     func olderLiveVersionComparesAsNew() throws {
+        try Self.withFoldedIndex { db, catalogue in
+            // As an upgrade leaves it before the projector has rebuilt it: another version, a table renamed.
+            let connection = try db.connect()
+            try connection.query("UPDATE proj_catalogue._checkpoint SET version = version - 1")
+            try connection.query("ALTER TABLE proj_catalogue.streams RENAME TO streams_v0")
+            let rebuilt = try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: 16, log: { _, _, _ in }).build([catalogue])
+            let differences = try #require(try rebuilt.differences().first)
+            rebuilt.discard()
+            let streams = try #require(differences.tables.first { $0.table == "streams" })
+            #expect(streams.added == 5 && streams.removed == 0 && streams.changed == 0)
+            #expect(differences.livePosition == 40 && !differences.isUnchanged)
+        }
+    }
+
+    /// A log of 40 events on 5 streams, folded by the live index of streams, the projector stopped.
+    static func withFoldedIndex(_ body: (TestDatabase, LogIndexProjection) throws -> Void) throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
         let store = EventStore(conninfo: db.serviceURL)
@@ -110,15 +119,6 @@ struct ReplayDifferencesTests {
         let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 16, pollInterval: 0.05)
         #expect(try waitForProjections([catalogue], url: db.serviceURL))
         projector.stop()
-        // As an upgrade leaves it before the projector has rebuilt it: another version, a table renamed.
-        let connection = try db.connect()
-        try connection.query("UPDATE proj_catalogue._checkpoint SET version = version - 1")
-        try connection.query("ALTER TABLE proj_catalogue.streams RENAME TO streams_v0")
-        let rebuilt = try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: 16, log: { _, _, _ in }).build([catalogue])
-        let differences = try #require(try rebuilt.differences().first)
-        rebuilt.discard()
-        let streams = try #require(differences.tables.first { $0.table == "streams" })
-        #expect(streams.added == 5 && streams.removed == 0 && streams.changed == 0)
-        #expect(differences.livePosition == 40 && !differences.isUnchanged)
+        try body(db, catalogue)
     }
 }
