@@ -9,8 +9,8 @@ public enum BenchCommand: LedgerCommand {
     public static let usage = """
         usage: ledger-bench append [--events N] [--writers N] [--window N] [--preload N] [--ceiling-rows N] [--rounds K]
                ledger-bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--rounds K] [--reproject] [--replicas N]
-               ledger-bench replay [--events N] [--projects P] [--batch B]
-               ledger-bench ingest [--batches B] [--batch-size S] [--concurrency C] [--projector | --catch-up]
+               ledger-bench replay [--events N] [--projects P] [--batch B] [--rounds K]
+               ledger-bench ingest [--batches B] [--batch-size S] [--concurrency C] [--rate R] [--projector | --catch-up]
                ledger-bench appstore [--seconds S] [--dir DIR]
                ledger-bench products [--users U] [--requests R] [--concurrency C]
                ledger-bench console [--events N] [--projects P] [--requests R]
@@ -88,7 +88,9 @@ public enum BenchCommand: LedgerCommand {
                  the project's balance with min_position on connections of its own:
                  `visible after append: p50 X ms, p99 Y ms`; --catch-up starts the live
                  projector once the batches are in and times it through that backlog:
-                 `projector catch-up: X events/s; append: A events/s; ratio: X/A`. In the same run it measures two
+                 `projector catch-up: X events/s; append: A events/s; ratio: X/A`. --rate R
+                 paces the batches at R events per second (batch i sent no earlier than
+                 i·S/R seconds after the start), to measure at a given ingest rate. In the same run it measures two
                  baselines of the same rows: the log's own ceiling (binary COPY into `events`,
                  as many rows per transaction as the appender committed, the lock and the
                  trigger's checks included: the same work as the append path), then 500-row

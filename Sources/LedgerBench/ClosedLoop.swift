@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import LedgerCLI
 import Synchronization
 import Threads
@@ -6,9 +7,11 @@ import Threads
 /// A closed loop of measured operations: `concurrency` threads, each with what
 /// `worker(thread)` sets up for it (a keep-alive client, a connection), take operation
 /// numbers from a shared counter until `count` are done, and each operation's latency is
-/// kept. The first failure stops every thread and is rethrown.
+/// kept. The first failure stops every thread and is rethrown. With `interval`, operation
+/// i starts no earlier than i · interval seconds after the start (a paced load, as long as
+/// a thread is free), and its latency is timed from when it starts.
 enum ClosedLoop {
-    static func run(concurrency: Int, count: Int, name: String,
+    static func run(concurrency: Int, count: Int, name: String, interval: Double? = nil,
                     worker: @escaping @Sendable (Int) throws -> (Int) throws -> Void) throws -> LatencySummary {
         let next = Atomic<Int>(0)
         let failure = Mutex<(any Error)?>(nil)
@@ -26,6 +29,11 @@ enum ClosedLoop {
                 while !failed.load(ordering: .relaxed) {
                     let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard i < count else { return }
+                    if let interval {
+                        let due = start + UInt64(Double(i) * interval * 1e9)
+                        let now = DispatchTime.now().uptimeNanoseconds
+                        if now < due { usleep(UInt32(min((due - now) / 1_000, UInt64(UInt32.max)))) }
+                    }
                     let sent = DispatchTime.now().uptimeNanoseconds
                     try operation(i)
                     mine.append(Double(DispatchTime.now().uptimeNanoseconds - sent) / 1e9)

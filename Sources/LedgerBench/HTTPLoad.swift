@@ -7,7 +7,7 @@ import Threads
 
 /// A closed loop of HTTP requests: `concurrency` threads, each with its own keep-alive
 /// `HTTPClient`, take request numbers from a shared counter until `count` are done, and
-/// each request's latency is kept.
+/// each request's latency is kept; with `interval`, paced (`ClosedLoop`).
 enum HTTPLoad {
     /// One request to send.
     struct Request: Sendable {
@@ -23,13 +23,13 @@ enum HTTPLoad {
     /// Sends `warmup` unmeasured requests, then `count` measured ones. `make(i)` builds the
     /// i-th request; `check` sees every response and throws to stop the run (the default
     /// accepts only 200). The first failure is rethrown after every thread has stopped.
-    static func run(port: Int, concurrency: Int, count: Int, warmup: Int = 0,
+    static func run(port: Int, concurrency: Int, count: Int, warmup: Int = 0, interval: Double? = nil,
                     make: @escaping @Sendable (Int) -> Request,
                     check: @escaping @Sendable (Request, Response) throws -> Void = expectOK) throws -> LatencySummary {
         if warmup > 0 {
             _ = try series(port: port, concurrency: concurrency, count: warmup, make: make, check: check)
         }
-        return try series(port: port, concurrency: concurrency, count: count, make: make, check: check)
+        return try series(port: port, concurrency: concurrency, count: count, interval: interval, make: make, check: check)
     }
 
     /// Fails on any status but 200, quoting the start of the body.
@@ -40,9 +40,9 @@ enum HTTPLoad {
         }
     }
 
-    private static func series(port: Int, concurrency: Int, count: Int, make: @escaping @Sendable (Int) -> Request,
+    private static func series(port: Int, concurrency: Int, count: Int, interval: Double? = nil, make: @escaping @Sendable (Int) -> Request,
                                check: @escaping @Sendable (Request, Response) throws -> Void) throws -> LatencySummary {
-        try ClosedLoop.run(concurrency: concurrency, count: count, name: "bench-client") { _ in
+        try ClosedLoop.run(concurrency: concurrency, count: count, name: "bench-client", interval: interval) { _ in
             let client = try HTTPClient(host: "127.0.0.1", port: port, timeout: 60)
             return { i in
                 let request = make(i)

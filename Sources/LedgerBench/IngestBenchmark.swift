@@ -17,6 +17,8 @@ enum IngestBenchmark {
         var projector = false
         /// Ingest with the projector stopped, then time the live projector through the backlog.
         var catchUp = false
+        /// Events per second to pace the batches at (nil: as fast as the clients go).
+        var rate: Double?
     }
 
     static let projectID = "bench-ingest"
@@ -28,13 +30,18 @@ enum IngestBenchmark {
     static let readerKeys = (0..<4).map { "sk_live_bench_" + Hex.encode(SHA256.hash(Array("ledger bench ingest reader key \($0)".utf8)).prefix(16)) }
 
     static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["batches", "batch-size", "concurrency"], boolean: ["projector", "catch-up"])
+        let args = try Arguments(arguments, valued: ["batches", "batch-size", "concurrency", "rate"], boolean: ["projector", "catch-up"])
         var options = Options()
         options.batches = try args.int("batches", default: options.batches)
         options.batchSize = try args.int("batch-size", default: options.batchSize)
         options.concurrency = try args.int("concurrency", default: options.concurrency)
         options.projector = args.flag("projector")
         options.catchUp = args.flag("catch-up")
+        if args.value("rate") != nil {
+            let rate = try args.int("rate", default: 0)
+            guard rate > 0 else { throw UsageError("--rate is events per second, a positive number") }
+            options.rate = Double(rate)
+        }
         guard !(options.projector && options.catchUp) else { throw UsageError("--projector and --catch-up exclude each other") }
         guard options.batches > 0, options.concurrency > 0 else { throw UsageError("--batches and --concurrency must be positive") }
         guard (1...1_000).contains(options.batchSize) else { throw UsageError("--batch-size must be 1 to 1000 (the endpoint's limit)") }
@@ -68,7 +75,7 @@ enum IngestBenchmark {
             return JSONValue.object(["events": .array(events)]).compactBytes()
         }
         let total = options.batches * options.batchSize
-        BenchOutput.line("ingest: \(options.batches) batches of \(options.batchSize) usage events (\(bodies[0].count) bytes a batch) from \(options.concurrency) client threads; projector \(options.projector ? "running" : "stopped")")
+        BenchOutput.line("ingest: \(options.batches) batches of \(options.batchSize) usage events (\(bodies[0].count) bytes a batch) from \(options.concurrency) client threads\(options.rate.map { String(format: ", paced at %.0f events/s", $0) } ?? ""); projector \(options.projector ? "running" : "stopped")")
 
         let reachedBefore = try BenchProjector.billingPosition(service.pool)
         let busyBefore = projector.busy()
@@ -80,7 +87,8 @@ enum IngestBenchmark {
                               credentials: readerKeys.map { [("Authorization", "Bearer " + $0)] })
             : nil
         let expected = options.batchSize
-        let summary = try HTTPLoad.run(port: service.port, concurrency: options.concurrency, count: options.batches, make: { b in
+        let interval = options.rate.map { Double(options.batchSize) / $0 }
+        let summary = try HTTPLoad.run(port: service.port, concurrency: options.concurrency, count: options.batches, interval: interval, make: { b in
             HTTPLoad.Request(method: "POST", path: "/v1/usage/events",
                              headers: [("Authorization", "Bearer " + serviceKey), ("Content-Type", "application/json")], body: bodies[b])
         }, check: { request, response in

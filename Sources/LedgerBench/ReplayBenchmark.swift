@@ -11,7 +11,7 @@ import Projections
 /// `ledger replay` takes, against the baseline of reading and decoding the same events.
 enum ReplayBenchmark {
     static let usage = """
-        usage: ledger-bench replay [--events N] [--projects P] [--batch B]
+        usage: ledger-bench replay [--events N] [--projects P] [--batch B] [--rounds K]
 
         Builds (or reuses) a log of N events (default 1000000): the read benchmark's mix
         over P self-paying projects (default 300) where every tenth event is instead one of
@@ -20,16 +20,19 @@ enum ReplayBenchmark {
         and vacuums it as autovacuum would. Then, in the same run: the scan, every event read in batches of B (default 10000)
         and its payload and metadata parsed; and the replay, every projection rebuilt from
         position 1 into fresh schemas and swapped in, as `ledger replay --yes` does (the
-        comparison with the live projections is timed apart). Ends with the line
-        `replay: X events/s; scan: S events/s; ratio: X/S`.
+        comparison with the live projections, in the first round, is timed apart). K rounds
+        (default 5) in alternating order (scan first, then replay first, …). Ends with the
+        line `replay: X events/s; scan: S events/s; ratio: M, the median of K alternating
+        rounds (spread L to H)`, X and S the medians of the rounds' rates.
         """
 
     static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["events", "projects", "batch"])
+        let args = try Arguments(arguments, valued: ["events", "projects", "batch", "rounds"])
         let events = try args.int("events", default: 1_000_000)
         let projects = try args.int("projects", default: 300)
         let batch = try args.int("batch", default: 10_000)
-        guard projects > 0, batch > 0 else { throw UsageError("--projects and --batch must be positive") }
+        let rounds = try args.int("rounds", default: 5)
+        guard projects > 0, batch > 0, rounds > 0 else { throw UsageError("--projects, --batch and --rounds must be positive") }
         guard events >= BenchReadLog.minimumEvents(projects: projects) * 2 else {
             throw UsageError("--events must be at least 10 per project")
         }
@@ -43,25 +46,41 @@ enum ReplayBenchmark {
         try connection.query("VACUUM (ANALYZE) events")
         let head = try LogReader(connection).headPosition()
 
-        let scan = try measure { try scanLog(connection: connection, batch: batch) }
-        BenchOutput.line(String(format: "scan: %lld events read and decoded in %.2f s", scan.value, scan.seconds))
-
         let rebuilder = ProjectionRebuilder(conninfo: url, batchSize: batch, log: { level, message, fields in
             guard level == .warning || level == .error else { return }
             BenchOutput.line("replay \(level.rawValue): \(message) \(fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))")
         })
-        let built = try measure { try rebuilder.build(AllProjections.all) }
-        let compared = try measure { try built.value.differences() }
-        let swapped = try measure { try built.value.swap() }
-        for d in compared.value {
-            BenchOutput.line("replay: \(d.projection) \(d.isUnchanged ? "unchanged" : d.livePosition == nil ? "created" : "changed") at position \(d.position)")
+        func scanRate() throws -> Double {
+            let scan = try measure { try scanLog(connection: connection, batch: batch) }
+            return Double(scan.value) / scan.seconds
         }
-        let replaySeconds = built.seconds + swapped.seconds
-        BenchOutput.line(String(format: "replay: rebuilt in %.2f s, swapped in %.2f s; compared with the live projections in %.2f s",
-                                built.seconds, swapped.seconds, compared.seconds))
-        let replayRate = Double(head) / replaySeconds
-        let scanRate = Double(scan.value) / scan.seconds
-        print(String(format: "replay: %.0f events/s; scan: %.0f events/s; ratio: %.2f", replayRate, scanRate, replayRate / scanRate))
+        func replayRate(compare: Bool) throws -> Double {
+            let built = try measure { try rebuilder.build(AllProjections.all) }
+            if compare {
+                let compared = try measure { try built.value.differences() }
+                for d in compared.value {
+                    BenchOutput.line("replay: \(d.projection) \(d.isUnchanged ? "unchanged" : d.livePosition == nil ? "created" : "changed") at position \(d.position)")
+                }
+                BenchOutput.line(String(format: "replay: compared with the live projections in %.2f s, apart", compared.seconds))
+            }
+            let swapped = try measure { try built.value.swap() }
+            BenchOutput.line(String(format: "replay: rebuilt in %.2f s, swapped in %.2f s", built.seconds, swapped.seconds))
+            return Double(head) / (built.seconds + swapped.seconds)
+        }
+        // Alternating (scan, replay; replay, scan; …), so that neither always runs on the
+        // warmer cache or the quieter minute, and the median of the rounds is the answer.
+        var rates: [(replay: Double, scan: Double)] = []
+        for round in 0..<rounds {
+            let (replay, scan): (Double, Double)
+            if round % 2 == 0 { scan = try scanRate(); replay = try replayRate(compare: round == 0) } else { replay = try replayRate(compare: false); scan = try scanRate() }
+            rates.append((replay, scan))
+            BenchOutput.line("round \(round + 1) (" + (round % 2 == 0 ? "scan first" : "replay first") + "): "
+                             + String(format: "replay %.0f events/s, scan %.0f events/s, ratio %.2f", replay, scan, replay / scan))
+        }
+        let ratios = rates.map { $0.replay / $0.scan }
+        print(String(format: "replay: %.0f events/s; scan: %.0f events/s; ratio: %.2f, the median of %d alternating rounds (spread %.2f to %.2f)",
+                     Percentile.median(rates.map(\.replay)), Percentile.median(rates.map(\.scan)), Percentile.median(ratios),
+                     ratios.count, ratios.min() ?? 0, ratios.max() ?? 0))
         return 0
     }
 
