@@ -72,7 +72,13 @@ enum ReplayBenchmark {
         var rates: [(replay: Double, scan: Double)] = []
         for round in 0..<rounds {
             let (replay, scan): (Double, Double)
-            if round % 2 == 0 { scan = try scanRate(); replay = try replayRate(compare: round == 0) } else { replay = try replayRate(compare: false); scan = try scanRate() }
+            if round % 2 == 0 {
+                scan = try scanRate()
+                replay = try replayRate(compare: round == 0)
+            } else {
+                replay = try replayRate(compare: false)
+                scan = try scanRate()
+            }
             rates.append((replay, scan))
             BenchOutput.line("round \(round + 1) (" + (round % 2 == 0 ? "scan first" : "replay first") + "): "
                              + String(format: "replay %.0f events/s, scan %.0f events/s, ratio %.2f", replay, scan, replay / scan))
