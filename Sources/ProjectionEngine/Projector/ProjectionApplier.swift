@@ -25,7 +25,9 @@ struct ProjectionApplier {
         // Few round trips per projection and batch: a projector at the head applies many
         // small batches, and every projection pays these for each of them.
         try connection.pipeline([("SAVEPOINT projection_apply", []), ("SET LOCAL search_path TO \(quoted), public", [])])
-        defer { _ = try? connection.query("SET LOCAL search_path TO public") }
+        // The fast path resets the search path in its last round trip; any other path here.
+        var searchPathReset = false
+        defer { if !searchPathReset { _ = try? connection.query("SET LOCAL search_path TO public") } }
         func restart() throws {
             try connection.query("ROLLBACK TO SAVEPOINT projection_apply")
             try connection.query("SET LOCAL search_path TO \(quoted), public")
@@ -34,7 +36,9 @@ struct ProjectionApplier {
         var poison: PoisonEvent?
         do {
             try fold(events, prepared: prepared, on: connection,
-                     then: checkpointStatements(last.position) + [("RELEASE SAVEPOINT projection_apply", [])])
+                     then: checkpointStatements(last.position) + [("RELEASE SAVEPOINT projection_apply", []),
+                                                                  ("SET LOCAL search_path TO public", [])])
+            searchPathReset = true
             return .applied(through: last.position)
         } catch let error as PostgresError where error.code == .connectionLost || !connection.isOpen {
             throw error

@@ -158,12 +158,12 @@ public final class Projector: Sendable {
     /// Applies one batch to every projection that is behind; returns the events read.
     func runBatch(on connection: PostgresConnection) throws -> Int {
         let started = DispatchTime.now().uptimeNanoseconds
-        try connection.query("BEGIN")
-        // A crash before the commit is flushed loses the batch and its checkpoint together,
-        // so the next batch applies it again: nothing is lost or applied twice.
-        try connection.query("SET LOCAL synchronous_commit TO off")
         do {
-            try connection.query("SELECT pg_advisory_xact_lock($1, $2)", [AdvisoryLock.namespace, AdvisoryLock.projectionSwap])
+            // One round trip. A crash before the commit is flushed loses the batch and its
+            // checkpoint together, so the next batch applies it again: nothing is lost or
+            // applied twice.
+            try connection.pipeline([("BEGIN", []), ("SET LOCAL synchronous_commit TO off", []),
+                                     ("SELECT pg_advisory_xact_lock($1, $2)", [String(AdvisoryLock.namespace), String(AdvisoryLock.projectionSwap)])])
             let setAsides = try SetAsides.load(on: connection)
             var active: [(any Projection, Int64)] = []
             for projection in configuration.projections {
