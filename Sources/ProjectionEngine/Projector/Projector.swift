@@ -166,8 +166,9 @@ public final class Projector: Sendable {
                                      ("SELECT pg_advisory_xact_lock($1, $2)", [String(AdvisoryLock.namespace), String(AdvisoryLock.projectionSwap)])])
             let setAsides = try SetAsides.load(on: connection)
             var active: [(any Projection, Int64)] = []
+            let checkpoints = try ProjectionSchema.checkpoints(configuration.projections.map(\.schema), on: connection)
             for projection in configuration.projections {
-                guard let checkpoint = try ProjectionSchema.checkpoint(projection.schema, on: connection) else { continue }
+                guard let checkpoint = checkpoints[projection.schema] else { continue }
                 if let failed = checkpoint.failedPosition {
                     // A projection stopped on an event an operator has set aside since goes on.
                     guard setAsides.forProjection(projection.name)[failed] != nil else { continue }
