@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Runs every fenced shell block of README.md and docs/*.md against a fresh `ledger dev`, so
-# that the docs cannot drift from the code (issue: "the docs' every command block is run by
-# a test or a script in CI").
+# that the docs cannot drift from the code.
 #
 #   LEDGER_BIN=path/to/ledger bash scripts/check-docs.sh [--verbose] [--keep]
 #

@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import LedgerServices
 import Postgres
 import ProjectionEngine
 import Projections

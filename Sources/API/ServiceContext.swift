@@ -9,25 +9,27 @@ import ProjectionEngine
 import Projections
 
 /// Everything an endpoint may use: injected at start-up, so that tests build the same
-/// service against their own database. `stop()` it when done: it owns threads (the
-/// catalog cache, the projection follower, the readiness monitor).
-public struct ServiceContext: Sendable {
-    public var store: EventStore
-    public var pool: PostgresPool
-    public var logger: Logger
-    public var metrics: MetricsRegistry
-    public var migrations: [Migration]
-    public var projections: [any Projection]
+/// service against their own database. The composition root of the API: the one file of
+/// it that builds the service's parts. Building it starts nothing; `start()` starts its
+/// threads (the catalog cache, the projection follower, the replica polls, the readiness
+/// monitor) and `stop()` stops them.
+public final class ServiceContext: Sendable {
+    public let store: EventStore
+    public let pool: PostgresPool
+    public let logger: Logger
+    public let metrics: MetricsRegistry
+    public let migrations: [Migration]
+    public let projections: [any Projection]
     /// Projector lag, in events, above which `/readyz` answers 503.
-    public var readyMaxLag: Int64
+    public let readyMaxLag: Int64
     /// Signs journal cursors (LEDGER_CURSOR_SECRET).
-    public var cursorSecret: [UInt8]
+    public let cursorSecret: [UInt8]
     /// The request's clock, injected so that tests can set the time.
-    public var now: @Sendable () -> Timestamp
+    public let now: LedgerClock
     /// Recently authenticated keys (a revoked key stops working within its lifetime).
-    public var keyCache: KeyCache
+    public let keyCache: KeyCache
     /// The App Store surfaces' configuration (bundle, products, sessions, school domains).
-    public var appStore: AppStoreSettings
+    public let appStore: AppStoreSettings
     /// The IAP catalog in memory, and the offer impressions to record.
     public let catalog: CatalogService
     /// How far the projections and the log have got; wakes requests waiting for a position.
@@ -37,7 +39,7 @@ public struct ServiceContext: Sendable {
     /// The read replicas (`LEDGER_READ_DATABASE_URLS`), nil without any.
     public let replicas: ReplicaSet?
     /// LEDGER_PUBLIC_CHECKPOINTS: the log's checkpoints answer without a key.
-    public var publicCheckpoints = false
+    public let publicCheckpoints: Bool
     /// The Merkle tree's upper nodes, which every proof shares (immutable once written).
     public let merkleNodes = MerkleNodeCache()
     /// Reads by where they were served (`primary`, `replica-1`, …).
@@ -51,10 +53,10 @@ public struct ServiceContext: Sendable {
 
     public init(store: EventStore, pool: PostgresPool, logger: Logger, metrics: MetricsRegistry,
                 migrations: [Migration], projections: [any Projection] = AllProjections.all, readyMaxLag: Int64 = 10_000,
-                cursorSecret: [UInt8], now: @escaping @Sendable () -> Timestamp = SystemClock.now,
+                cursorSecret: [UInt8], now: @escaping LedgerClock = SystemClock.now,
                 keyCache: KeyCache = KeyCache(), appStore: AppStoreSettings = AppStoreSettings(sessionSecret: []),
                 readinessInterval: Double = 1, readReplicaURLs: [String] = [],
-                replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings()) {
+                replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings(), publicCheckpoints: Bool = false) {
         self.store = store
         self.pool = pool
         self.logger = logger
@@ -65,6 +67,7 @@ public struct ServiceContext: Sendable {
         self.cursorSecret = cursorSecret
         self.now = now
         self.keyCache = keyCache
+        self.publicCheckpoints = publicCheckpoints
         self.appStore = appStore
         self.notificationLimiter = RateLimiter(perSecond: appStore.notificationsPerSecond)
         let progress = ProjectionProgress(conninfo: pool.conninfo, projections: projections, logger: logger)
@@ -85,6 +88,11 @@ public struct ServiceContext: Sendable {
             help: "App Store JWS verifications by kind and outcome.", labelNames: ["kind", "outcome"])
         Self.registerLogMetrics(metrics, monitor: monitor)
         Self.registerReplicaMetrics(metrics, replicas: replicas)
+    }
+
+    /// Starts the background threads: the projection follower, the replica polls, the
+    /// readiness monitor (the catalog's cache starts itself on first use).
+    public func start() {
         progress.start()
         replicas?.start()
         monitor.start()

@@ -30,6 +30,7 @@ final class BenchService: Sendable {
                                      migrations: try environment.migrations(), projections: AllProjections.all,
                                      readyMaxLag: Int64(try environment.int(.readyMaxLag)), cursorSecret: SecureRandom.bytes(32),
                                      readReplicaURLs: readReplicaURLs)
+        context.start()
         server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: threads),
                             router: LedgerAPI.router(context), logger: logger, metrics: metrics)
         try server.start()

@@ -132,8 +132,8 @@ enum IngestBenchmark {
 
         let metadata = EventMetadata(actor: Actor(.service, serviceID), requestID: Hex.encode(SecureRandom.bytes(16)))
         let rows = try usages.joined().map { usage in
-            RawInsertBaseline.Row(stream: "usage-" + projectID, type: UsageRecorded.type, data: try JSONValueEncoder().encode(usage),
-                                  metadata: metadata, occurredAt: occurredAt, idempotencyKey: "usage:" + usage.usageID)
+            RawInsertBaseline.Row(stream: UsageDecider.stream(projectID), type: UsageRecorded.type, data: try JSONValueEncoder().encode(usage),
+                                  metadata: metadata, occurredAt: occurredAt, idempotencyKey: UsageDecider.idempotencyKey(usageID: usage.usageID))
         }
         // The baseline that does the same work: the same rows into the log itself, as many
         // per transaction as the appender committed in this run, by binary COPY (under keys

@@ -5,7 +5,7 @@ import LedgerDomain
 /// workers and the CLI read time through this one function (tests pass their own).
 public enum SystemClock {
     /// The machine's time, at microsecond precision.
-    public static let now: @Sendable () -> Timestamp = {
+    public static let now: LedgerClock = {
         Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000)) ?? .minimum
     }
 }

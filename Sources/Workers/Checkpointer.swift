@@ -22,10 +22,10 @@ public final class Checkpointer: Sendable {
         /// Where each checkpoint is also written: `checkpoint-SIZE.txt` (the signed text),
         /// `checkpoint-SIZE.sig` (the raw signature) and `checkpoint-key.pem`.
         public var directory: String?
-        public var now: @Sendable () -> Timestamp
+        public var now: LedgerClock
 
         public init(key: Ed25519SigningKey, origin: String, policy: CheckpointDecider.Policy = .init(), interval: Double = 1,
-                    directory: String? = nil, now: @escaping @Sendable () -> Timestamp) {
+                    directory: String? = nil, now: @escaping LedgerClock) {
             self.key = key
             self.origin = origin
             self.policy = policy

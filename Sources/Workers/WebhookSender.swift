@@ -27,7 +27,7 @@ public final class WebhookSender: Sendable {
         public var interval: Double
         /// Seconds an attempt may take.
         public var timeout: Double
-        public var now: @Sendable () -> Timestamp
+        public var now: LedgerClock
         /// 0 ..< 1, spreading retries (the recorded next attempt time carries it).
         public var jitter: @Sendable () -> Double
         /// A payer's or a project's available balance now (the balance read's `available`),
@@ -37,7 +37,7 @@ public final class WebhookSender: Sendable {
         public var watchInterval: Double
 
         public init(secrets: WebhookSecrets, policy: OutboundPolicy, interval: Double = 1, timeout: Double = 10,
-                    now: @escaping @Sendable () -> Timestamp,
+                    now: @escaping LedgerClock,
                     jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
                     available: (@Sendable (WebhookSubject) throws -> Millicredits?)? = nil, watchInterval: Double = 10) {
             self.secrets = secrets

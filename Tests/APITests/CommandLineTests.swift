@@ -67,7 +67,7 @@ struct CommandLineTests {
         #expect(process.errors.contains("DATABASE_URL is not set"))
     }
 
-    @Test("issue 11: without DATABASE_URL, a command finds the cluster `ledger dev` described, and says so")
+    @Test("without DATABASE_URL, a command finds the cluster `ledger dev` described, and says so")
     func devClusterFound() throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
@@ -87,7 +87,7 @@ struct CommandLineTests {
         #expect(!verify.errors.contains(TestDatabase.loginPassword), "the password is never printed")
     }
 
-    @Test("issue 11: `ledger dev` on a port another server holds fails at once, with status 1, and writes no demo.json")
+    @Test("`ledger dev` on a port another server holds fails at once, with status 1, and writes no demo.json")
     func devRefusesATakenPort() throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #expect(listener >= 0)
@@ -130,7 +130,7 @@ struct CommandLineTests {
         }
     }
 
-    @Test("issue 31, findings 8 and 11: `ledger dev` runs once per data directory, writes its secrets 0600, and its cluster wants a password on TCP")
+    @Test("`ledger dev` runs once per data directory, writes its secrets 0600, and its cluster wants a password on TCP")
     func devOncePerDataDirectory() throws {
         let directory = "/tmp/ledger-dev-once-" + UUID().uuidString.prefix(8).lowercased()
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
@@ -152,7 +152,7 @@ struct CommandLineTests {
         let demoPath = directory + "/demo.json"
         func mode(_ path: String) throws -> Int { (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1 }
         #expect(try mode(demoPath) == 0o600)
-        for secret in ["cursor-secret", "session-secret", "webhook-key", "console-secret", "checkpoint-key.pem"] {
+        for secret in ["cursor-secret", "session-secret", "webhook-key", "console-secret", "checkpoint-key.pem", "demo-keys.json"] {
             #expect(try mode(directory + "/" + secret) == 0o600, "\(secret)")
         }
         let demo = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: demoPath))))
@@ -171,7 +171,7 @@ struct CommandLineTests {
         let service = try PostgresConnection(conninfo: try #require(demo["database_url"]?.stringValue))
         #expect(throws: PostgresError.self) { try service.query("UPDATE proj_billing.keys SET revoked = false") }
         let before = try Data(contentsOf: URL(fileURLWithPath: demoPath))
-        // Finding 3: `ledger serve` says which profile it runs under on its first line.
+        // `ledger serve` says which profile it runs under on its first line.
         let apiLog = try String(contentsOfFile: directory + "/logs/api.log", encoding: .utf8)
         #expect(apiLog.split(separator: "\n").first?.contains(#""profile":"development""#) == true, "\(apiLog.prefix(300))")
 
@@ -203,7 +203,7 @@ struct CommandLineTests {
         #expect(still.wait() == 0, "the database it did not start is left running")
     }
 
-    @Test("issue 31, finding 3: the profile fails closed: unset is production, which wants its secrets; a misspelt one runs nothing")
+    @Test("the profile fails closed: unset is production, which wants its secrets; a misspelt one runs nothing")
     func profileFailsClosed() throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
@@ -226,7 +226,7 @@ struct CommandLineTests {
         #expect(development.errors.split(separator: "\n").first?.contains(#""profile":"development""#) == true)
     }
 
-    @Test("issue 32, finding 5: the benchmarks are ledger-bench, and write only into databases they made")
+    @Test("the benchmarks are ledger-bench, and write only into databases they made")
     func benchmarksWriteOnlyTheirOwnDatabases() throws {
         let moved = try LedgerBinary.start(["bench", "append"])
         #expect(moved.wait() == 2 && moved.errors.contains("ledger-bench append"), "\(moved.errors)")
@@ -260,7 +260,7 @@ struct CommandLineTests {
         #expect(service.wait(timeout: 60) == 2 && service.errors.contains("may not create"), "\(service.errors)")
     }
 
-    @Test("issue 11: a mistyped command names the one meant in a line or two, with status 2; --version prints the release")
+    @Test("a mistyped command names the one meant in a line or two, with status 2; --version prints the release")
     func typosAndVersion() throws {
         let typo = try LedgerBinary.start(["verfy"])
         #expect(typo.wait() == 2)
@@ -274,7 +274,7 @@ struct CommandLineTests {
         #expect(version.output.trimmingCharacters(in: .whitespacesAndNewlines) == "ledger \(LedgerVersion.current)")
     }
 
-    @Test("issue 11: `ledger appstore sign --help` is about signing, `verify --help` about verifying")
+    @Test("`ledger appstore sign --help` is about signing, `verify --help` about verifying")
     func appStoreHelpIsPerSubcommand() throws {
         let sign = try LedgerBinary.start(["appstore", "sign", "--help"])
         #expect(sign.wait() == 0)

@@ -10,7 +10,7 @@ import TestSupport
 import Testing
 import Workers
 
-/// Issue 8, finding 12: the OpenAPI document the service serves is the whole truth. Every
+/// The OpenAPI document the service serves is the whole truth. Every
 /// route is driven with good and bad requests, and every answer (status, content type,
 /// body, headers) is checked against `/openapi.json` as served.
 @Suite("The served OpenAPI document is the truth", .bounded)

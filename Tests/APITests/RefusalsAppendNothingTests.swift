@@ -6,7 +6,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-/// Issue 8: a refused request appends nothing. Every refusal code a write endpoint of the
+/// A refused request appends nothing. Every refusal code a write endpoint of the
 /// public surfaces gives (the spec's T, N and U codes and the catalog surface's) is
 /// provoked once over HTTP, and the log's head is shown not to move.
 @Suite("A refused request appends nothing", .bounded)

@@ -7,7 +7,7 @@ import TestSupport
 struct SuggestionTests {
     static let names = ["dev", "serve", "migrate", "project", "replay", "projections", "verify", "bench", "pg", "admin", "audit", "appstore"]
 
-    @Test("issue 11: every single-character typo of a command of four letters or more suggests that command (or one as near)")
+    @Test("every single-character typo of a command of four letters or more suggests that command (or one as near)")
     func singleEdits() throws {
         try Property.check("suggestion.typo", count: 500) { (rng, seed) throws in
             let name = Self.names.filter { $0.count >= 4 }[rng.int(0...(Self.names.filter { $0.count >= 4 }.count - 1))]

@@ -5,6 +5,7 @@ import Foundation
 import HTTP
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Observability
 import Postgres
 import ProjectionEngine
@@ -43,6 +44,7 @@ final class TestService: Sendable {
                                                             notificationsPerSecond: notificationsPerSecond,
                                                             policy: TestCertificateAuthority.shared.developmentPolicy),
                                  readinessInterval: 0.05, readReplicaURLs: readReplicaURLs, replicaSettings: replicaSettings)
+        context.start()
         server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4),
                             router: LedgerAPI.router(context), logger: logger, metrics: metrics)
         try server.start()

@@ -9,10 +9,11 @@ import Projections
 import Testing
 import TestSupport
 
-/// Issue 31's walls on the API, each as a stranger would try it.
+/// The walls before authentication on the API (docs/security.md, "Before authentication"),
+/// each as a stranger would try it.
 @Suite("Walls: before authentication nothing waits or tells; one credential per request", .bounded)
 struct WallsTests {
-    @Test("finding 7: with the projection behind, a stranger's min_position read is answered at once and names no position")
+    @Test("with the projection behind, a stranger's min_position read is answered at once and names no position")
     func nothingWaitsBeforeAuthentication() throws {
         let f = try BillingFixture()
         defer { f.shutdown() }
@@ -54,7 +55,7 @@ struct WallsTests {
                 "the owner's read waits for the projection, until its deadline")
     }
 
-    @Test("finding 7: two credentials in one request are a 400, on the billing and the catalog surfaces, whichever comes first")
+    @Test("two credentials in one request are a 400, on the billing and the catalog surfaces, whichever comes first")
     func conflictingCredentials() throws {
         let f = try BillingFixture()
         defer { f.shutdown() }

@@ -130,7 +130,7 @@ final class AdminFixture: Sendable {
     func usage(_ project: String, _ meter: Meter, _ quantity: Int64, at instant: String) throws {
         let id = UUID().uuidString
         try append(UsageRecorded(usageID: id, projectID: project, meter: meter, quantity: quantity),
-                   stream: "usage-" + project, occurredAt: Timestamp(iso8601: instant)!, key: "usage:" + id)
+                   stream: UsageDecider.stream(project), occurredAt: Timestamp(iso8601: instant)!, key: UsageDecider.idempotencyKey(usageID: id))
     }
 }
 

@@ -4,7 +4,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-/// Issue 8: a refused command appends nothing. Every refusal code an operator command can
+/// A refused command appends nothing. Every refusal code an operator command can
 /// meet is provoked once with `ledger admin`: exit status 1, the code in the message,
 /// and the log's head where it was.
 @Suite("ledger admin: a refusal appends nothing", .bounded)

@@ -12,7 +12,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Issue 13: `ledger archive` exports whole old partitions to files carrying their chain
+/// `ledger archive` exports whole old partitions to files carrying their chain
 /// segment and detaches them; `ledger verify` checks the files and the live log from
 /// where they end; a replay still starts from position 1 given the files.
 @Suite("Archiving old partitions of the log", .bounded)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 14: the console in a real browser (headless Chromium, driven through the
+/// The console in a real browser (headless Chromium, driven through the
 /// DevTools protocol): sign in, search, open a timeline, follow a correction to its
 /// original, verify the chain, open the catalog, a CSRF and a role refusal, post a
 /// correction and see it in the journal, rebuild a projection and swap it in. The test command

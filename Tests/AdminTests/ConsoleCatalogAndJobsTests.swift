@@ -7,7 +7,7 @@ import Projections
 import Testing
 import TestSupport
 
-/// Issue 14, the rest: the catalog page (campaigns, variants, impressions), search by
+/// The operator console (docs/console.md), the rest: the catalog page (campaigns, variants, impressions), search by
 /// user id, the chain verified with progress, and a projection rebuilt beside the live
 /// one, its differences shown, swapped in on confirmation and recorded.
 @Suite("The operator console: catalog, verification and rebuilds", .bounded)
@@ -180,12 +180,12 @@ struct ConsoleCatalogAndJobsTests {
         defer { f.shutdown() }
         try f.settle()
         let jobs = ConsoleJobs(readyTimeout: 0.5)
-        let id = try #require(jobs.startRebuild(projection, by: "omar", now: 0, conninfo: f.db.projectorURL) { _, _, _, _ in 0 })
+        let id = try #require(jobs.startRebuild(projection, by: "omar", now: .minimum, conninfo: f.db.projectorURL) { _, _, _, _ in 0 })
         #expect(Poll.until(timeout: 30) { jobs.currentRebuild?.phase == .discarded })
         #expect(!jobs.decide(id, .swap(operatorName: "omar", reason: "late", key: "k")))
         #expect(jobs.currentRebuild?.phase == .discarded)
         // The rebuild lock is free again: another rebuild starts and reaches its decision.
-        let next = try #require(jobs.startRebuild(projection, by: "omar", now: 0, conninfo: f.db.projectorURL) { _, _, _, _ in 0 })
+        let next = try #require(jobs.startRebuild(projection, by: "omar", now: .minimum, conninfo: f.db.projectorURL) { _, _, _, _ in 0 })
         #expect(next != id)
         #expect(Poll.until(timeout: 30) { [.ready, .discarded].contains(jobs.currentRebuild?.phase) })
     }

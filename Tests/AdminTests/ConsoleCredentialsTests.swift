@@ -29,7 +29,7 @@ struct ConsoleCredentialsTests {
         }
     }
 
-    @Test("issue 31, finding 2: session tokens are 256 random bits, checked for form before any lookup; CSRF tokens differ per session and key")
+    @Test("session tokens are 256 random bits, checked for form before any lookup; CSRF tokens differ per session and key")
     func sessionTokens() throws {
         let secret = Array("a console secret of the tests, 32+ bytes".utf8)
         var seen = Set<String>()

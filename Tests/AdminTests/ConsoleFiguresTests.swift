@@ -7,7 +7,7 @@ import Projections
 import Testing
 import TestSupport
 
-/// Issue 31, finding 10 (B1, U5, U6, U7): the console's "Balance and usage" page shows
+/// B1, U5, U6, U7: the console's "Balance and usage" page shows
 /// exactly what the API answers, for payers, funded projects and self-paying projects.
 @Suite("The console's figures are the API's", .bounded)
 struct ConsoleFiguresTests {
@@ -51,12 +51,13 @@ struct ConsoleFiguresTests {
         let page = try browser.send("GET", "/usage?account=" + account.key)
         #expect(page.status == 200, "\(account.key): \(page.text.prefix(300))")
         let shown = figures(page.text)
-        let balance = try JSONValueEncoder().encode(try #require(try BillingViews.balance(of: account, pool: f.pool, now: now)))
+        let queries = QueryRunner(pool: f.pool, clock: { now })
+        let balance = try JSONValueEncoder().encode(try #require(try queries.answer(BalanceQuery(account), as: .operator("tests"))))
         var compared = 0
         for (key, value) in shown {
             if let colon = key.firstIndex(of: ":") {
                 let month = try #require(UTCMonth(String(key[..<colon])))
-                let usage = try JSONValueEncoder().encode(try #require(try BillingViews.usage(of: account, month: month, pool: f.pool, now: now)))
+                let usage = try JSONValueEncoder().encode(try #require(try queries.answer(UsageQuery(account, month: month), as: .operator("tests"))))
                 #expect(value == Self.value(usage, String(key[key.index(after: colon)...])), "\(account.key) \(key): page \(value)")
             } else {
                 #expect(value == Self.value(balance, key), "\(account.key) \(key): page \(value), API \(Self.value(balance, key))")
@@ -93,7 +94,7 @@ struct ConsoleFiguresTests {
         for account in [BillingAccount.payer("acme"), .project("acme-web"), .project("acme-mobile"), .project("solo")] {
             #expect(try Self.compare(account, browser, f, now: now) > 40)
         }
-        // The finding as it was: the funded project's hold and usage were zeros on the page.
+        // What the page once showed: the funded project's hold and usage as zeros.
         let web = Self.figures(try browser.send("GET", "/usage?account=project:acme-web").text)
         #expect(web["consumption.hold.held"] == "2500" && web["available"] == "", "\(web)")
         #expect(web["2026-11:units.api_requests"] == "7200")

@@ -3,7 +3,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-/// DESIGN §2: every write path carries an idempotency key, operator commands included, so
+/// Every write path carries an idempotency key, operator commands included, so
 /// that re-running a command after any failure never posts twice.
 @Suite("ledger admin: idempotency keys", .bounded)
 struct IdempotentCommandTests {

@@ -67,7 +67,7 @@ struct PayerAndProjectTests {
         (["payer", "create", "--id", "acme", "--name", "A", "--colour", "red"], "unknown option --colour"),
         (["payer", "create", "--id", "acme", "--id", "beta", "--name", "A"], "--id is given more than once"),
         (["payer", "delete", "--id", "acme"], "unknown command \"payer delete\""),
-        // Issue 11: a typo names the command meant, in one line.
+        // A typo names the command meant, in one line.
         (["payer", "craete", "--id", "acme"], "did you mean `ledger admin payer create`?"),
         (["projetc", "fund", "--id", "p"], "did you mean `ledger admin project fund`?"),
         (["project", "create", "--id", "p", "--name", "P"], "one of --self-paying, --payer is required"),

@@ -9,7 +9,7 @@ import Projections
 import TestSupport
 import Testing
 
-/// DESIGN §3 and issue 8: a way out of a poison event without a code change. An event the
+/// A way out of a poison event without a code change (docs/operations.md). An event the
 /// billing fold cannot apply is written past the deciders (as a superuser could); the
 /// projection stops on it; an operator sets it aside with `ledger admin`; the projection
 /// records that, goes on, and a replay of the same log gives the same rows.

@@ -7,17 +7,18 @@ import HTTP
 import LedgerCLI
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Observability
 import Postgres
 import ProjectionEngine
 import Projections
-import TestSupport
 import Testing
+import TestSupport
 import Workers
 
-/// Issue 15: the Merkle tree the projector keeps over the log, signed checkpoints, and the
-/// proofs an auditor checks from outside, every one checked here by RFC 9162 written out
-/// (`ReferenceMerkle`), none of the service's proof code.
+/// The Merkle tree the projector keeps over the log, signed checkpoints, and the proofs an
+/// auditor checks from outside (docs/audit.md), every one checked here by RFC 9162 written
+/// out (`ReferenceMerkle`), none of the service's proof code.
 @Suite("The log, checkable from outside: Merkle tree, signed checkpoints, proofs", .bounded)
 struct TransparencyTests {
     /// The API over the fixture's database, the auditor's and a payer's keys, a checkpointer.
@@ -33,10 +34,10 @@ struct TransparencyTests {
 
         init(publicCheckpoints: Bool = false, partitionSize: Int64 = TestDatabase.partitionSize) throws {
             f = try AdminFixture(partitionSize: partitionSize)
-            var context = ServiceContext(store: f.store, pool: f.pool, logger: Logger(minimumLevel: .error, sink: MemoryLogSink()),
+            let context = ServiceContext(store: f.store, pool: f.pool, logger: Logger(minimumLevel: .error, sink: MemoryLogSink()),
                                          metrics: MetricsRegistry(), migrations: try Migration.load(from: TestDatabase.migrationsDirectory),
-                                         cursorSecret: Array("test-cursor-secret-of-at-least-32-bytes".utf8), keyCache: KeyCache(lifetime: 0))
-            context.publicCheckpoints = publicCheckpoints
+                                         cursorSecret: Array("test-cursor-secret-of-at-least-32-bytes".utf8), keyCache: KeyCache(lifetime: 0), publicCheckpoints: publicCheckpoints)
+            context.start()
             self.context = context
             server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4), router: LedgerAPI.router(context),
                                 logger: Logger(minimumLevel: .error, sink: MemoryLogSink()))

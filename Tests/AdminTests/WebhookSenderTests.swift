@@ -268,7 +268,7 @@ struct WebhookSenderTests {
             configuration: .init(secrets: AdminFixture.webhookSecrets, policy: .development, interval: 0.05, timeout: 2, now: clock.read,
                                  jitter: { 0.5 },
                                  available: { subject in
-                                     let seen = try BillingViews.available(of: .payer(subject.id), pool: pool, now: SystemClock.now())
+                                     let seen = try QueryRunner(pool: pool, clock: SystemClock.now).answer(BalanceQuery(.payer(subject.id)), as: .operator("tests"))?.available
                                      looks.withLock { $0.append(seen?.description ?? "none") }
                                      return seen
                                  }, watchInterval: 0.05),

@@ -106,7 +106,7 @@ import TestSupport
         let configured = try Self.verify([jws], environment: roots.merging(["LEDGER_ENVIRONMENT": "production"]) { $1 })
         #expect(configured.output.contains("invalid: untrusted_chain: "))
         #expect(try Self.verify([jws]).output.contains("invalid: untrusted_chain: "))
-        // Issue 31, finding 3: the profile fails closed. Unset is production; a name that is
+        // The profile fails closed. Unset is production; a name that is
         // not exactly one of the two is a startup error, never taken for either.
         var unset = roots
         unset["LEDGER_ENVIRONMENT"] = nil

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// DESIGN §2: an append's outcome is never misreported. Reproduces a commit whose answer
+/// An append's outcome is never misreported (docs/event-log.md). Reproduces a commit whose answer
 /// is lost: the COMMIT is held (a synchronous standby that does not exist), then the
 /// server is crashed (`pg_ctl -m immediate`) while it waits. The commit record is already
 /// in the WAL, so after recovery the events are in the log: the appender must say so,

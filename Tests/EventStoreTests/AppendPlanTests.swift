@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// Issue 10: no plan of the append path depends on the size of the log when its session
+/// No plan of the append path depends on the size of the log when its session
 /// started. The log is partitioned (5,000 positions a partition here, so the run crosses
 /// forty boundaries, each partition made by the appender ahead of need). One appender session lives from an empty log to 200,000 events, through every
 /// statement the append path has (expected versions, event-level and append-level keys,

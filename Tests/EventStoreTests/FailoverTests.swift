@@ -10,7 +10,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Failover (issue 13, docs/scaling.md): a primary with a synchronous standby, the
+/// Failover (docs/scaling.md): a primary with a synchronous standby, the
 /// appender and the projector on a libpq multi-host URL that follows whichever server
 /// takes writes (`target_session_attrs=read-write`), writers appending under idempotency
 /// keys; the primary is killed mid-load and the standby promoted (`pg_ctl promote`).

@@ -9,7 +9,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// Issue 13: the log partitioned by ranges of position, with the contract of
+/// The log partitioned by ranges of position, with the contract of
 /// docs/event-log.md intact across partition boundaries (migration 0005).
 @Suite("The partitioned log", .bounded)
 struct PartitionTests {

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 import Threads
 
-/// The appender's submission stack (issue 10) and the close of the appender around it:
+/// The appender's submission stack (docs/event-log.md, "Group commit") and the close of the appender around it:
 /// many submitters, one consumer, nothing lost, nothing taken twice, each submitter's
 /// order kept (an append that expects the version its previous one made relies on it).
 @Suite("Appending: the submission stack", .bounded)

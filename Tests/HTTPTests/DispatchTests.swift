@@ -5,8 +5,8 @@ import TestSupport
 @testable import HTTP
 @testable import BenchHTTP
 
-/// Issue 8, findings 2 and 11: no request holds a thread while it waits, no client can
-/// slow another down, and health answers at once whatever the clients do.
+/// No request holds a thread while it waits, no client can slow another down, and health
+/// answers at once whatever the clients do.
 @Suite("Server: dispatch, waits and fairness", .bounded)
 struct DispatchTests {
     /// A gate that deferred handlers wait on, opened by the test.

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import HTTP
 
-/// RFC 9112 at the edge, over raw sockets (issue 8, findings 4, 5 and 9): every request
+/// RFC 9112 at the edge, over raw sockets: every request
 /// that breaks message framing or syntax is refused at once, in the surface's own shape,
 /// with an `X-Request-Id`, and the connection closed, so that nothing sent after it can
 /// be read as another request.

@@ -3,7 +3,7 @@ import LedgerDomain
 import Testing
 import TestSupport
 
-/// Issue 15: signed checkpoints, their text and when one is due.
+/// Signed checkpoints of the log (docs/audit.md), their text and when one is due.
 @Suite("Signed checkpoints of the log", .bounded)
 struct CheckpointTests {
     static let t0 = Timestamp(iso8601: "2026-12-01T10:00:00Z")!

@@ -3,7 +3,7 @@ import LedgerDomain
 import Testing
 import TestSupport
 
-/// Issue 15: the Merkle tree of the log, against RFC 9162 written out recursively
+/// The Merkle tree of the log (docs/audit.md), against RFC 9162 written out recursively
 /// (`ReferenceMerkle`), over generated sizes, leaves and sizes pairs.
 @Suite("The log's Merkle tree (RFC 9162)", .bounded)
 struct MerkleTreeTests {

@@ -3,7 +3,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-/// Console operators' rules, against the decider alone (issue 14).
+/// Console operators' rules (docs/console.md), against the decider alone.
 @Suite("Console operators: the decider", .bounded)
 struct OperatorDeciderTests {
     static func fold(_ decisions: [Decision]) throws -> OperatorDecider.State? {

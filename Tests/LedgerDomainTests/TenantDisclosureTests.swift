@@ -3,7 +3,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-/// Issue 31, finding 1 (U6, U7): every byte that leaves for a tenant is cut to its scope.
+/// U6, U7: every byte that leaves for a tenant is cut to its scope.
 /// Each event type that makes webhook messages is generated with several tenants in it,
 /// every value tagged with the tenant it belongs to; what `EventDisclosure` shows each
 /// subject is then read leaf by leaf against those tags, a model of the rule written out

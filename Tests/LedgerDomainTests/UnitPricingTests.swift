@@ -2,7 +2,7 @@ import LedgerDomain
 import Testing
 import TestSupport
 
-/// U4 as the domain decides it (issue 32, finding 3: the fold calls `UnitPricing`; this is
+/// U4 as the domain decides it (the fold calls `UnitPricing`; this is
 /// its fast test, with no database): in one pool's month, the counted units take the free
 /// limit of 10,000 first, in log order, and the rest is billed at the unit price.
 @Suite("U4: unit pricing", .bounded)

@@ -8,7 +8,7 @@ import Projections
 import TestSupport
 import Testing
 
-/// Issue 31, finding 6: the role the API and the console run as reads the projections and
+/// The role the API and the console run as reads the projections and
 /// writes none of them; the projector's role alone does (migration 0011).
 @Suite("Least privilege: the service's role reads the projections, the projector's alone writes them", .bounded)
 struct LeastPrivilegeTests {
@@ -75,7 +75,8 @@ struct LeastPrivilegeTests {
         #expect(try waitForProjections(AllProjections.all, url: db.serviceURL))
         projector.stop()
         try Self.checkServiceIsReadOnly(db)
-        // The finding as it was: minting a key or un-revoking one with no event in the log.
+        // What the service's role could do before migration 0011: mint a key or un-revoke one
+        // with no event in the log.
         let service = try db.connectAsService()
         #expect(throws: PostgresError.self) { try service.query("UPDATE proj_billing.keys SET revoked = false") }
         // A rebuild (as `ledger replay`) hands its new schemas over the same way.

@@ -10,7 +10,7 @@ public final class ManualClock: Sendable {
     public init(_ iso: String = "2026-11-15T12:00:00Z") { micros = Atomic(Timestamp(iso8601: iso)!.microseconds) }
 
     public var now: Timestamp { Timestamp(microseconds: micros.load(ordering: .relaxed))! }
-    public var read: @Sendable () -> Timestamp { { [self] in now } }
+    public var read: LedgerClock { { [self] in now } }
 
     public func set(_ iso: String) { micros.store(Timestamp(iso8601: iso)!.microseconds, ordering: .relaxed) }
 

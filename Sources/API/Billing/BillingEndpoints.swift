@@ -1,4 +1,5 @@
 import HTTP
+import LedgerDomain
 import LedgerJSON
 import Projections
 

@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Observability
 import Postgres
 import ProjectionEngine

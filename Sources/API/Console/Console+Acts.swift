@@ -91,7 +91,7 @@ extension Console {
         case .refused(let refusal):
             let detail = refusal.errors.isEmpty ? refusal.message : refusal.message + ": " + refusal.errors.joined(separator: "; ")
             return try actForm(act, request, viewer, error: detail, fields: fields, status: 422)
-        case .conflict(let conflict) where !conflict.isIdempotencyConflict:
+        case .conflict(let conflict) where conflict.kind != .keyReused && conflict.kind != .decideAgain:
             return try actForm(act, request, viewer,
                                error: "The account changed while you confirmed (\(conflict.detail)): nothing was appended; review it again.",
                                fields: fields, status: 409)
@@ -102,7 +102,7 @@ extension Console {
 
     /// The shared acts, run on the console's pools.
     var runner: ActRunner {
-        ActRunner(store: store, pool: pool, now: { [settings] in Timestamp(microseconds: Int64(settings.now() * 1e6)) ?? .minimum })
+        ActRunner(store: store, pool: pool, now: settings.now)
     }
 
     /// The reason, then the act's own fields.

@@ -39,7 +39,7 @@ extension Console {
     /// The last verification: its progress while it runs, its outcome once it has ended.
     private func verificationSection() -> (html: String, running: Bool) {
         guard let v = jobs.currentVerification else { return ("", false) }
-        let who = "started by \(HTML.escape(v.by)) at \(HTML.escape(Self.timestamp(v.started).iso8601))"
+        let who = "started by \(HTML.escape(v.by)) at \(HTML.escape(v.started.iso8601))"
         guard v.finished != nil else {
             let percent = v.head > 0 ? min(100, Int(v.checked * 100 / v.head)) : 0
             return ("""

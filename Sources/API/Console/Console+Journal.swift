@@ -1,6 +1,6 @@
 import HTTP
 import LedgerDomain
-import Projections
+import LedgerServices
 
 extension Console {
     /// An account's journal, oldest first, 100 entries a page: each correction linked to
@@ -19,7 +19,7 @@ extension Console {
             }
             return id
         }
-        guard let page = try BillingReadModel(pool: pool).journalPage(account, after: after, limit: 100) else {
+        guard let page = try queries.answer(JournalQuery(account, after: after, limit: 100), as: viewer.reader) else {
             throw Problem(status: 404, code: "not_found", title: "No such account", detail: "There is no account \(text).")
         }
         func link(_ id: String) -> String {

@@ -30,7 +30,7 @@ extension Console {
             return loginPage(request, error: "The form expired or came from elsewhere: sign in again.", status: 403)
         }
         let name = fields["name"] ?? "", password = fields["password"] ?? ""
-        let now = settings.now()
+        let now = settings.now().seconds
         // Counted before the password is checked (ConsoleLockout): a burst of concurrent
         // wrong passwords is held to the limit, not to the limit plus what was in flight.
         let attempt: ConsoleLockout.Attempt
@@ -47,7 +47,7 @@ extension Console {
         }
         settings.lockout.succeeded(attempt)
         let opened = try sessions.open(operator: state.name, credential: state.credential, epoch: state.sessionEpoch,
-                                       now: Self.timestamp(now).microseconds, lifetime: settings.sessionLifetime,
+                                       now: Int64(now * 1_000_000), lifetime: settings.sessionLifetime,
                                        address: request.remoteAddress, userAgent: request.headers["user-agent"] ?? "")
         return Self.redirect("/", cookies: [Self.setCookie(settings.sessionCookie, opened.token, maxAge: Int64(settings.sessionLifetime)),
                                             Self.setCookie(settings.loginCookie, "", maxAge: 0)])
@@ -57,7 +57,7 @@ extension Console {
     func logout(_ request: HTTPRequest) throws -> HTTPResponse {
         guard let viewer = try viewer(request) else { return Self.redirect("/login") }
         _ = try form(request, of: viewer)
-        try sessions.end(viewer.session.id, reason: "signed out", now: Self.timestamp(settings.now()).microseconds)
+        try sessions.end(viewer.session.id, reason: "signed out", now: settings.now().microseconds)
         return Self.redirect("/login", cookies: [Self.setCookie(settings.sessionCookie, "", maxAge: 0)])
     }
 

@@ -12,7 +12,7 @@ extension Console {
         guard let org = try model.organizations(id: id).first, let snapshot = try model.snapshot(id) else {
             throw Problem(status: 404, code: "not_found", title: "No such organization", detail: "There is no organization \(id).")
         }
-        let now = Self.timestamp(settings.now())
+        let now = settings.now()
         let current = snapshot.plans.current(at: now)
         let education: String
         switch org.staffEducation {

@@ -41,7 +41,7 @@ extension Console {
             return HTML.page(title: "Rebuild", body: "<p role=\"status\">No rebuild has been started from this console since it started.</p>",
                              signedIn: viewer.frame)
         }
-        let who = "started by \(HTML.escape(r.by)) at \(HTML.escape(Self.timestamp(r.started).iso8601))"
+        let who = "started by \(HTML.escape(r.by)) at \(HTML.escape(r.started.iso8601))"
         var body = "<p>Projection <strong>\(HTML.escape(r.projection))</strong>, \(who).</p>"
         var refresh: Int?
         switch r.phase {

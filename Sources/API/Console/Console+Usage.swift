@@ -1,7 +1,6 @@
 import HTTP
 import LedgerDomain
 import LedgerServices
-import Projections
 
 extension Console {
     /// An account's balance and its last twelve months of usage, exactly as the API answers
@@ -18,11 +17,11 @@ extension Console {
         case .payer(let id): account = .payer(id)
         case .project(let id): account = .project(id)
         }
-        let now = Self.timestamp(settings.now())
+        let now = settings.now()
         var months: [UTCMonth] = [UTCMonth(containing: now)]
         while months.count < 12, let last = months.last, let earlier = last.month == 1 ? UTCMonth(year: last.year - 1, month: 12) : UTCMonth(year: last.year, month: last.month - 1) { months.append(earlier) }
         months.reverse()
-        guard let (balance, usage) = try BillingViews.balanceAndUsage(of: account, months: months, pool: self.pool, now: now) else {
+        guard let (balance, usage) = try queries.answer(AccountOverviewQuery(account, months: months), as: viewer.reader) else {
             throw Problem(status: 404, code: "not_found", title: "No such account", detail: "There is no \(account.kind) \(account.id).")
         }
         let rows = usage.map { month -> String in
@@ -30,7 +29,7 @@ extension Console {
             func cell(_ field: String, _ value: String) -> String {
                 "<td style=\"text-align:right\" data-month=\"\(month.month)\" data-field=\"\(field)\" data-value=\"\(HTML.escape(value))\">\(HTML.escape(value))</td>"
             }
-            return "<tr><td>\(month.month)</td><td>\(HTML.escape(month.status))</td>"
+            return "<tr><td>\(month.month)</td><td>\(HTML.escape(month.status.rawValue))</td>"
                 + cell("units.api_requests", f.units.apiRequests.description) + cell("units.stream_events", f.units.streamEvents.description)
                 + cell("units.webhook_deliveries", f.units.webhookDeliveries.description) + cell("units.free_used", f.units.freeUsed.description)
                 + cell("units.billed", f.units.billed.description) + cell("units.amount", f.units.amount.description)

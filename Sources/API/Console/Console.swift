@@ -16,6 +16,8 @@ public struct Console: Sendable {
     let operators: OperatorDirectory
     let sessions: ConsoleSessionStore
     let jobs: ConsoleJobs
+    /// The shared queries, on the console's pool and clock (operators read every account).
+    var queries: QueryRunner { QueryRunner(pool: pool, clock: settings.now) }
     /// On `settings.projectorConninfo`: what a rebuild may swap.
     let projectorPool: PostgresPool?
 
@@ -94,6 +96,8 @@ public struct Console: Sendable {
         var session: ConsoleSession
         var csrf: String
         var frame: (name: String, role: String, csrf: String) { (state.name, state.role.rawValue, csrf) }
+        /// The operator as a query's reader.
+        var reader: Reader { .operator(state.name) }
     }
 
     /// The signed-in operator of a request: a cookie whose session is a row that has not
@@ -102,7 +106,7 @@ public struct Console: Sendable {
     func viewer(_ request: HTTPRequest) throws -> Viewer? {
         guard let token = Self.cookie(settings.sessionCookie, in: request), ConsoleSession.isWellFormedToken(token),
               let session = try sessions.find(token: token) else { return nil }
-        let now = Self.timestamp(settings.now()).microseconds
+        let now = settings.now().microseconds
         let state = try operators.state(of: session.operatorName)
         guard session.status(at: now, idleTimeout: settings.idleTimeout, operator: state) == .active, let state else { return nil }
         try sessions.touch(session, now: now)
@@ -173,10 +177,6 @@ public struct Console: Sendable {
     }
 
     /// The console's clock (seconds since 1970, `ConsoleSettings.now`) as a timestamp.
-    static func timestamp(_ seconds: Double) -> Timestamp {
-        Timestamp(microseconds: Int64(seconds * 1e6)) ?? .minimum
-    }
-
     static func redirect(_ location: String, cookies: [(String, String)] = []) -> HTTPResponse {
         HTTPResponse(status: 303, headers: HTTPHeaders([("Location", location), ("Cache-Control", "private, no-store")] + cookies))
     }

@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import LedgerDomain
 import Postgres
 import ProjectionEngine
 import Synchronization
@@ -12,7 +13,7 @@ import Synchronization
 final class ConsoleJobs: Sendable {
     struct Verification: Sendable {
         var by: String
-        var started: Double
+        var started: Timestamp
         var checked: Int64 = 0
         var head: Int64
         var report: ChainVerifier.Report?
@@ -27,7 +28,7 @@ final class ConsoleJobs: Sendable {
         var id: String
         var projection: String
         var by: String
-        var started: Double
+        var started: Timestamp
         var phase: Phase = .building
         var position: Int64 = 0
         var head: Int64 = 0
@@ -54,7 +55,7 @@ final class ConsoleJobs: Sendable {
     var currentRebuild: Rebuild? { rebuild.withLock { $0 } }
 
     /// Starts verifying the chain unless a verification is running; false when one is.
-    func startVerification(by name: String, now: Double, conninfo: String) -> Bool {
+    func startVerification(by name: String, now: Timestamp, conninfo: String) -> Bool {
         let started = verification.withLock { current -> Bool in
             if let current, current.finished == nil { return false }
             current = Verification(by: name, started: now, head: 0)
@@ -88,7 +89,7 @@ final class ConsoleJobs: Sendable {
 
     /// Starts rebuilding a projection unless a rebuild is under way; nil when one is.
     /// `record` appends the `projection.rebuilt` act once the swap has committed.
-    func startRebuild(_ projection: any Projection, by name: String, now: Double, conninfo: String,
+    func startRebuild(_ projection: any Projection, by name: String, now: Timestamp, conninfo: String,
                       record: @escaping @Sendable (_ differences: [ProjectionDifferences], _ operatorName: String,
                                                    _ reason: String, _ key: String) throws -> Int64) -> String? {
         let id = UUID().uuidString.lowercased()

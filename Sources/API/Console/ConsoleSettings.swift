@@ -7,8 +7,8 @@ public struct ConsoleSettings: Sendable {
     /// At least 32 bytes (LEDGER_CONSOLE_SECRET; `ledger dev` keeps one).
     public var secret: [UInt8]
     public var lockout: ConsoleLockout
-    /// The clock, in seconds since 1970 (tests set it).
-    public var now: @Sendable () -> Double
+    /// The console's clock (tests set it).
+    public var now: LedgerClock
     /// Seconds a rebuild started from the projections page waits for an operator to swap
     /// it in or discard it, before it is discarded.
     public var rebuildDecisionTimeout: Double = 1_800
@@ -36,7 +36,7 @@ public struct ConsoleSettings: Sendable {
     public var loginCookie: String { (https ? "__Host-" : "") + "ledger_console_login" }
 
     public init(secret: [UInt8], lockout: ConsoleLockout = ConsoleLockout(),
-                now: @escaping @Sendable () -> Double = { Double(SystemClock.now().microseconds) / 1e6 }) {
+                now: @escaping LedgerClock = SystemClock.now) {
         self.secret = secret
         self.lockout = lockout
         self.now = now

@@ -1,3 +1,4 @@
+import LedgerDomain
 import LedgerJSON
 import LedgerServices
 
@@ -35,6 +36,9 @@ extension OpenAPIDocument {
         let sources = object(["plan": posted, "purchase": posted, "grant": posted, "correction": posted],
                              required: ["plan", "purchase", "grant", "correction"])
         let consumption = object(["usage": postedHeld, "hold": postedHeld], required: ["usage", "hold"])
+        // The states the usage read answers are `MonthStatus`'s, listed from it so that the
+        // document cannot drift from the type the read encodes.
+        let monthStatus: JSONValue = ["type": "string", "enum": .array(MonthStatus.allCases.map { .string($0.rawValue) })]
         let scope: JSONValue = ["type": "string", "enum": ["pool", "share"],
                                 "description": "pool: the whole pool (payer, self-paying project); share: a funded project's own part (U6, U7)."]
         return [
@@ -82,14 +86,14 @@ extension OpenAPIDocument {
             ], required: ["project_id", "units", "storage", "bytes_served", "bytes_received", "amount"]),
             "UsagePart": object([
                 "payer": ["$ref": "#/components/schemas/AccountRef"],
-                "status": ["type": "string", "enum": ["open", "closing", "closed"]], "final": ["type": "boolean"],
+                "status": monthStatus, "final": ["type": "boolean"],
                 "units": units, "storage": storage, "bytes_served": ["type": "integer"], "bytes_received": ["type": "integer"],
                 "amount": amount,
             ], required: ["payer", "status", "final", "units", "storage", "bytes_served", "bytes_received", "amount"]),
             "Usage": object([
                 "account": ["$ref": "#/components/schemas/AccountRef"],
                 "payer": ["$ref": "#/components/schemas/AccountRef"],
-                "month": ["type": "string"], "status": ["type": "string", "enum": ["open", "closing", "closed"]],
+                "month": ["type": "string"], "status": monthStatus,
                 "final": ["type": "boolean"],
                 "bytes_served": ["type": "integer", "description": "U2: reported, never billed."],
                 "bytes_received": ["type": "integer", "description": "U2: reported, never billed."],

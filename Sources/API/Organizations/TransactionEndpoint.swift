@@ -69,7 +69,7 @@ enum TransactionEndpoint {
                          headers: ["Cache-Control": "private, no-store"])
         }
         return try ReadYourWrites.answer(after: position, since: request.receivedAt, context: context,
-                                         projection: OrganizationsProjection(), then: respond)
+                                         projection: OrganizationsProjection().name, then: respond)
     }
 
     static func invalid(_ detail: String) -> Problem {

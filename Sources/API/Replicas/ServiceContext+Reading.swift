@@ -1,4 +1,5 @@
 import HTTP
+import LedgerServices
 import Postgres
 import ProjectionEngine
 
@@ -11,12 +12,12 @@ extension ServiceContext {
     /// The same pool serves the whole request, key lookup included, so that a key issued
     /// at the position waited for is found wherever the read goes.
     func reading<T>(_ projection: any Projection, for request: HTTPRequest, _ body: (PostgresPool) throws -> T) throws -> T {
-        if let replicas, let replica = replicas.pick(projection: projection.name, atLeast: ReadYourWrites.minimumPosition(request) ?? 0) {
+        if let replicas, let replica = replicas.pick(projection: projection.name, atLeast: (try? ReadYourWrites.minimumPosition(request)) ?? 0) {
             do {
                 let value = try body(replica.pool)
                 readCounter.increment(labels: ["target": replica.name])
                 return value
-            } catch let error as PostgresError where Self.isReplicaFailure(error) {
+            } catch let error as PostgresError where QueryRunner.isReplicaFailure(error) {
                 replicas.markDown(replica.name, because: error)
                 logger.warning("read replica failed a read; read again on the primary",
                                ["replica": .string(replica.name), "error": .string("\(error)")])
@@ -24,16 +25,5 @@ extension ServiceContext {
         }
         readCounter.increment(labels: ["target": "primary"])
         return try body(pool)
-    }
-
-    /// A failure of the replica, not of the read: unreachable, gone mid-read, saturated, or
-    /// a query cancelled by a conflict with recovery (WAL replay removed rows it needed).
-    static func isReplicaFailure(_ error: PostgresError) -> Bool {
-        switch error.code {
-        case .connectionFailed, .connectionLost, .poolTimeout: return true
-        default:
-            return [PostgresError.SQLState.serializationFailure, PostgresError.SQLState.adminShutdown,
-                    PostgresError.SQLState.queryCanceled, "40P01", "57P03"].contains(error.sqlState ?? "")
-        }
     }
 }

@@ -28,16 +28,14 @@ enum AppendDeferral {
             },
             resume: { try next(outcome.withLock { $0! }) },
             expired: {
-                throw Problem(status: 503, code: "append_outcome_unknown",
-                              detail: "the event log did not answer within \(timeout.components.seconds) seconds, so whether this request was recorded is unknown; sending the same request again is safe: it is recorded at most once",
-                              retryAfter: 1)
+                throw Problem.appendOutcomeUnknown("the event log did not answer within \(timeout.components.seconds) seconds")
             })
     }
 
     /// The one write skeleton of the HTTP surfaces (the API's endpoints, the console's
     /// acts): decides `act`, appends without holding a thread, and hands the outcome (with
     /// the append sent, nil when the act stopped before) to `render`. A race the act reads
-    /// as "decide again" is decided again, up to three times.
+    /// as "decide again" is decided again, as `RacePolicy` says.
     static func perform(_ act: any LedgerAct, runner: ActRunner, metadata: EventMetadata, key: String?, attempt: Int = 1,
                         observe: @escaping @Sendable (Result<AppendResult, AppendError>) -> Void = { _ in },
                         render: @escaping @Sendable (ActOutcome, AppendRequest?) throws -> HTTPResponse) throws -> HTTPResponse {
@@ -48,7 +46,7 @@ enum AppendDeferral {
             let request = runner.request(decision, metadata: metadata, key: key)
             throw append(request, to: runner.store, observe: observe) { result in
                 let outcome = runner.outcome(result, of: act, decision: decision)
-                if case .conflict(let conflict) = outcome, conflict.decideAgain, attempt < 3 {
+                if RacePolicy.decidesAgain(outcome, after: attempt) {
                     return try perform(act, runner: runner, metadata: metadata, key: key, attempt: attempt + 1, observe: observe, render: render)
                 }
                 return try render(outcome, request)

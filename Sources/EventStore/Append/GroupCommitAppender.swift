@@ -25,6 +25,8 @@ final class GroupCommitAppender: Sendable {
         var eventsWritten = 0
         var failedAppends = 0
         var lastPosition: Int64 = 0
+        /// The position of the last event this appender wrote itself (not a replay).
+        var lastFreshPosition: Int64 = 0
         var phases = AppendPhases()
     }
 
@@ -104,6 +106,9 @@ final class GroupCommitAppender: Sendable {
 
     private func process(_ batch: [Pending]) {
         let outcomes = writer.write(batch.map(\.append))
+        // Each request is answered with its own outcome: a missing one would leave its
+        // client waiting, then told "outcome unknown" for an append that is in the log.
+        precondition(outcomes.count == batch.count, "the writer answered \(outcomes.count) outcomes for \(batch.count) appends")
         let phases = writer.phases
         statistics.withLock { s in
             s.phases = phases
@@ -112,7 +117,15 @@ final class GroupCommitAppender: Sendable {
             for outcome in outcomes {
                 switch outcome {
                 case .success(let r):
-                    s.eventsWritten += r.replayed ? 0 : r.events.filter { !$0.alreadyRecorded }.count
+                    let fresh = r.replayed ? [] : r.events.filter { !$0.alreadyRecorded }
+                    // This thread is the process's only appender and commits one transaction
+                    // at a time: what it writes lands after everything it wrote before.
+                    for event in fresh {
+                        precondition(event.position > s.lastFreshPosition,
+                                     "appended at position \(event.position), not after \(s.lastFreshPosition) appended before")
+                        s.lastFreshPosition = event.position
+                    }
+                    s.eventsWritten += fresh.count
                     s.lastPosition = max(s.lastPosition, r.position)
                 case .failure: s.failedAppends += 1
                 }

@@ -22,8 +22,10 @@ public enum DevCommand: LedgerCommand {
         DATABASE_URL set, migrates that database instead. Then seeds the demo data (once),
         starts `ledger serve` and `ledger project` as processes, waits until the API
         answers, prints its URL and writes LEDGER_DATA_DIR/demo.json (mode 0600) with the
-        base URL and every demo key and id. Ctrl-C stops the API, the projector and the
-        cluster (a cluster that was running already is left running). One `ledger dev` runs
+        base URL and every demo key and id. The demo keys are random, made once per data
+        directory and kept in LEDGER_DATA_DIR/demo-keys.json (mode 0600); delete that file
+        to have new ones issued (the old ones are revoked). Ctrl-C stops the API, the
+        projector and the cluster (a cluster that was running already is left running). One `ledger dev` runs
         per LEDGER_DATA_DIR: a second exits 1, naming the first, and changes nothing.
         Runs under the development profile; its cluster wants a password on TCP, and the
         API and the projector log in as two roles (docs/security.md).
@@ -114,7 +116,7 @@ public enum DevCommand: LedgerCommand {
         let consoleURL = console.map { "http://\($0.host):\($0.port)" }
 
         let store = EventStore(conninfo: adminURL)
-        var demo = try DemoData.seed(store: store, sessionSecret: Array(sessionSecret.utf8))
+        var demo = try DemoData.seed(store: store, sessionSecret: Array(sessionSecret.utf8), dataDirectory: dataDirectory)
         demo["console"] = try DemoData.seedOperators(store: store, url: adminURL, secret: Array(consoleSecret.utf8), consoleURL: consoleURL)
         store.close()
 

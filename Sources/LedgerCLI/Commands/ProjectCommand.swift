@@ -51,9 +51,10 @@ public enum ProjectCommand: LedgerCommand {
         let webhooks = try environment.webhookSecrets().map { secrets -> (dispatcher: WebhookSender, store: EventStore) in
             let pool = PostgresPool(conninfo: url, maximumConnections: 2)
             let store = EventStore(conninfo: url, pool: pool)
+            let queries = QueryRunner(pool: pool, clock: SystemClock.now)
             let available: @Sendable (WebhookSubject) throws -> Millicredits? = { subject in
-                try BillingViews.available(of: subject.kind == .payer ? .payer(subject.id) : .project(subject.id), pool: pool,
-                                            now: SystemClock.now())
+                try queries.answer(BalanceQuery(subject.kind == .payer ? .payer(subject.id) : .project(subject.id)),
+                                   as: .operator("webhook sender"))?.available
             }
             let dispatcher = WebhookSender(configuration: .init(secrets: secrets, policy: environment.outboundPolicy,
                                                                     now: SystemClock.now, available: available),

@@ -2,6 +2,7 @@ import API
 import EventStore
 import Foundation
 import HTTP
+import LedgerServices
 import Observability
 import Postgres
 import Projections
@@ -54,16 +55,16 @@ struct Service {
         let metrics = MetricsRegistry()
         let pool = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))
         store = EventStore(conninfo: url, pool: pool)
-        var made = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
+        context = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
                                      migrations: try environment.migrations(), projections: AllProjections.all,
                                      readyMaxLag: Int64(try environment.int(.readyMaxLag)),
                                      cursorSecret: try environment.cursorSecret(logger: logger),
                                      appStore: try environment.appStoreSettings(logger: logger),
                                      readReplicaURLs: try environment.readReplicaURLs(),
                                      replicaSettings: ReplicaSet.Settings(maxLagEvents: Int64(try environment.int(.readMaxLagEvents)),
-                                                                          maxLagSeconds: try environment.positiveSeconds(.readMaxLagSeconds)))
-        made.publicCheckpoints = try environment.publicCheckpoints()
-        context = made
+                                                                          maxLagSeconds: try environment.positiveSeconds(.readMaxLagSeconds)),
+                                     publicCheckpoints: try environment.publicCheckpoints())
+        context.start()
         host = try environment.require(.host)
         let configuration = HTTPServerConfiguration(
             host: host, port: try environment.int(.port), threads: try environment.positiveInt(.httpThreads),

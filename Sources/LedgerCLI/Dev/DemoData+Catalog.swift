@@ -8,13 +8,13 @@ extension DemoData {
     public static let monthly = "ai.screenrig.pro.monthly"
     public static let yearly = "ai.screenrig.pro.yearly"
 
-    /// An app whose test key is derived from `keySeed` (so that a rerun knows it), with
-    /// the demo's catalog: four products, StoreKit prices, checkout, a Switch & Save
-    /// campaign with two variants and an Upgrade & Save path. Each event comes with a name
-    /// unique within the app, for idempotency keys. Shared by `ledger dev` and
-    /// `ledger bench products`.
-    public static func catalogApp(_ app: String, name: String, keySeed: String) -> (key: String, events: [(name: String, event: any DomainEvent)]) {
-        let key = KeyMode.test.prefix + Hex.encode(SHA256.hash(Array(keySeed.utf8)).prefix(16))
+    /// An app with the test key `key` (its secret, and its id: `<app>-test-key` unless
+    /// given) and the demo's catalog: four products, StoreKit prices, checkout, a Switch &
+    /// Save campaign with two variants and an Upgrade & Save path. Each event comes with a
+    /// name unique within the app, for idempotency keys: `key` for the key `<app>-test-key`,
+    /// `key-<id>` for another. Shared by `ledger dev` and `ledger bench`.
+    public static func catalogApp(_ app: String, name: String, key: String, keyID: String? = nil) -> [(name: String, event: any DomainEvent)] {
+        let keyID = keyID ?? app + "-test-key"
         let usd = { (micros: Int64) in Price(amountMicros: micros, currencyCode: "USD") }
         let products = [
             CatalogProduct(id: monthly, displayName: "ScreenRig Pro (monthly)", description: "Every feature, billed monthly",
@@ -38,8 +38,9 @@ extension DemoData {
         upgradeDisplay.offerCTA = "Switch to yearly"
         var events: [(name: String, event: any DomainEvent)] = [
             ("app", AppCreated(appID: app, name: name, bundleID: "ai.screenrig.app")),
-            ("key", AppKeyIssued(appID: app, keyID: app + "-test-key", mode: .test, sha256: Hex.encode(SHA256.hash(Array(key.utf8))),
-                                 prefix: String(key.prefix(16)))),
+            (keyID == app + "-test-key" ? "key" : "key-" + keyID,
+             AppKeyIssued(appID: app, keyID: keyID, mode: .test, sha256: Hex.encode(SHA256.hash(Array(key.utf8))),
+                          prefix: String(key.prefix(KeyMode.test.prefix.count + AppKeyIssueAction.prefixRandomCharacters)))),
         ]
         events += products.map { ("product-" + $0.id, ProductConfigured(appID: app, product: $0)) }
         events += [
@@ -65,7 +66,16 @@ extension DemoData {
                 campaignID: "go-yearly", upgradePaths: [.init(fromProductID: monthly, toProductID: yearly, upgradeType: .storekitToWeb)],
                 targeting: CampaignTargeting(rolloutPercent: 100, display: upgradeDisplay, checkoutPresentation: .sheet)))),
         ]
-        return (key, events)
+        return events
+    }
+
+    /// For `ledger bench` alone, whose throwaway databases are reused from run to run: the
+    /// app of `catalogApp(_:name:key:keyID:)` with a test key derived from `keySeed`, so
+    /// that a rerun appends the same events. Never for `ledger dev`, whose key anyone could
+    /// then compute: its keys are random (`DemoKeys`).
+    public static func catalogApp(_ app: String, name: String, keySeed: String) -> (key: String, events: [(name: String, event: any DomainEvent)]) {
+        let key = KeyMode.test.prefix + Hex.encode(SHA256.hash(Array(keySeed.utf8)).prefix(16))
+        return (key, catalogApp(app, name: name, key: key))
     }
 
     /// A StoreKit subscription to the monthly product held since 2026-01-01 until 2099:
@@ -82,14 +92,16 @@ extension DemoData {
                       idempotencyKey: idempotencyKey)
     }
 
-    /// The test app of `GET /v1/iap/products`, and a user who holds a StoreKit subscription.
-    static func seedCatalog(store: EventStore, metadata: EventMetadata) throws -> JSONValue {
-        let (key, events) = catalogApp(catalogApp, name: "ScreenRig iOS", keySeed: "ledger demo publishable key")
+    /// The test app of `GET /v1/iap/products`, with the data directory's publishable key
+    /// (earlier demo keys of the app revoked), and a user who holds a StoreKit subscription.
+    static func seedCatalog(store: EventStore, metadata: EventMetadata, key demoKey: DemoKeys.Key) throws -> JSONValue {
+        let events = catalogApp(catalogApp, name: "ScreenRig iOS", key: demoKey.secret, keyID: demoKey.keyID)
         let stream = "app-" + catalogApp
         for (name, event) in events + [("purchase", subscriber("demo-subscriber", app: catalogApp, purchaseID: "2000000000000777"))] {
             let on = event is PurchaseRecorded ? stream + "-purchases" : stream
             _ = try store.append(AppendRequest(try toAppend(event, stream: on, metadata: metadata), idempotencyKey: "demo:catalog-" + name))
         }
-        return ["app_id": .string(catalogApp), "publishable_key": .string(key), "subscriber_user_id": "demo-subscriber"]
+        try DemoKeys.revokeCatalogKeys(before: demoKey, store: store, metadata: metadata)
+        return ["app_id": .string(catalogApp), "publishable_key": .string(demoKey.secret), "subscriber_user_id": "demo-subscriber"]
     }
 }

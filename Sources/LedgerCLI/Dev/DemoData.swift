@@ -9,9 +9,9 @@ import LedgerServices
 /// second start appends nothing), and the keys and ids it returns for `.ledger/demo.json`.
 ///
 /// Billing: a payer `acme` funding `acme-web` and `acme-mobile`, a self-paying `solo`,
-/// prices, credits, a hold and some usage this month. The demo keys are derived from
-/// fixed names so that they survive restarts; they exist only in the local database of the
-/// embedded default.
+/// prices, credits, a hold and some usage this month. The demo keys are random, made once
+/// per data directory and kept in its `demo-keys.json` (0600, `DemoKeys`), so that they
+/// survive restarts while nobody without that file can know them.
 public enum DemoData {
     /// The demo organization's account token: StoreKit purchases for it carry this
     /// appAccountToken.
@@ -26,7 +26,9 @@ public enum DemoData {
                                            idempotencyKey: "demo:" + key))
     }
 
-    static func seed(store: EventStore, sessionSecret: [UInt8], now: Date = Date()) throws -> [String: JSONValue] {
+    /// Seeds the demo on `store`, with the keys of `dataDirectory` (made there on first use).
+    static func seed(store: EventStore, sessionSecret: [UInt8], dataDirectory: String, now: Date = Date()) throws -> [String: JSONValue] {
+        let demoKeys = try DemoKeys.loadOrIssue(in: dataDirectory, store: store)
         let metadata = EventMetadata(actor: Actor(.system, "ledger-dev"), reason: "ledger dev seeds the demo data")
         func append<E: DomainEvent>(_ event: E, _ stream: String, key: String, at: Timestamp? = nil) throws {
             try appendDemo(event, stream, key: key, at: at, store: store, metadata: metadata)
@@ -54,14 +56,9 @@ public enum DemoData {
                               description: "data export in progress"), "hold-demo-export", key: "hold")
 
         var keys: [String: JSONValue] = [:]
-        for (name, principal) in [("acme", KeyPrincipal(kind: .payer, id: "acme")), ("acme-web", KeyPrincipal(kind: .project, id: "acme-web")),
-                                  ("acme-mobile", KeyPrincipal(kind: .project, id: "acme-mobile")), ("solo", KeyPrincipal(kind: .project, id: "solo")),
-                                  ("metering", KeyPrincipal(kind: .service, id: "metering")),
-                                  ("auditor", KeyPrincipal(kind: .auditor, id: "demo-auditor"))] {
-            let secret = "sk_test_demo_" + Hex.encode(SHA256.hash(Array("ledger demo key \(name)".utf8)).prefix(16))
-            try append(KeyIssued(keyID: "demo-" + name, principal: principal, sha256: Hex.encode(SHA256.hash(Array(secret.utf8))),
-                                 prefix: String(secret.prefix(12))), AccountsDecider.keyStream("demo-" + name), key: "key-" + name)
-            keys[name] = .string(secret)
+        for (name, principal) in DemoKeys.accounts {
+            try demoKeys.issueAccount(name, principal: principal, store: store, metadata: metadata)
+            keys[name] = .string(demoKeys.account(name).secret)
         }
 
         // Usage this month, at fixed instants of the month so that a restart appends nothing.
@@ -76,7 +73,7 @@ public enum DemoData {
             _ = try store.append(AppendRequest(events: [EventToAppend(
                 stream: "usage-" + project, type: UsageRecorded.type,
                 data: try JSONValueEncoder().encode(UsageRecorded(usageID: id, projectID: project, meter: meter, quantity: quantity)),
-                metadata: EventMetadata(actor: Actor(.service, "metering")), occurredAt: at, idempotencyKey: "usage:" + id)]))
+                metadata: EventMetadata(actor: Actor(.service, "metering")), occurredAt: at, idempotencyKey: UsageDecider.idempotencyKey(usageID: id))]))
         }
         // The App Store: an organization whose administrator can open the offer.
         try append(OrganizationCreated(orgID: "screenrig-demo", name: "ScreenRig Demo School"), "org-screenrig-demo", key: "org", at: epoch)
@@ -86,7 +83,7 @@ public enum DemoData {
         let expires = Int64(now.timeIntervalSince1970) + 30 * 86_400
         let session = SessionToken.sign(["sub": "demo-admin", "org": "screenrig-demo", "email": "admin@lincoln.k12.ne.us",
                                          "email_verified": true, "csrf": "demo-csrf", "exp": .integer(expires)], secret: sessionSecret)
-        let catalog = try seedCatalog(store: store, metadata: metadata)
+        let catalog = try seedCatalog(store: store, metadata: metadata, key: demoKeys.catalogKey)
         return [
             "catalog": catalog,
             "appstore": [

@@ -26,7 +26,7 @@ extension LedgerEnvironment {
     public static let devCheckpointKeyFile = "checkpoint-key.pem"
 
     /// How the projector signs checkpoints, when it has a key.
-    public func checkpointConfiguration(now: @escaping @Sendable () -> Timestamp) throws -> Checkpointer.Configuration? {
+    public func checkpointConfiguration(now: @escaping LedgerClock) throws -> Checkpointer.Configuration? {
         guard let key = try checkpointKey() else { return nil }
         let origin = string(.checkpointOrigin) ?? "ledger"
         guard LogCheckpoint.isValidOrigin(origin) else {

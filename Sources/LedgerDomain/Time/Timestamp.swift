@@ -29,6 +29,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     public var description: String { iso8601 }
 
+    /// Seconds since 1970, for the timers that count in seconds (lockouts, jobs).
+    public var seconds: Double { Double(microseconds) / 1_000_000 }
+
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let value = Timestamp(iso8601: text) else {

@@ -13,9 +13,8 @@ public enum ActOutcome: Sendable {
     /// The rules or the state refuse it, with the decider's stable code.
     case refused(Refusal)
     /// The state it was decided on changed before the append (a stream moved past the
-    /// version expected), or its key was used before for another request: re-read and retry.
-    /// A conflict whose `decideAgain` is set is decided again at once by the shells that
-    /// can (the API, `ledger admin`), a few times, before it is answered.
+    /// version expected), its key was used before for another request, or a race the act
+    /// reads as "decide again" went on past `RacePolicy.attempts` decisions.
     case conflict(Conflict)
     /// The database failed while committing: retry with the same key.
     case outcomeUnknown(String)
@@ -26,21 +25,35 @@ public enum ActOutcome: Sendable {
 
     /// Why an append found the log other than the decision expected.
     public struct Conflict: Sendable, Hashable {
-        /// The stream that moved; nil for an idempotency key used before.
-        public var stream: String?
+        public enum Kind: Sendable, Hashable {
+            /// The stream moved past the version the decision expected: re-read and retry.
+            case streamMoved(String)
+            /// The idempotency key was used before for another request: a client's error.
+            case keyReused
+            /// The act read the race as "decide again": the shells that can decide again
+            /// at once, up to `RacePolicy.attempts` times; past them the race is unsettled,
+            /// which is the service's contention, not the client's mistake (retry later).
+            case decideAgain
+        }
+        public var kind: Kind
         public var detail: String
-        /// The act's own reading of the race: the state changed, decide again now.
-        public var decideAgain: Bool = false
-        public var isIdempotencyConflict: Bool { stream == nil }
+
+        public init(_ kind: Kind, detail: String) {
+            self.kind = kind
+            self.detail = detail
+        }
     }
+
+    /// The stable code of an outcome unknown, on every surface (the store's own).
+    public static let outcomeUnknownCode = AppendError.Code.outcomeUnknown.rawValue
 
     /// The one reading of an append's failure: every front end takes it from here.
     public static func failed(_ error: AppendError) -> ActOutcome {
         switch error.code {
         case .wrongExpectedVersion:
-            return .conflict(Conflict(stream: error.stream ?? "", detail: error.message))
+            return .conflict(Conflict(.streamMoved(error.stream ?? ""), detail: error.message))
         case .idempotencyConflict:
-            return .conflict(Conflict(stream: nil, detail: error.message))
+            return .conflict(Conflict(.keyReused, detail: error.message))
         case .outcomeUnknown:
             return .outcomeUnknown(error.message)
         case .invalidEvent:
@@ -49,6 +62,19 @@ public enum ActOutcome: Sendable {
         default:
             return .unavailable(error.message)
         }
+    }
+}
+
+/// How often a race an act reads as "decide again" is decided again, the same for every
+/// shell (the API's and the console's `AppendDeferral.perform`, `ActRunner.run`).
+public enum RacePolicy {
+    /// Decisions in all, the first included.
+    public static let attempts = 3
+
+    /// Whether `outcome`, after decision number `attempt`, is decided again at once.
+    public static func decidesAgain(_ outcome: ActOutcome, after attempt: Int) -> Bool {
+        guard case .conflict(let conflict) = outcome, conflict.kind == .decideAgain else { return false }
+        return attempt < attempts
     }
 }
 

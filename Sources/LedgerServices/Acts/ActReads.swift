@@ -9,9 +9,9 @@ import Projections
 /// projection (the shell decides whether to wait or to answer "retry").
 public struct ActReads: Sendable {
     public let pool: PostgresPool
-    public let now: @Sendable () -> Timestamp
+    public let now: LedgerClock
 
-    public init(pool: PostgresPool, now: @escaping @Sendable () -> Timestamp) {
+    public init(pool: PostgresPool, now: @escaping LedgerClock) {
         self.pool = pool
         self.now = now
     }

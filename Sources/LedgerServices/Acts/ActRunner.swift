@@ -10,7 +10,7 @@ public struct ActRunner: Sendable {
     public let reads: ActReads
     public let store: EventStore
 
-    public init(store: EventStore, pool: PostgresPool, now: @escaping @Sendable () -> Timestamp) {
+    public init(store: EventStore, pool: PostgresPool, now: @escaping LedgerClock) {
         self.store = store
         self.reads = ActReads(pool: pool, now: now)
     }
@@ -62,7 +62,7 @@ public struct ActRunner: Sendable {
                 switch verdict {
                 case .refused(let refusal): return .refused(refusal)
                 case .alreadyRecorded(let recorded): return .alreadyRecorded(recorded)
-                case .decideAgain: return .conflict(.init(stream: nil, detail: error.message, decideAgain: true))
+                case .decideAgain: return .conflict(.init(.decideAgain, detail: error.message))
                 }
             }
             return .failed(error)
@@ -71,10 +71,10 @@ public struct ActRunner: Sendable {
 
     /// Decides and appends on this thread, for a process of its own (`ledger admin`),
     /// never an HTTP handler; with the outcome, the append it sent (nil when the act
-    /// stopped before). A race the act reads as "decide again" is decided again here, up
-    /// to `attempts` times; a projection behind is returned as such: the caller may wait
+    /// stopped before). A race the act reads as "decide again" is decided again here, as
+    /// `RacePolicy` says; a projection behind is returned as such: the caller may wait
     /// for it and run the act again.
-    public func run(_ act: any LedgerAct, metadata: EventMetadata, key: String?, attempts: Int = 3) throws -> (ActOutcome, AppendRequest?) {
+    public func run(_ act: any LedgerAct, metadata: EventMetadata, key: String?) throws -> (ActOutcome, AppendRequest?) {
         var attempt = 1
         while true {
             switch try prepare(act) {
@@ -84,7 +84,7 @@ public struct ActRunner: Sendable {
                 let append = request(decision, metadata: metadata, key: key)
                 let result = Result { () throws(AppendError) -> AppendResult in try store.append(append) }
                 let outcome = outcome(result, of: act, decision: decision)
-                if case .conflict(let conflict) = outcome, conflict.decideAgain, attempt < attempts {
+                if RacePolicy.decidesAgain(outcome, after: attempt) {
                     attempt += 1
                     continue
                 }

@@ -1,3 +1,4 @@
+import LedgerDomain
 import Projections
 
 /// `{"kind", "id"}` in responses.

@@ -20,22 +20,23 @@ extension UsageView {
         guard let current = try reader.currentPool(ofProject: id) else { return nil }
         let pools = try reader.pools(ofProject: id, month: month)
         var response = UsageView(account: BillingAccount.project(id).json, payer: payerRef(current), month: month.description,
-                                status: "open", final: false, parts: [], position: try reader.position())
+                                status: .open, final: false, parts: [], position: try reader.position())
         response.figures.units.freeLimit = 0
         for pool in [current] + Set(pools).subtracting([current]).sorted() {
             let pm = try reader.poolMonth(pool, month.description)
             let own: ProjectLine? = try pm.flatMap { (view: BillingSnapshot.PoolMonthView) throws -> ProjectLine? in try line(view, project: id) }
             guard pool == current || own != nil else { continue }
-            let status = pm?.status ?? "open"
-            var part = Part(payer: payerRef(pool), status: status, final: status == "closed", figures: own?.figures ?? Figures())
+            let status = pm?.status ?? .open   // no usage on the pool yet: an open month
+            var part = Part(payer: payerRef(pool), status: status, final: status.isFinal, figures: own?.figures ?? Figures())
             if own == nil { part.figures.storage.allowanceBytes = pm?.allowanceBytes ?? 0 }
             try response.figures.add(part.figures)
             response.figures.units.freeLimit += BillingRules.freeUnitsPerMonth
             response.parts!.append(part)
         }
+        // A split month is closed once every part is, closing while any part is.
         let statuses = response.parts!.map(\.status)
-        response.status = statuses.allSatisfy { $0 == "closed" } ? "closed" : (statuses.contains("closing") ? "closing" : "open")
-        response.final = response.status == "closed"
+        response.status = statuses.allSatisfy { $0 == .closed } ? .closed : (statuses.contains(.closing) ? .closing : .open)
+        response.final = response.status.isFinal
         // The allowance is the current pool's: the storage part of a split month is per pool (see `parts`).
         response.figures.storage.allowanceBytes = response.parts!.first!.figures.storage.allowanceBytes
         return response
@@ -45,10 +46,10 @@ extension UsageView {
     static func payerUsage(_ reader: BillingSnapshot, id: String, month: UTCMonth) throws -> UsageView {
         let pool = Pool.payer(id)
         var response = UsageView(account: BillingAccount.payer(id).json, payer: payerRef(pool), month: month.description,
-                                status: "open", final: false, projects: [], position: try reader.position())
+                                status: .open, final: false, projects: [], position: try reader.position())
         if let pm = try reader.poolMonth(pool, month.description) {
             response.status = pm.status
-            response.final = pm.status == "closed"
+            response.final = pm.status.isFinal
             for projectID in Set(pm.meters.keys).union(pm.charges.keys).sorted() {
                 guard let line = try line(pm, project: projectID) else { continue }
                 response.projects!.append(line)

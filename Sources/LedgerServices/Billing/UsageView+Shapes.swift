@@ -82,7 +82,7 @@ extension UsageView {
     /// splits it in two, each counted against its own pool's free limit and closed with it.
     public struct Part: Encodable, Sendable {
         public var payer: AccountRef
-        public var status: String
+        public var status: MonthStatus
         public var final: Bool
         public var figures: Figures
 

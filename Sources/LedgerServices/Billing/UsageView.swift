@@ -7,8 +7,8 @@ public struct UsageView: Encodable, Sendable {
     public var account: AccountRef
     public var payer: AccountRef
     public var month: String
-    /// `open`, `closing` or `closed`; amounts are final only when closed.
-    public var status: String
+    /// Where the month stands; amounts are final only when closed (`MonthStatus.isFinal`).
+    public var status: MonthStatus
     public var final: Bool
     public var figures = Figures()
     /// On a payer's read only: each project of the pool.

@@ -20,7 +20,11 @@ struct ProjectionApplier {
     /// `prepare` made of exactly these events, if it was called (the fast path uses it).
     func apply(_ events: ArraySlice<RecordedEvent>, from checkpoint: Int64, prepared: (any Sendable)? = nil,
                on connection: PostgresConnection) throws -> Outcome {
-        guard let last = events.last else { return .applied(through: checkpoint) }
+        guard let first = events.first, let last = events.last else { return .applied(through: checkpoint) }
+        // The checkpoint only moves forward, over events in the log's order: a batch that
+        // starts at or before it would fold events twice, and every figure after them.
+        precondition(first.position > checkpoint && last.position >= first.position,
+                     "\(projection.name): a batch of positions \(first.position)…\(last.position) after the checkpoint \(checkpoint)")
         let quoted = connection.quoteIdentifier(schema)
         // Few round trips per projection and batch: a projector at the head applies many
         // small batches, and every projection pays these for each of them.

@@ -8,7 +8,7 @@ extension BillingBatch {
         let pool = try poolOf(project: e.projectID, at: event.occurredAt).description
         let month = UTCMonth(containing: event.occurredAt).description
         var state = try poolMonth(pool, month)
-        guard state.status == "open" else {
+        guard state.status == .open else {
             // Recorded after the month started closing: kept, never billed (docs/billing.md).
             lateUsage.append([position, e.usageID, e.projectID, pool, month, e.meter.rawValue, e.quantity])
             return
@@ -40,7 +40,7 @@ extension BillingBatch {
         let storagePrice = try prices().storage
         let allowance = try allowance(of: e.pool.description)
         var state = try poolMonth(e.pool.description, e.month.description)
-        state.status = "closing"
+        state.status = .closing
         state.closingPosition = position
         state.closingAllowance = allowance
         state.closingStoragePrice = storagePrice
@@ -50,7 +50,7 @@ extension BillingBatch {
     /// The recorded charges post as `usage_charge` entries, one per project that owes.
     func monthClosed(_ e: MonthClosed) throws {
         var state = try poolMonth(e.pool.description, e.month.description)
-        state.status = "closed"
+        state.status = .closed
         state.closedPosition = position
         setPoolMonth(e.pool.description, e.month.description, state)
         var index: Int32 = 0

@@ -73,7 +73,7 @@ extension BillingBatch {
         var rows = RowBuffer(columns: 8)
         for key in poolMonthOrder.keys {
             let m = poolMonths[key]!
-            rows.append([key.pool, key.month, m.status, m.freeUsed, m.closingPosition, m.closedPosition, m.closingAllowance,
+            rows.append([key.pool, key.month, m.status.rawValue, m.freeUsed, m.closingPosition, m.closedPosition, m.closingAllowance,
                          m.closingStoragePrice])
         }
         db.enqueue("""

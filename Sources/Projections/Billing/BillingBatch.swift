@@ -45,7 +45,7 @@ final class BillingBatch {
 
     struct PoolMonthKey: Hashable { var pool: String; var month: String }
     struct PoolMonthRow {
-        var status = "open"
+        var status = MonthStatus.open
         var freeUsed: Int64 = 0
         var closingPosition: Int64?
         var closedPosition: Int64?
@@ -71,6 +71,8 @@ final class BillingBatch {
     var balances: [BalanceKey: [BillingBalanceColumn: Int128]] = [:]
     var balanceOrder = OrderedKeys<BalanceKey>()
 
+    /// A hold's `status` is its own lifecycle (`open`, then `captured` or `released`), not
+    /// a month's `MonthStatus`: the two share a word, not a rule.
     struct Hold { var project: String; var pool: Pool; var amount: Int128; var status: String; var captured: Int128?; var position: Int64 }
     /// Holds read or placed in the batch (nil: not in the table), and which are new.
     var holds: [String: Hold?] = [:]
@@ -93,7 +95,7 @@ final class BillingBatch {
         for row in try db.execute("""
             SELECT project_id, effective_us, position, pool FROM funding WHERE project_id = ANY($1::text[])
             """, [PostgresTextArray(projectIDs.keys)]).rows {
-            changes[try row.requireString(0), default: []].append(try Self.fundingChange(row, from: 1))
+            changes[try row.requireString(0), default: []].append(try row.requireFundingChange(from: 1))
         }
         for id in projectIDs.keys { fundingHistory[id] = FundingHistory(changes[id] ?? []) }
         // Any pool a project was or becomes funded by, for each month it records usage in.
@@ -137,7 +139,7 @@ final class BillingBatch {
             FROM pool_months pm JOIN unnest($1::text[], $2::text[]) AS k (pool, month) ON pm.pool = k.pool AND pm.month = k.month
             """, [PostgresTextArray(missing.map(\.pool)), PostgresTextArray(missing.map(\.month))]).rows {
             poolMonths[PoolMonthKey(pool: try row.requireString(0), month: try row.requireString(1))] = PoolMonthRow(
-                status: try row.requireString(2), freeUsed: try row.requireInt64(3), closingPosition: row.int64(4),
+                status: try row.requireMonthStatus(2), freeUsed: try row.requireInt64(3), closingPosition: row.int64(4),
                 closedPosition: row.int64(5), closingAllowance: row.int64(6), closingStoragePrice: row.int128(7))
         }
     }
@@ -181,19 +183,11 @@ final class BillingBatch {
     func history(of project: String) throws -> FundingHistory {
         if let known = fundingHistory[project] { return known }
         let rows = try db.execute("SELECT effective_us, position, pool FROM funding WHERE project_id = $1", [project]).rows
-        let history = FundingHistory(try rows.map { try Self.fundingChange($0, from: 0) })
+        let history = FundingHistory(try rows.map { try $0.requireFundingChange(from: 0) })
         fundingHistory[project] = history
         return history
     }
 
-    /// A `funding` row's `effective_us, position, pool`, starting at column `first`.
-    private static func fundingChange(_ row: PostgresRow, from first: Int) throws -> FundingHistory.Change {
-        let poolText = try row.requireString(first + 2)
-        guard let effective = Timestamp(microseconds: try row.requireInt64(first)), let pool = Pool(poolText) else {
-            throw ProjectionError("a funding row names \(poolText) at an instant outside 1970-9999")
-        }
-        return FundingHistory.Change(effective: effective, position: try row.requireInt64(first + 1), pool: pool)
-    }
 }
 
 /// Keys in the order first inserted, without repeats: a batch writes rows in the order

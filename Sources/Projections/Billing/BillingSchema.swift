@@ -57,6 +57,8 @@ enum BillingSchema {
         CREATE TABLE holds (hold_id text PRIMARY KEY, project_id text NOT NULL, pool text NOT NULL,
             amount bigint NOT NULL, status text NOT NULL, captured bigint, position bigint NOT NULL)
         """,
+        // `status` holds a `MonthStatus` raw value (the fold writes every row's in full);
+        // `holds.status` above is a hold's own, another vocabulary.
         """
         CREATE TABLE pool_months (pool text NOT NULL, month text NOT NULL, status text NOT NULL DEFAULT 'open',
             free_used bigint NOT NULL DEFAULT 0, closing_position bigint, closed_position bigint,

@@ -22,10 +22,11 @@ final class BillingFixture: Sendable {
         try self.init(service: TestService(notificationsPerSecond: notificationsPerSecond))
     }
 
-    /// Over a service built by the test (on a cluster of its own, with replicas).
-    init(service: TestService) throws {
+    /// Over a service built by the test (on a cluster of its own, with replicas), its
+    /// projector folding `projections`.
+    init(service: TestService, projections: [any Projection] = AllProjections.all) throws {
         self.service = service
-        projector = ProjectorThread(url: service.db.projectorURL, batchSize: 200)
+        projector = ProjectorThread(url: service.db.projectorURL, projections: projections, batchSize: 200)
     }
 
     func shutdown() {
@@ -91,7 +92,7 @@ final class BillingFixture: Sendable {
 
     func usage(_ project: String, _ meter: Meter, _ quantity: Int64, at: String, id: String = UUID().uuidString) throws {
         try append(UsageRecorded(usageID: id, projectID: project, meter: meter, quantity: quantity),
-                   stream: "usage-" + project, occurredAt: t(at), key: "usage:" + id)
+                   stream: UsageDecider.stream(project), occurredAt: t(at), key: UsageDecider.idempotencyKey(usageID: id))
     }
 
     /// The two-phase close, as `ledger admin month close` does it.

@@ -10,7 +10,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// Issue 16, billing: the rules hold when something changes between two events (a
+/// Billing (docs/billing.md): the rules hold when something changes between two events (a
 /// project's funding, a month closing, a key just issued).
 @Suite("Billing rules across a change between two events", .bounded)
 struct ChangeBetweenEventsTests {

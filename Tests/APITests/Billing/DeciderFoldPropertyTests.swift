@@ -7,7 +7,7 @@ import Projections
 import TestSupport
 import Testing
 
-/// Issue 8: "the folds can never throw on an accepted event". Long generated sequences of
+/// The folds can never throw on an accepted event. Long generated sequences of
 /// commands, many at or past the limits, go through the deciders against an exact
 /// in-memory state; whatever is accepted is appended and folded by the real projector,
 /// which must never stop, and whose balances and counts must equal the reference sums

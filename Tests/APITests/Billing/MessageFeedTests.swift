@@ -61,7 +61,7 @@ struct MessageFeedTests {
         #expect(try f.get("/v1/payers/acme/events?after=99", key: payerKey).body["messages"] == [])
     }
 
-    @Test("U6, U7 (issue 31, finding 1): a funded project's feed carries its own line of the payer's month close, never its sibling's")
+    @Test("U6, U7: a funded project's feed carries its own line of the payer's month close, never its sibling's")
     func fundedProjectSeesOnlyItsOwnCharges() throws {
         let f = try BillingFixture()
         defer { f.shutdown() }

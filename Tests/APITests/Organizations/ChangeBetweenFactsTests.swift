@@ -5,7 +5,7 @@ import LedgerJSON
 import Testing
 import TestSupport
 
-/// Issue 16, App Store: the plan, the status and the offer follow one ordering of Apple's
+/// App Store (docs/appstore.md): the plan, the status and the offer follow one ordering of Apple's
 /// facts when something changes between two of them (a staff grant, a refund and its
 /// reversal, a revocation, a re-signed transaction, an expiry).
 @Suite("App Store rules across a change between two facts", .bounded)

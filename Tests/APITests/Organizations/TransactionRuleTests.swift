@@ -23,7 +23,7 @@ struct TransactionRuleTests {
         #expect(try f.currentPlan("acme")?["current"] == "plus")
     }
 
-    @Test("O10, T5 (issue 31, finding 9): the buyer holds the subscription whichever of SUBSCRIBED and the app's post comes first",
+    @Test("O10, T5: the buyer holds the subscription whichever of SUBSCRIBED and the app's post comes first",
           arguments: [true, false])
     func buyerHoldsWhateverComesFirst(notificationFirst: Bool) throws {
         let f = try BillingFixture()
@@ -178,7 +178,7 @@ struct TransactionRuleTests {
         #expect(r.status == expected && r.body["code"] == .string(code), "\(r.body)")
         #expect(try f.service.store.log.headPosition() == head, "nothing recorded")
         if code == "app_store_plan_conflict" {
-            // Issue 11: the detail names what holds the plan, not "another source".
+            // The detail names what holds the plan, not "another source".
             #expect(r.body["detail"] == "the organization already holds premium (at this level or higher) through a staff grant", "\(r.body)")
         }
     }

@@ -2,11 +2,12 @@
 import Foundation
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Postgres
 import Testing
 import TestSupport
 
-/// Reads on a hot standby (issue 13): a primary and a streaming replica of its own
+/// Reads on a hot standby (docs/scaling.md): a primary and a streaming replica of its own
 /// (pg_basebackup), the real service with `LEDGER_READ_DATABASE_URLS` naming the replica,
 /// the projector on the primary.
 @Suite("Read replicas", .serialized, .bounded)
@@ -148,18 +149,5 @@ struct ReplicaTests {
         try s.sql("SELECT pg_wal_replay_resume()")
         #expect(try catalog.waitUntilCurrent(position: target))
         #expect(f.service.context.metrics.render().contains("ledger_catalog_reloads_total{cause=\"replica\"}"))
-    }
-}
-
-@Suite("Read replica settings", .bounded)
-struct ReplicaSettingsTests {
-    @Test("a replica's address never shows its credentials, and its URL gets bounded timeouts unless it sets its own")
-    func urls() {
-        #expect(ReplicaSet.address(of: "postgresql://ledger:s3cret@db2.internal:6432/ledger") == "db2.internal:6432/ledger")
-        #expect(!ReplicaSet.address(of: "postgresql://u:pw@h/d").contains("pw"))
-        let bounded = ReplicaSet.bounded("postgresql://ledger@db2:5432/ledger?sslmode=require")
-        #expect(bounded.contains("sslmode=require") && bounded.contains("connect_timeout=2") && bounded.contains("tcp_user_timeout=5000"))
-        #expect(ReplicaSet.bounded("postgresql://ledger@db2/ledger?connect_timeout=9").contains("connect_timeout=9"))
-        #expect(!ReplicaSet.bounded("postgresql://ledger@db2/ledger?connect_timeout=9").contains("connect_timeout=2"))
     }
 }

@@ -9,7 +9,7 @@ import Projections
 import TestSupport
 import Testing
 
-/// Issue 8: a fuzz-style property test for each request decoder. Thousands of bodies
+/// A fuzz-style property test for each request decoder. Thousands of bodies
 /// derived from valid ones (value-level mutations that reach the decoder and the decider,
 /// byte-level ones that try the parser, App Store payloads mutated and signed again so
 /// that the verified part is tried too) go to the real server. For every one: never a

@@ -85,7 +85,7 @@ struct AppStoreDeciderTests {
         #expect(!refused.eligible && refused.grant == nil)   // O9
     }
 
-    @Test("T7: every refusal has its code, and a refusal carries no event at all (finding 7)")
+    @Test("T7: every refusal has its code, and a refusal carries no event at all")
     func transactionRefusals() {
         #expect(Self.refusal { try Self.record(reader: Self.reader(org: "other")) } == .notFound)
         #expect(Self.refusal { try Self.record(reader: Self.reader("zed", staff: true)) } == .forbidden)
@@ -107,7 +107,7 @@ struct AppStoreDeciderTests {
         #expect(decision.events[1].idempotencyKey == "appstore-tx:2000000001")
         // T5: a transaction already recorded changes nothing: nothing is appended, even if a check would now refuse it.
         #expect(try Self.record(org: Self.org(reseller: "r1"), recorded: true).events.isEmpty)
-        // O10, T5 (issue 31, finding 9): recorded first by a notification, which names nobody, the
+        // O10, T5: recorded first by a notification, which names nobody, the
         // transaction presented by its buyer records who holds it, once; then nothing more.
         let claim = try Self.record(org: Self.org(reseller: "r1"), recorded: true, holder: nil)
         #expect(claim.events.map(\.type) == [AppStoreSubscriptionClaimed.type])
@@ -122,7 +122,7 @@ struct AppStoreDeciderTests {
         #expect(expired.expiredWhenRecorded)
     }
 
-    @Test("anything Apple signs can be stored: ids that do not fit a stream name or jsonb are named by digest (finding 3)",
+    @Test("anything Apple signs can be stored: ids that do not fit a stream name or jsonb are named by digest",
           arguments: ["tx with space", "../../etc", "ünïcödé", String(repeating: "9", count: 300), "nul\u{0}inside", "sha256=forged"])
     func storableIDs(_ id: String) throws {
         let decision = try Self.record(Self.transaction(id: id, original: id))

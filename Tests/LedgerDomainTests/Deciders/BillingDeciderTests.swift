@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The billing rules as the deciders enforce them, with no database: a command and the
-/// state it needs in, events or a refusal out (issue 8).
+/// state it needs in, events or a refusal out.
 @Suite("Billing deciders (U, B, J)", .bounded)
 struct BillingDeciderTests {
     static let now = Timestamp(iso8601: "2026-11-15T12:00:00Z")!
@@ -31,7 +31,7 @@ struct BillingDeciderTests {
         #expect(decision.events[0].occurredAt == Timestamp(iso8601: "2026-11-10T00:00:00Z"))
     }
 
-    @Test("limits: a quantity past one event's limit is refused, so that no fold can overflow (issue 8, finding 1)",
+    @Test("limits: a quantity past one event's limit is refused, so that no fold can overflow",
           arguments: [("api_requests", Int64(1_000_000_000), true), ("api_requests", 1_000_000_001, false),
                       ("storage_bytes", 1_000_000_000_000_000, true), ("bytes_served", 1_000_000_000_000_001, false),
                       ("stream_events", 1_000_000_000_000_000_000, false), ("webhook_deliveries", -1, false)])
@@ -165,11 +165,11 @@ struct BillingDeciderTests {
     func monthClose() throws {
         let month = PoolMonth(.payer("acme"), UTCMonth("2026-11")!)
         let known = AccountsDecider.State(payers: ["acme"], knownPools: [.payer("acme")])
-        #expect(throws: Refusal.self) { try MonthCloseDecider.closing(month, status: "open", now: Self.now, force: false, state: known) }
-        let closing = try #require(try MonthCloseDecider.closing(month, status: "open", now: Self.now, force: true, state: known))
+        #expect(throws: Refusal.self) { try MonthCloseDecider.closing(month, status: .open, now: Self.now, force: false, state: known) }
+        let closing = try #require(try MonthCloseDecider.closing(month, status: .open, now: Self.now, force: true, state: known))
         #expect(closing.idempotencyKey == "month-closing:payer:acme:2026-11")
-        #expect(try MonthCloseDecider.closing(month, status: "closing", now: Self.now, force: true, state: known) == nil)
-        #expect(throws: Refusal.self) { try MonthCloseDecider.closing(month, status: "closed", now: Self.now, force: true, state: known) }
+        #expect(try MonthCloseDecider.closing(month, status: .closing, now: Self.now, force: true, state: known) == nil)
+        #expect(throws: Refusal.self) { try MonthCloseDecider.closing(month, status: .closed, now: Self.now, force: true, state: known) }
         let closed = try MonthCloseDecider.closed(month, closing: ClosingMonth(allowanceBytes: 0, storagePrice: .zero, charges: []))
         #expect(closed.idempotencyKey == "month-close:payer:acme:2026-11")
     }

@@ -1,4 +1,5 @@
 import LedgerDomain
+import LedgerServices
 
 /// A request the ledger refuses: well-formed, but the log's state or the clock forbids it
 /// (`ledger admin` exits 1). Nothing was appended. Codes are stable, for scripts;
@@ -37,7 +38,7 @@ public struct AdminError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let appendFailed = Code(rawValue: "append_failed")
         /// The database failed during the commit: the append may or may not be in the log.
         /// Re-running with the same `--idempotency-key` records it at most once.
-        public static let outcomeUnknown = Code(rawValue: "append_outcome_unknown")
+        public static let outcomeUnknown = Code(rawValue: ActOutcome.outcomeUnknownCode)
         /// A setting the command needs is missing (LEDGER_WEBHOOK_KEY for webhook secrets).
         public static let configuration = Code(rawValue: "configuration_missing")
         /// A signed checkpoint whose signature or root does not check (`ledger audit checkpoint`).

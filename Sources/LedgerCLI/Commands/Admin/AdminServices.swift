@@ -13,7 +13,7 @@ public struct AdminServices: Sendable {
     /// Reads of the log's head and the billing projection.
     public var pool: PostgresPool
     /// The time the commands judge against (funding changes, month ends, holds' pools).
-    public var now: @Sendable () -> Timestamp
+    public var now: LedgerClock
     /// Seconds to wait for the billing projection to reach the log's head.
     public var projectionTimeout: Double
     /// Derives webhook secrets; nil when no key is configured (LEDGER_WEBHOOK_KEY).
@@ -30,7 +30,7 @@ public struct AdminServices: Sendable {
     /// - Parameters:
     ///   - now: the clock (the machine's by default).
     ///   - projectionTimeout: seconds to wait for the billing projection (30 by default).
-    public init(store: EventStore, pool: PostgresPool, now: @escaping @Sendable () -> Timestamp = SystemClock.now,
+    public init(store: EventStore, pool: PostgresPool, now: @escaping LedgerClock = SystemClock.now,
                 projectionTimeout: Double = 30, webhookSecrets: WebhookSecrets? = nil, outboundPolicy: OutboundPolicy = .production,
                 ownerURL: String? = nil) {
         self.ownerURL = ownerURL

@@ -48,10 +48,15 @@ extension AdminSession {
             return AdminError(.appendFailed, "internal: a recorded outcome read as an error")
         case .refused(let refusal):
             return AdminError(refusal)
-        case .conflict(let conflict) where conflict.isIdempotencyConflict:
-            return AdminError(.conflict, "\(conflict.detail); nothing was appended")
         case .conflict(let conflict):
-            return AdminError(.conflict, "\(conflict.stream ?? "a stream") changed while the command ran (\(conflict.detail)); nothing was appended: check and retry")
+            switch conflict.kind {
+            case .keyReused:
+                return AdminError(.conflict, "\(conflict.detail); nothing was appended")
+            case .streamMoved(let stream):
+                return AdminError(.conflict, "\(stream) changed while the command ran (\(conflict.detail)); nothing was appended: check and retry")
+            case .decideAgain:
+                return AdminError(.conflict, "concurrent appends kept changing what the command decides on (\(conflict.detail)); nothing was appended: retry")
+            }
         case .outcomeUnknown(let detail):
             return AdminError(.outcomeUnknown,
                 "the database failed while committing and whether the command was recorded is unknown (\(detail)): \(rerun), which records it at most once")

@@ -28,6 +28,12 @@ struct AdminSession {
     var now: Timestamp { services.now() }
     var pool: PostgresPool { services.pool }
 
+    /// `query`'s answer for the operator running the command (operators read every
+    /// account), read at once; nil when its subject does not exist.
+    func answer<Q: LedgerQuery>(_ query: Q) throws -> Q.Answer? {
+        try QueryRunner(pool: pool, clock: services.now).answer(query, as: .operator(identity?.actor.id ?? "ledger admin"))
+    }
+
     // MARK: Appending
 
     func metadata(correlationID: String?) throws -> EventMetadata {

@@ -13,14 +13,14 @@ extension ExportCommand {
     static func journal(_ args: Arguments, format: Format, pool: PostgresPool, to output: ExportOutput) throws -> String {
         let account = try account(args)
         let (from, to) = try months(args, fromRequired: false)
-        let model = BillingReadModel(pool: pool)
+        let queries = QueryRunner(pool: pool, clock: SystemClock.now)
         if format == .csv { try output.line(CSV.line(journalColumns)) }
         var after: JournalEntryID?
         var exported = 0
         var position: Int64 = 0
         let bar = ProgressBar(label: "journal")
         while true {
-            guard let page = try model.journalPage(account, after: after, limit: 1_000) else {
+            guard let page = try queries.answer(JournalQuery(account, after: after, limit: 1_000), as: .operator("ledger export")) else {
                 throw ExportError.notFound("\(account.kind) \(account.id) does not exist")
             }
             position = page.position

@@ -20,9 +20,9 @@ extension ExportCommand {
             if months.count > 1_200 { throw UsageError("--from to --to spans more than 100 years") }
         }
         if format == .csv { try output.line(CSV.line(usageColumns)) }
-        let now = SystemClock.now()
+        let queries = QueryRunner(pool: pool, clock: SystemClock.now)
         for month in months {
-            guard let view = try BillingViews.usage(of: account, month: month, pool: pool, now: now) else {
+            guard let view = try queries.answer(UsageQuery(account, month: month), as: .operator("ledger export")) else {
                 throw ExportError.notFound("\(account.kind) \(account.id) does not exist")
             }
             let body = try JSONValueEncoder().encode(view)

@@ -3,8 +3,9 @@
 /// `usage.month_closed` records the charges as facts and posts them. Both carry keys that
 /// name the month, so each is recorded once however many operators close it.
 public enum MonthCloseDecider {
-    /// Where a pool's month stands: nil (no usage yet) or `open`, `closing`, `closed`.
-    public typealias Status = String?
+    /// Where a pool's month stands: nil (no usage yet, which closes as an open month does)
+    /// or its `MonthStatus`.
+    public typealias Status = MonthStatus?
 
     public static func closingKey(_ month: PoolMonth) -> String { "month-closing:\(month.pool):\(month.month)" }
     public static func closedKey(_ month: PoolMonth) -> String { "month-close:\(month.pool):\(month.month)" }
@@ -16,9 +17,9 @@ public enum MonthCloseDecider {
         try checkEnded(month.month, now: now, force: force)
         try AccountsDecider.requireKnownPool(month.pool, state)
         switch status {
-        case "closed": throw Refusal(.monthClosed, "\(month.month) is already closed for \(month.pool)")
-        case "closing": return nil
-        default:
+        case .closed: throw Refusal(.monthClosed, "\(month.month) is already closed for \(month.pool)")
+        case .closing: return nil
+        case .open, nil:
             return Decision(PendingEvent(MonthClosing(pool: month.pool, month: month.month), on: month.stream),
                             idempotencyKey: closingKey(month))
         }

@@ -8,6 +8,12 @@ public enum UsageDecider {
     /// A project's usage stream, `usage-<project_id>`.
     public static func stream(_ project: String) -> String { "usage-" + project }
 
+    /// The idempotency key of a measurement's `usage.recorded`, `usage:<id>`: what makes a
+    /// measurement sent again count once, and what ingestion looks a closed month's ids up
+    /// by in the log. Every writer of usage events and every reader of them by key builds
+    /// it here, so that a retry can never miss the event it repeats.
+    public static func idempotencyKey(usageID: String) -> String { "usage:" + usageID }
+
     /// One measurement as the request gave it, its JSON already decoded.
     public struct Measurement: Sendable, Hashable {
         public var id: String
@@ -92,7 +98,7 @@ public enum UsageDecider {
             }
             gates[poolMonth.stream] = .noStream
             let recorded = UsageRecorded(usageID: m.id, projectID: m.projectID, meter: Meter(rawValue: m.meter)!, quantity: m.quantity)
-            events.append(PendingEvent(recorded, on: stream(m.projectID), occurredAt: m.occurredAt, idempotencyKey: "usage:" + m.id))
+            events.append(PendingEvent(recorded, on: stream(m.projectID), occurredAt: m.occurredAt, idempotencyKey: idempotencyKey(usageID: m.id)))
         }
         if !conflicts.isEmpty && errors.isEmpty {
             throw Refusal(.usageIDConflict, "a usage id of this batch was recorded before with different content; nothing was recorded",

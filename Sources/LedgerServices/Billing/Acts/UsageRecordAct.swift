@@ -42,7 +42,7 @@ public struct UsageRecordAct: LedgerAct {
         var state = try reads.billing.usageState(projects: UsageDecider.projects(of: batch))
         var recorded: [String: UsageState.Recorded] = [:]
         let ids = UsageDecider.idsToLookUp(batch, state: state)
-        for event in try reads.events(withKeys: ids.map { "usage:" + $0 }) where event.type == UsageRecorded.type {
+        for event in try reads.events(withKeys: ids.map { UsageDecider.idempotencyKey(usageID: $0) }) where event.type == UsageRecorded.type {
             let e = try event.decode(UsageRecorded.self)
             let m = UsageDecider.Measurement(id: e.usageID, projectID: e.projectID, meter: e.meter.rawValue, quantity: e.quantity,
                                              occurredAt: event.occurredAt)

@@ -35,15 +35,15 @@ extension BillingReadModel {
             var projects: [BillingDirectory.Project] = []
             for r in rows.rows {
                 let project = try r.requireString(0)
-                guard let current = try reader.currentPool(ofProject: project) else { continue }
+                // One read of the history serves both: the pool now by `FundingHistory`'s
+                // rule (as `BillingSnapshot.currentPool` has it) and the changes listed,
+                // oldest first.
+                let funding = try reader.fundingHistory(ofProject: project)
+                guard let current = funding.pool(at: reader.now) else { continue }
                 if let pool, pool != current { continue }
-                let history = try reader.conn.query("""
-                    SELECT pool, effective_us, position FROM proj_billing.funding WHERE project_id = $1
-                    ORDER BY effective_us, position
-                    """, [project]).rows.map { f in
-                    BillingDirectory.Project.Funding(pool: try f.requireString(0),
-                        effectiveAt: (Timestamp(microseconds: try f.requireInt64(1)) ?? .minimum).iso8601,
-                        position: try f.requireInt64(2))
+                let history = funding.changes.map { change in
+                    BillingDirectory.Project.Funding(pool: change.pool.description, effectiveAt: change.effective.iso8601,
+                                                     position: change.position)
                 }
                 projects.append(BillingDirectory.Project(id: project, name: try r.requireString(1), pool: current.description,
                                                          position: try r.requireInt64(2), funding: history))

@@ -26,14 +26,44 @@ public struct BillingReadModel: Sendable {
         try pool.read { try ProjectionSchema.checkpoint(Self.schema, on: $0) }
     }
 
-    /// Whom a secret key speaks for, by its SHA-256, and whether it was revoked.
-    public func key(sha256: String) throws -> (principal: KeyPrincipal, revoked: Bool)? {
+    /// Whom a secret key speaks for, by its SHA-256, and whether it was revoked, as of
+    /// `position` (nil: the log's head): what the projection has folded, and the key
+    /// events of the log it has not folded yet (`events_key_events_idx`, migration 0010),
+    /// in one statement and so one snapshot. A key issued a moment ago is found before the
+    /// projector folds it, and a revocation counts as soon as it is in the log.
+    public func key(sha256: String, through position: Int64? = nil) throws -> (principal: KeyPrincipal, revoked: Bool)? {
         let rows = try pool.read { conn in
-            try conn.query("SELECT principal_kind, principal_id, revoked FROM proj_billing.keys WHERE sha256 = $1", [sha256])
+            try conn.query(Self.keyStatement, [sha256, position ?? Int64.max])
         }
-        guard rows.rowCount == 1, let kind = KeyPrincipal.Kind(rawValue: try rows[0].requireString(0)) else { return nil }
+        guard rows.rowCount >= 1, let kind = KeyPrincipal.Kind(rawValue: try rows[0].requireString(0)) else { return nil }
         return (KeyPrincipal(kind: kind, id: try rows[0].requireString(1)), rows[0].bool(2) ?? true)
     }
+
+    /// The key by its SHA-256 ($1) as of position $2: the folded row, else its `key.issued`
+    /// after the checkpoint; revoked if the row says so or a `key.revoked` of its id lies
+    /// between the checkpoint and $2. The types are literals, so that the planner proves
+    /// the partial index's predicate from them whatever the plan.
+    static let keyStatement = """
+        WITH cp AS (SELECT position FROM proj_billing._checkpoint),
+        folded AS (
+            SELECT key_id, principal_kind, principal_id, revoked FROM proj_billing.keys WHERE sha256 = $1),
+        issued AS (
+            SELECT e.data->>'key_id' AS key_id, e.data->'principal'->>'kind' AS principal_kind,
+                   e.data->'principal'->>'id' AS principal_id, false AS revoked
+            FROM events e
+            WHERE e.type = 'key.issued'
+              AND e.position > (SELECT position FROM cp) AND e.position <= $2
+              AND e.data->>'sha256' = $1 AND NOT EXISTS (SELECT 1 FROM folded)
+            ORDER BY e.position LIMIT 1),
+        found AS (SELECT * FROM folded UNION ALL SELECT * FROM issued)
+        SELECT found.principal_kind, found.principal_id,
+               found.revoked OR EXISTS (
+                   SELECT 1 FROM events r
+                   WHERE r.type = 'key.revoked'
+                     AND r.position > (SELECT position FROM cp) AND r.position <= $2
+                     AND r.data->>'key_id' = found.key_id)
+        FROM found
+        """
 
     /// What the account deciders need to judge `pool` as a pool: its owner and its pool row.
     public func accountsState(of pool: Pool) throws -> AccountsDecider.State {
@@ -74,29 +104,34 @@ public struct BillingReadModel: Sendable {
     public func usageState(projects: [String]) throws -> UsageState {
         guard !projects.isEmpty else { return UsageState(funding: [:], closedMonths: []) }
         return try pool.read { conn in
-            var changes: [String: [FundingHistory.Change]] = [:]
-            for row in try conn.query("""
-                SELECT project_id, effective_us, position, pool FROM proj_billing.funding WHERE project_id = ANY($1::text[])
-                """, [PostgresTextArray(projects)]).rows {
-                guard let pool = Pool(try row.requireString(3)), let effective = Timestamp(microseconds: try row.requireInt64(1)) else {
-                    continue
-                }
-                changes[try row.requireString(0), default: []].append(
-                    FundingHistory.Change(effective: effective, position: try row.requireInt64(2), pool: pool))
-            }
-            let pools = Set(changes.values.flatMap { $0.map(\.pool.description) })
+            let funding = try Self.fundingHistories(of: projects, on: conn)
+            let pools = Set(funding.values.flatMap { $0.changes.map(\.pool.description) })
             var closed: Set<PoolMonth> = []
             if !pools.isEmpty {
                 for row in try conn.query("""
-                    SELECT pool, month FROM proj_billing.pool_months WHERE status <> 'open' AND pool = ANY($1::text[])
-                    """, [PostgresTextArray(Array(pools))]).rows {
+                    SELECT pool, month FROM proj_billing.pool_months WHERE status <> $2 AND pool = ANY($1::text[])
+                    """, [PostgresTextArray(Array(pools)), MonthStatus.open.rawValue]).rows {
                     if let pool = Pool(try row.requireString(0)), let month = UTCMonth(try row.requireString(1)) {
                         closed.insert(PoolMonth(pool, month))
                     }
                 }
             }
-            return UsageState(funding: changes.mapValues(FundingHistory.init), closedMonths: closed)
+            return UsageState(funding: funding, closedMonths: closed)
         }
+    }
+
+    /// The funding histories of `projects`, in one statement: the one read of `funding`
+    /// for the read side (the usage decider's state and `BillingSnapshot.currentPool`),
+    /// so that which pool funds a project when is left to `FundingHistory` alone. A
+    /// project without funding has no entry.
+    static func fundingHistories(of projects: [String], on conn: PostgresConnection) throws -> [String: FundingHistory] {
+        var changes: [String: [FundingHistory.Change]] = [:]
+        for row in try conn.query("""
+            SELECT project_id, effective_us, position, pool FROM proj_billing.funding WHERE project_id = ANY($1::text[])
+            """, [PostgresTextArray(projects)]).rows {
+            changes[try row.requireString(0), default: []].append(try row.requireFundingChange(from: 1))
+        }
+        return changes.mapValues(FundingHistory.init)
     }
 
     /// The pool funding a project at `now`.
@@ -122,12 +157,12 @@ public struct BillingReadModel: Sendable {
         }
     }
 
-    /// A pool-month's status (`open`, `closing`, `closed`), nil when it has no usage yet.
-    public func monthStatus(_ month: PoolMonth) throws -> String? {
+    /// A pool-month's status, nil when it has no usage yet.
+    public func monthStatus(_ month: PoolMonth) throws -> MonthStatus? {
         try pool.read { conn in
             let rows = try conn.query("SELECT status FROM proj_billing.pool_months WHERE pool = $1 AND month = $2",
                                       [month.pool.description, month.month.description])
-            return rows.rowCount == 0 ? nil : try rows[0].requireString(0)
+            return rows.rowCount == 0 ? nil : try rows[0].requireMonthStatus(0)
         }
     }
 
@@ -136,7 +171,7 @@ public struct BillingReadModel: Sendable {
     /// then; nil when it is not closing.
     public func closingMonth(_ month: PoolMonth) throws -> ClosingMonth? {
         try snapshot(now: .minimum) { snapshot in
-            guard let pm = try snapshot.poolMonth(month.pool, month.month.description), pm.status == "closing" else { return nil }
+            guard let pm = try snapshot.poolMonth(month.pool, month.month.description), pm.status == .closing else { return nil }
             return ClosingMonth(allowanceBytes: pm.allowanceBytes, storagePrice: pm.storagePrice,
                                 charges: pm.charges.values.sorted { $0.projectID < $1.projectID })
         }

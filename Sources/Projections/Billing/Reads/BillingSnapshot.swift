@@ -21,15 +21,19 @@ public struct BillingSnapshot {
         }
     }
 
-    /// The pool funding a project now.
+    /// The pool funding a project now, nil for a project without funding.
+    ///
+    /// `FundingHistory.pool(at:)` decides, as it does for the fold that bills usage and
+    /// for the usage decider, so that a read names the pool the fold bills to by the
+    /// same rule rather than a copy of it in SQL. It costs one statement, as the SQL form
+    /// did: a project has a row per funding change, a handful at most.
     public func currentPool(ofProject id: String) throws -> Pool? {
-        let rows = try conn.query("""
-            (SELECT pool FROM proj_billing.funding WHERE project_id = $1 AND effective_us <= $2
-             ORDER BY effective_us DESC, position DESC LIMIT 1)
-            UNION ALL
-            (SELECT pool FROM proj_billing.funding WHERE project_id = $1 ORDER BY effective_us, position LIMIT 1)
-            """, [id, now.microseconds])
-        return rows.rowCount == 0 ? nil : Pool(try rows[0].requireString(0))
+        try fundingHistory(ofProject: id).pool(at: now)
+    }
+
+    /// Every funding change of a project, oldest first (empty without any).
+    public func fundingHistory(ofProject id: String) throws -> FundingHistory {
+        try BillingReadModel.fundingHistories(of: [id], on: conn)[id] ?? FundingHistory([])
     }
 
     /// An account's balance on one pool, per column (zeros before any activity).
@@ -57,7 +61,7 @@ public struct BillingSnapshot {
     public struct PoolMonthView: Sendable {
         public var pool: Pool
         public var month: String
-        public var status: String
+        public var status: MonthStatus
         public var freeUsed: Int64
         public var allowanceBytes: Int64
         /// Per GiB-month: the price frozen at closing, or today's for an open month.
@@ -81,7 +85,7 @@ public struct BillingSnapshot {
             JOIN proj_billing.pools p ON p.pool = m.pool WHERE m.pool = $1 AND m.month = $2
             """, [pool.description, month])
         guard head.rowCount == 1 else { return nil }
-        let status = try head[0].requireString(0)
+        let status = try head[0].requireMonthStatus(0)
         let allowance = try head[0].requireInt64(2)
         let storagePrice = Millicredits(try head[0].requireInt64(3))
         let rows = try conn.query("""
@@ -100,7 +104,7 @@ public struct BillingSnapshot {
             meters[id] = ProjectMeters(apiRequests: a, streamEvents: s, webhookDeliveries: w, bytesServed: try q(8), bytesReceived: try q(9))
         }
         var charges: [String: ProjectCharge] = [:]
-        if status == "closed" {
+        if status == .closed {
             let recorded = try conn.query("""
                 SELECT project_id, units::text, free_units::text, billed_units::text, units_amount::text, storage_bytes::text,
                        billed_storage_bytes::text, storage_amount::text, amount::text
@@ -147,8 +151,8 @@ public struct BillingSnapshot {
     public func accruedUsage(account: BillingAccount, pool: Pool) throws -> Millicredits {
         var total = Millicredits.zero
         let months = try conn.query("""
-            SELECT month FROM proj_billing.pool_months WHERE pool = $1 AND status <> 'closed' ORDER BY month
-            """, [pool.description]).rows.map { try $0.requireString(0) }
+            SELECT month FROM proj_billing.pool_months WHERE pool = $1 AND status <> $2 ORDER BY month
+            """, [pool.description, MonthStatus.closed.rawValue]).rows.map { try $0.requireString(0) }
         for month in months {
             guard let m = try poolMonth(pool, month) else { continue }
             if account.key == pool.description {

@@ -24,7 +24,7 @@ struct PayerShowAction: AdminAction {
             throw AdminError(.notFound, "payer \(id) does not exist")
         }
         let keys = try session.billing.keys(of: KeyPrincipal(kind: .payer, id: id))
-        let balance = try BillingViews.balance(of: .payer(id), pool: session.pool, now: session.now)
+        let balance = try session.answer(BalanceQuery(.payer(id)))
         var receipt = AdminReceipt()
         receipt.fields["payer"] = try JSONValueEncoder().encode(payer)
         receipt.fields["keys"] = try JSONValueEncoder().encode(keys)

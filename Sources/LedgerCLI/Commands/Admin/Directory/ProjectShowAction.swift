@@ -24,7 +24,7 @@ struct ProjectShowAction: AdminAction {
             throw AdminError(.notFound, "project \(id) does not exist")
         }
         let keys = try session.billing.keys(of: KeyPrincipal(kind: .project, id: id))
-        let balance = try BillingViews.balance(of: .project(id), pool: session.pool, now: session.now)
+        let balance = try session.answer(BalanceQuery(.project(id)))
         var receipt = AdminReceipt()
         receipt.fields["project"] = try JSONValueEncoder().encode(project)
         receipt.fields["keys"] = try JSONValueEncoder().encode(keys)

@@ -45,6 +45,7 @@ public final class ReplicaSet: Sendable {
     private let states: Mutex<[ReplicaStatus]>
     private let turn = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
+    private let started = Atomic<Bool>(false)
     private let exited: [DispatchSemaphore]
     private let logger: Logger
 
@@ -65,6 +66,7 @@ public final class ReplicaSet: Sendable {
 
     /// Starts one polling thread per replica.
     public func start() {
+        guard !started.exchange(true, ordering: .relaxed) else { return }
         for (i, replica) in replicas.enumerated() {
             let thread = Thread { [self] in
                 poll(i)
@@ -77,7 +79,7 @@ public final class ReplicaSet: Sendable {
 
     public func stop() {
         guard !stopping.exchange(true, ordering: .relaxed) else { return }
-        for signal in exited { signal.wait() }
+        if started.load(ordering: .relaxed) { for signal in exited { signal.wait() } }
         for replica in replicas { replica.pool.closeIdle() }
     }
 
@@ -90,9 +92,17 @@ public final class ReplicaSet: Sendable {
     /// A replica in rotation whose copy of `projection` has applied `position`, taking
     /// turns among those that qualify; nil when none does (the read goes to the primary).
     public func pick(projection: String, atLeast position: Int64) -> Replica? {
+        pick(projections: [projection], atLeast: position)
+    }
+
+    /// A replica in rotation whose copies of all `projections` have applied `position`,
+    /// taking turns among those that qualify; nil when none does.
+    public func pick(projections: [String], atLeast position: Int64) -> Replica? {
         let now = Date()
         let ready = states.withLock { all in
-            all.indices.filter { all[$0].qualifies(projection: projection, atLeast: position, now: now, settings: settings) }
+            all.indices.filter { i in
+                projections.allSatisfy { all[i].qualifies(projection: $0, atLeast: position, now: now, settings: settings) }
+            }
         }
         guard !ready.isEmpty else { return nil }
         let n = turn.add(1, ordering: .relaxed).newValue

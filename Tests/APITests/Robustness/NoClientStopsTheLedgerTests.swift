@@ -12,15 +12,16 @@ import Projections
 import TestSupport
 import Testing
 
-/// Issue 8's findings over HTTP, each as it was reproduced: what the service answers now.
-@Suite("Nothing a client sends can stop, stall or crash the ledger (issue 8)", .bounded)
-struct FindingsTests {
+/// Each case over HTTP as it was first reproduced, when it could still stop, stall or crash
+/// the ledger: what the service answers now.
+@Suite("Nothing a client sends can stop, stall or crash the ledger", .bounded)
+struct NoClientStopsTheLedgerTests {
     static func usage(_ id: String, quantity: JSONValue, project: String = "solo") -> JSONValue {
         ["id": .string(id), "project_id": .string(project), "meter": "api_requests", "quantity": quantity,
          "occurred_at": "2026-11-10T00:00:00Z"]
     }
 
-    @Test("finding 1: a quantity past the limit is a 422 at the door; billing goes on for everyone")
+    @Test("a quantity past the limit is a 422 at the door; billing goes on for everyone")
     func hugeQuantity() throws {
         let f = try BillingFixture()
         defer { f.shutdown() }
@@ -41,7 +42,7 @@ struct FindingsTests {
         #expect(readiness?.failedPosition == nil)
     }
 
-    @Test("finding 2: min_position beyond the head is a 400 at once, even for many at a time")
+    @Test("min_position beyond the head is a 400 at once, even for many at a time")
     func minPositionBeyondHead() throws {
         let f = try BillingFixture()
         defer { f.shutdown() }
@@ -63,7 +64,7 @@ struct FindingsTests {
         #expect(try f.service.get("/healthz").status == 200)
     }
 
-    @Test("finding 3: user ids are checked (400), anything else of the sync is stored", arguments: [
+    @Test("user ids are checked (400), anything else of the sync is stored", arguments: [
         ("nul\u{0}inside", 400), ("with space", 200), ("ünïcödé", 200), ("../../etc/passwd", 200),
         (String(repeating: "u", count: 256), 200), (String(repeating: "u", count: 257), 400), ("tab\there", 400),
     ])
@@ -88,7 +89,7 @@ struct FindingsTests {
         }
     }
 
-    @Test("finding 3: ids Apple signs are stored whatever they hold, in transactions and notifications", arguments: [
+    @Test("ids Apple signs are stored whatever they hold, in transactions and notifications", arguments: [
         "nul\u{0}inside", "with space", "ünïcödé", "../../x", String(repeating: "7", count: 300), "sha256=abc",
     ])
     func signedIDs(_ id: String) throws {
@@ -108,7 +109,7 @@ struct FindingsTests {
         #expect(try f.notify(payload).body["outcome"] == "duplicate")
     }
 
-    @Test("finding 6: the database unreachable is a 503 with Retry-After on reads and writes, never a 500")
+    @Test("the database unreachable is a 503 with Retry-After on reads and writes, never a 500")
     func databaseDown() throws {
         let store = EventStore(conninfo: "postgresql://nobody@127.0.0.1:9/none?connect_timeout=1",
                                pool: PostgresPool(conninfo: "postgresql://nobody@127.0.0.1:9/none?connect_timeout=1", maximumConnections: 2,
@@ -117,6 +118,7 @@ struct FindingsTests {
         defer { store.close() }
         let context = ServiceContext(store: store, pool: store.pool, logger: Logger(sink: MemoryLogSink()), metrics: MetricsRegistry(),
                                      migrations: [], cursorSecret: Array("test-cursor-secret-of-at-least-32-bytes".utf8))
+        context.start()
         defer { context.stop() }
         let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 2), router: LedgerAPI.router(context),
                                 logger: Logger(sink: MemoryLogSink()))
@@ -137,7 +139,7 @@ struct FindingsTests {
         #expect(ready.status == 503)
     }
 
-    @Test("finding 7: a refused transaction appends nothing, not even the education grant its reader would make")
+    @Test("a refused transaction appends nothing, not even the education grant its reader would make")
     func refusalAppendsNothing() throws {
         let f = try BillingFixture()
         defer { f.shutdown() }
@@ -151,7 +153,7 @@ struct FindingsTests {
         #expect(try f.service.store.log.headPosition() == head)
     }
 
-    @Test("finding 8: a key given twice is a 400 naming it, in every body; 1e3 is not 1000")
+    @Test("a key given twice is a 400 naming it, in every body; 1e3 is not 1000")
     func duplicateKeysEverywhere() throws {
         let f = try BillingFixture()
         defer { f.shutdown() }

@@ -1,5 +1,3 @@
-import LedgerDomain
-
 /// The account a billing read is about: a project or a payer.
 public enum BillingAccount: Sendable, Hashable {
     case project(String)

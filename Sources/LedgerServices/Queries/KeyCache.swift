@@ -1,4 +1,3 @@
-import Foundation
 import LedgerDomain
 import Synchronization
 
@@ -8,28 +7,24 @@ import Synchronization
 public final class KeyCache: Sendable {
     private struct Entry: Sendable {
         var principal: KeyPrincipal
-        var expires: Date
+        var expires: Int64
     }
 
     private let entries = Mutex<[String: Entry]>([:])
-    private let lifetime: TimeInterval
+    /// Microseconds.
+    private let lifetime: Int64
     private let capacity = 10_000
-    private let clock: @Sendable () -> Date
-
-    /// Keys are kept `lifetime` seconds by the machine's clock.
-    public convenience init(lifetime: TimeInterval = 2) {
-        self.init(lifetime: lifetime) { Date() }
-    }
+    private let clock: LedgerClock
 
     /// Keys are kept `lifetime` seconds by `clock` (tests move it).
-    public init(lifetime: TimeInterval, clock: @escaping @Sendable () -> Date) {
-        self.lifetime = lifetime
+    public init(lifetime: Double = 2, clock: @escaping LedgerClock = SystemClock.now) {
+        self.lifetime = Int64(lifetime * 1_000_000)
         self.clock = clock
     }
 
     func lookup(_ digest: String) -> KeyPrincipal? {
         guard lifetime > 0 else { return nil }
-        let now = clock()
+        let now = clock().microseconds
         return entries.withLock { e in
             guard let entry = e[digest] else { return nil }
             if entry.expires > now { return entry.principal }
@@ -42,7 +37,7 @@ public final class KeyCache: Sendable {
         guard lifetime > 0 else { return }
         entries.withLock { e in
             if e.count >= capacity { e.removeAll(keepingCapacity: true) }
-            e[digest] = Entry(principal: principal, expires: clock().addingTimeInterval(lifetime))
+            e[digest] = Entry(principal: principal, expires: clock().microseconds + lifetime)
         }
     }
 }
