@@ -28,7 +28,7 @@ extension OpenAPIDocument {
                 }
                 if !inline {
                     common.append(("429", "This client has too many requests in the server already (too_many_requests); see Retry-After.", true))
-                    common.append(("503", "Try again later (see Retry-After): database_unavailable, store_unavailable, append_outcome_unknown (the request may be recorded; sending it again is safe), projection_behind, overloaded, shutting_down.", true))
+                    common.append(("503", "Try again later (see Retry-After): database_unavailable, store_unavailable, append_outcome_unknown (the request may be recorded; sending it again is safe), contention (concurrent requests kept changing what this one is decided on; nothing was recorded), projection_behind, overloaded, shutting_down.", true))
                 }
                 for (status, description, retry) in common where responses[status] == nil {
                     responses[status] = catalog ? catalogError(description) : OpenAPIOperations.problem(description)

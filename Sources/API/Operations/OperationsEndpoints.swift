@@ -1,8 +1,6 @@
-import EventStore
 import Foundation
 import HTTP
 import LedgerJSON
-import Postgres
 
 /// `/healthz`, `/readyz`, `/metrics` and `/openapi.json`: for load balancers and operators.
 enum OperationsEndpoints {

@@ -1,10 +1,7 @@
-import Crypto
-import EventStore
 import HTTP
 import LedgerDomain
 import LedgerJSON
 import LedgerServices
-import Projections
 
 /// The log's transparency surface (docs/audit.md): signed checkpoints, and
 /// inclusion and consistency proofs over the Merkle tree. Proofs need an auditor key
@@ -39,59 +36,46 @@ public enum LogEndpoints {
     // MARK: Handlers
 
     static func checkpoint(_ request: HTTPRequest, context: ServiceContext) throws -> HTTPResponse {
-        if !context.publicCheckpoints { try requireAuditor(request, context: context) }
+        // Public checkpoints answer without a key (they reveal only the log's size).
+        let reader = context.publicCheckpoints ? Reader.anybody : try Authentication.reader(of: request, context: context, at: nil)
         let text = request.pathParameters["position"] ?? ""
-        let model = MerkleReadModel(pool: context.pool)
-        let found: MerkleReadModel.Checkpoint?
-        if text == "latest" {
-            found = try model.latestCheckpoint()
-        } else {
-            guard let position = Int64(text), position > 0 else { throw invalid("position is `latest` or a positive integer, not \(text.debugDescription)") }
-            found = try model.checkpoint(at: position)
+        var position: Int64?
+        if text != "latest" {
+            guard let p = Int64(text), p > 0 else { throw invalid("position is `latest` or a positive integer, not \(text.debugDescription)") }
+            position = p
         }
-        guard let found else {
-            throw Problem(status: 404, code: "not_found", detail: text == "latest" ? "no checkpoint has been signed yet" : "no checkpoint at position \(text)")
-        }
-        return .json(TransparencyBodies.CheckpointBody(found), headers: ["Cache-Control": "no-store"])
+        return try answer(CheckpointQuery(position: position, isPublic: context.publicCheckpoints), request, as: reader, context: context,
+                          notFound: Problem(status: 404, code: "not_found",
+                                            detail: text == "latest" ? "no checkpoint has been signed yet" : "no checkpoint at position \(text)"))
     }
 
     static func inclusion(_ request: HTTPRequest, context: ServiceContext) throws -> HTTPResponse {
-        try requireAuditor(request, context: context)
+        let reader = try Authentication.reader(of: request, context: context, at: nil)
         let position = try integer(request, "position"), size = try integer(request, "size")
-        let proof = try proving(context) { try MerkleReadModel(pool: context.pool, cache: context.merkleNodes).inclusionProof(position: position, size: size) }
-        return .json(TransparencyBodies.InclusionBody(proof), headers: ["Cache-Control": "no-store"])
+        return try answer(InclusionProofQuery(position: position, size: size, cache: context.merkleNodes), request, as: reader, context: context)
     }
 
     static func consistency(_ request: HTTPRequest, context: ServiceContext) throws -> HTTPResponse {
-        try requireAuditor(request, context: context)
+        let reader = try Authentication.reader(of: request, context: context, at: nil)
         let from = try integer(request, "from"), to = try integer(request, "to")
-        let proof = try proving(context) { try MerkleReadModel(pool: context.pool, cache: context.merkleNodes).consistencyProof(from: from, to: to) }
-        return .json(TransparencyBodies.ConsistencyBody(proof), headers: ["Cache-Control": "no-store"])
+        return try answer(ConsistencyProofQuery(from: from, to: to, cache: context.merkleNodes), request, as: reader, context: context)
     }
 
     // MARK: Support
 
-    /// An auditor's key; any other valid key is a 403, no key a 401.
-    static func requireAuditor(_ request: HTTPRequest, context: ServiceContext) throws {
-        let principal = try Authentication.principal(of: request, context: context)
-        guard principal.kind == .auditor else {
-            throw Problem(status: 403, code: "forbidden", detail: "the log's proofs need an auditor key (`ledger admin key issue --auditor NAME`)")
-        }
-    }
-
-    /// A read-model refusal as the surface answers it: a tree behind the log is a 503 to
-    /// retry; a size past the log, or a position past the size, a 400.
-    static func proving<T>(_ context: ServiceContext, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch let refusal as MerkleReadModel.Refusal {
+    /// `query`'s answer as JSON; a key that is not an auditor's is a 403, a proof the tree
+    /// cannot give yet a 503 to retry, a size past the log a 400.
+    static func answer<Q: LedgerQuery>(_ query: Q, _ request: HTTPRequest, as reader: Reader, context: ServiceContext,
+                                       notFound: Problem = Problem(status: 404, code: "not_found", detail: "no such proof")) throws -> HTTPResponse
+    where Q.Answer: Encodable {
+        do {
+            return try context.answer(query, as: reader, atLeast: nil, since: request.receivedAt, notFound: { notFound }, forbidden: {
+                Problem(status: 403, code: "forbidden", detail: "the log's proofs need an auditor key (`ledger admin key issue --auditor NAME`)")
+            }) { .json($0, headers: ["Cache-Control": "no-store"]) }
+        } catch let refusal as ProofRefusal {
             switch refusal {
-            case .notCreated:
-                throw Problem(status: 503, code: "projection_behind", detail: refusal.description, retryAfter: 1)
-            case .beyondTree(let size, _):
-                let head = try LogReader(pool: context.pool).headPosition()
-                guard size <= head else { throw invalid("the log holds \(head) events, not \(size)") }
-                throw Problem(status: 503, code: "projection_behind", detail: refusal.description, retryAfter: 1)
-            case .invalid(let what):
-                throw invalid(what)
+            case .treeBehind(let detail): throw Problem(status: 503, code: "projection_behind", detail: detail, retryAfter: 1)
+            case .invalid(let detail): throw invalid(detail)
             }
         }
     }

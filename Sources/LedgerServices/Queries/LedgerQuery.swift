@@ -16,7 +16,17 @@ public protocol LedgerQuery: Sendable {
     /// anything waits or is read.
     var subject: QuerySubject { get }
 
+    /// The position a replica's copies of `projections` must have passed to serve the
+    /// read, beside the request's `min_position` (a proof at a tree size needs the tree at
+    /// that size); nil: the primary only (the latest of something, which a replica a moment
+    /// behind would answer older). 0 by default: any replica in rotation.
+    var replicaFloor: Int64? { get }
+
     /// The answer, read on `reads` (the primary or a replica that has passed the position
     /// asked); nil when the subject does not exist.
     func read(_ reads: QueryReads) throws -> Answer?
+}
+
+extension LedgerQuery {
+    public var replicaFloor: Int64? { 0 }
 }

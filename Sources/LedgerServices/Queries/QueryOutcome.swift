@@ -6,6 +6,9 @@ public enum QueryOutcome<Answer: Sendable>: Sendable {
     /// No such subject for this reader: it does not exist, or the reader may not read it
     /// (the two are answered alike, so that existence is not revealed).
     case notFound(QuerySubject)
+    /// The reader may not read the subject, and the subject says so openly
+    /// (`QuerySubject.refusalIsVisible`: the log's proofs to a key that is not an auditor's).
+    case forbidden(QuerySubject)
     /// `projection` has not applied `position` yet: the front end parks the request
     /// (holding no thread) until it has, then runs the query again.
     case waiting(projection: String, position: Int64)

@@ -36,7 +36,9 @@ public struct QueryRunner: Sendable {
 
     /// `query` for `reader`, at or past `minPosition` when one is given.
     public func run<Q: LedgerQuery>(_ query: Q, as reader: Reader, atLeast minPosition: Int64? = nil) throws -> QueryOutcome<Q.Answer> {
-        guard reader.mayRead(query.subject) else { return .notFound(query.subject) }
+        guard reader.mayRead(query.subject) else {
+            return query.subject.refusalIsVisible ? .forbidden(query.subject) : .notFound(query.subject)
+        }
         if let target = minPosition {
             precondition(target >= 0, "a min_position is checked non-negative where it is parsed")
             let reached = try positions(of: query.projections)
@@ -47,8 +49,13 @@ public struct QueryRunner: Sendable {
             }
         }
         let now = clock()
-        let answer = try onReplicaOrPrimary(query.projections.map(\.name), atLeast: minPosition ?? 0) { pool in
-            try query.read(QueryReads(pool: pool, now: now))
+        let read = { (pool: PostgresPool) in try query.read(QueryReads(pool: pool, now: now)) }
+        let answer: Q.Answer?
+        if let floor = query.replicaFloor {
+            answer = try onReplicaOrPrimary(query.projections.map(\.name), atLeast: max(minPosition ?? 0, floor), read)
+        } else {
+            served("primary")
+            answer = try read(pool)
         }
         guard let answer else { return .notFound(query.subject) }
         return .answered(answer)
@@ -59,7 +66,7 @@ public struct QueryRunner: Sendable {
     public func answer<Q: LedgerQuery>(_ query: Q, as reader: Reader) throws -> Q.Answer? {
         switch try run(query, as: reader) {
         case .answered(let answer): return answer
-        case .notFound: return nil
+        case .notFound, .forbidden: return nil
         case .waiting, .beyondHead: preconditionFailure("a query run without a position neither waits nor passes the head")
         }
     }

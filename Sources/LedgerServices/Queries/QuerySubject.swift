@@ -6,4 +6,18 @@ public enum QuerySubject: Sendable, Hashable {
     case account(BillingAccount)
     /// The whole ledger (listings, the log, every account at once): operators only.
     case ledger
+    /// The log's Merkle proofs: auditors' keys and operators.
+    case proofs
+    /// The log's signed checkpoints: as the proofs, or anybody when the service makes
+    /// them public (`public`: LEDGER_PUBLIC_CHECKPOINTS; they reveal only the log's size).
+    case checkpoints(public: Bool)
+
+    /// Whether a reader who may not read the subject is told so (403), or answered as for
+    /// a subject that does not exist (an account's existence is not revealed).
+    public var refusalIsVisible: Bool {
+        switch self {
+        case .account: return false
+        case .ledger, .proofs, .checkpoints: return true
+        }
+    }
 }

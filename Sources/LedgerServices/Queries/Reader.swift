@@ -7,6 +7,9 @@ public enum Reader: Sendable, Hashable {
     case key(KeyPrincipal)
     /// An operator: reads every account and the ledger as a whole.
     case `operator`(String)
+    /// Nobody in particular (a request without a credential): reads only what the service
+    /// makes public.
+    case anybody
 
     /// A key reads its own payer or project only; anybody else is answered as for a
     /// subject that does not exist (existence is not revealed, docs/security.md).
@@ -19,8 +22,14 @@ public enum Reader: Sendable, Hashable {
             case (.project, .project(let id)), (.payer, .payer(let id)): return principal.id == id
             default: return false
             }
-        case (.key, .ledger):
+        case (.key, .ledger), (.anybody, .account), (.anybody, .ledger), (.anybody, .proofs):
             return false
+        case (.key(let principal), .proofs):
+            return principal.kind == .auditor
+        case (.key(let principal), .checkpoints(let isPublic)):
+            return isPublic || principal.kind == .auditor
+        case (.anybody, .checkpoints(let isPublic)):
+            return isPublic
         }
     }
 }

@@ -6,7 +6,7 @@ import Projections
 /// What the log's transparency routes answer and `ledger admin audit` prints. Hashes are lowercase hex, as in the signed
 /// text; signatures and canonical bytes base64, as `base64 -d` reads them.
 public enum TransparencyBodies {
-    public struct CheckpointBody: Encodable {
+    public struct CheckpointBody: Encodable, Sendable {
         public var position: Int64
         public var origin: String
         public var size: Int64
@@ -35,8 +35,8 @@ public enum TransparencyBodies {
         }
     }
 
-    public struct InclusionBody: Encodable {
-        public struct Event: Encodable {
+    public struct InclusionBody: Encodable, Sendable {
+        public struct Event: Encodable, Sendable {
             public var position: Int64
             public var type: String
             public var stream: String
@@ -72,7 +72,7 @@ public enum TransparencyBodies {
         }
     }
 
-    public struct ConsistencyBody: Encodable {
+    public struct ConsistencyBody: Encodable, Sendable {
         public var from: Int64
         public var to: Int64
         public var fromRoot: String

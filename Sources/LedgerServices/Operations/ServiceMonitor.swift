@@ -9,11 +9,11 @@ import Synchronization
 ///
 /// A check that has not completed for `staleAfter` seconds (the database hangs) makes
 /// the service not ready, saying so.
-final class ServiceMonitor: Sendable {
-    struct Snapshot: Sendable {
-        var readiness: Readiness
-        var status: ProjectionStatus?
-        var checkedAt: ContinuousClock.Instant
+public final class ServiceMonitor: Sendable {
+    public struct Snapshot: Sendable {
+        public var readiness: Readiness
+        public var status: ProjectionStatus?
+        public var checkedAt: ContinuousClock.Instant
     }
 
     private let check: @Sendable () -> (Readiness, ProjectionStatus?)
@@ -24,14 +24,14 @@ final class ServiceMonitor: Sendable {
     private let exited = DispatchSemaphore(value: 0)
     private let started = Atomic<Bool>(false)
 
-    init(interval: Double, check: @escaping @Sendable () -> (Readiness, ProjectionStatus?)) {
+    public init(interval: Double, check: @escaping @Sendable () -> (Readiness, ProjectionStatus?)) {
         self.interval = interval
         self.check = check
     }
 
-    var staleAfter: Double { max(3, interval * 3) }
+    public var staleAfter: Double { max(3, interval * 3) }
 
-    func start() {
+    public func start() {
         guard !started.exchange(true, ordering: .relaxed) else { return }
         let thread = Thread { [self] in
             while !stopped.withLock({ $0 }) {
@@ -45,7 +45,7 @@ final class ServiceMonitor: Sendable {
         thread.start()
     }
 
-    func stop() {
+    public func stop() {
         let running = stopped.withLock { s -> Bool in
             defer { s = true }
             return !s
@@ -56,7 +56,7 @@ final class ServiceMonitor: Sendable {
     }
 
     /// The last readiness, or a not-ready answer when there is none yet or it is stale.
-    var readiness: Readiness {
+    public var readiness: Readiness {
         guard let snapshot = latest.withLock({ $0 }) else {
             return .unknown("the first readiness check has not completed yet")
         }
@@ -68,5 +68,5 @@ final class ServiceMonitor: Sendable {
     }
 
     /// Where the projections stood at the last check that reached the database.
-    var projectionStatus: ProjectionStatus? { latest.withLock { $0?.status } }
+    public var projectionStatus: ProjectionStatus? { latest.withLock { $0?.status } }
 }

@@ -3,14 +3,14 @@ import Postgres
 import ProjectionEngine
 
 /// Where the projections stand against the log's head (readiness and metrics).
-struct ProjectionStatus: Sendable {
-    struct Item: Sendable, Codable {
-        var name: String
-        var position: Int64
-        var lag: Int64
-        var failedPosition: Int64?
-        var error: String?
-        var exists: Bool
+public struct ProjectionStatus: Sendable {
+    public struct Item: Sendable, Codable {
+        public var name: String
+        public var position: Int64
+        public var lag: Int64
+        public var failedPosition: Int64?
+        public var error: String?
+        public var exists: Bool
 
         enum CodingKeys: String, CodingKey {
             case name, position, lag, error, exists
@@ -18,10 +18,10 @@ struct ProjectionStatus: Sendable {
         }
     }
 
-    var head: Int64
-    var items: [Item]
+    public var head: Int64
+    public var items: [Item]
 
-    static func read(_ projections: [any Projection], pool: PostgresPool) throws -> ProjectionStatus {
+    public static func read(_ projections: [any Projection], pool: PostgresPool) throws -> ProjectionStatus {
         try pool.read { connection in
             let head = try LogReader(connection).headPosition()
             let checkpoints = try ProjectionSchema.checkpoints(projections.map(\.schema), on: connection)

@@ -1,53 +1,52 @@
 import EventStore
 import Foundation
-import LedgerServices
 import Postgres
 import ProjectionEngine
 import Projections
 
 /// The answer of `/readyz`.
-struct Readiness: Sendable, Encodable {
-    struct Check: Sendable, Codable {
-        var ok: Bool
-        var detail: String?
+public struct Readiness: Sendable, Encodable {
+    public struct Check: Sendable, Codable {
+        public var ok: Bool
+        public var detail: String?
     }
 
-    struct Checks: Sendable, Codable {
-        var database: Check
-        var migrations: Check
-        var projections: Check
+    public struct Checks: Sendable, Codable {
+        public var database: Check
+        public var migrations: Check
+        public var projections: Check
     }
 
-    var ready: Bool
-    var status: String
-    var checks: Checks
-    var head: Int64?
-    var projections: [ProjectionStatus.Item]
+    public var ready: Bool
+    public var status: String
+    public var checks: Checks
+    public var head: Int64?
+    public var projections: [ProjectionStatus.Item]
     /// Each read replica, its lag and whether it serves reads; absent without replicas. A
     /// replica out of rotation does not make the service unready: the primary serves.
-    var replicas: [ReplicaStatus]?
+    public var replicas: [ReplicaStatus]?
     /// The last signed checkpoint of the log (docs/audit.md); absent until one is signed. Its
     /// age never makes the service unready: the API serves without it.
-    var checkpoint: CheckpointStatus?
+    public var checkpoint: CheckpointStatus?
 
-    struct CheckpointStatus: Sendable, Encodable {
-        var position: Int64
-        var size: Int64
-        var time: String
+    public struct CheckpointStatus: Sendable, Encodable {
+        public var position: Int64
+        public var size: Int64
+        public var time: String
         /// Microseconds since the epoch, for the age metric.
-        var timeMicroseconds: Int64
+        public var timeMicroseconds: Int64
         enum CodingKeys: String, CodingKey { case position, size, time }
     }
 
     /// Not ready, for a reason found outside the checks (no check has completed).
-    static func unknown(_ detail: String) -> Readiness {
+    public static func unknown(_ detail: String) -> Readiness {
         let check = Check(ok: false, detail: detail)
         return Readiness(ready: false, status: "not_ready", checks: Checks(database: check, migrations: check, projections: check),
                          head: nil, projections: [], replicas: nil, checkpoint: nil)
     }
 
     /// Readiness, and the projection status it was judged on (nil when unreachable).
-    static func check(pool: PostgresPool, migrations expected: [Migration], projections all: [any Projection],
+    public static func check(pool: PostgresPool, migrations expected: [Migration], projections all: [any Projection],
                       readyMaxLag: Int64, replicas: ReplicaSet? = nil) -> (Readiness, ProjectionStatus?) {
         var database = Check(ok: true)
         var migrations = Check(ok: true)
