@@ -1,12 +1,12 @@
 import HTTP
 import LedgerDomain
-import Projections
+import LedgerServices
 
 extension Console {
     /// Every app of the IAP catalog, each linked to its page.
     func appsPage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
-        guard let apps = try CatalogSnapshot.apps(pool: pool) else { throw Self.catalogNotThereYet }
-        let rows = apps.map { app in
+        guard let listings = try queries.answer(AppsQuery(), as: viewer.reader) else { throw Self.catalogNotThereYet }
+        let rows = listings.map(\.app).map { app in
             """
             <tr><td><a href="/apps/\(HTML.query(app.id))">\(HTML.escape(app.id))</a></td><td>\(HTML.escape(app.name))</td>
             <td>\(HTML.escape(app.bundleID))</td><td>\(app.enabled ? "yes" : "no")</td></tr>
@@ -23,11 +23,11 @@ extension Console {
     /// impressions counted for each, and, with `user`, that user's purchases.
     func appPage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
         let id = request.pathParameters["id"] ?? ""
-        let snapshot = try CatalogSnapshot.load(pool: pool)
-        guard let record = try CatalogSnapshot.apps(id: id, pool: pool)?.first, let app = snapshot.apps[id] else {
+        let user = String((request.query("user") ?? "").prefix(300))
+        guard let view = try queries.answer(AppQuery(id, purchasesBy: user.isEmpty ? nil : user), as: viewer.reader) else {
             throw Problem(status: 404, code: "not_found", title: "No such app", detail: "The catalog has no app \(id).")
         }
-        let impressions = try CatalogSnapshot.impressions(app: id, pool: pool) ?? []
+        let (record, app, impressions) = (view.app, view.catalog, view.impressions)
         func price(_ p: Price?) -> String { p.map { "\(DecimalMicros.format($0.amountMicros)) \($0.currencyCode)" } ?? "—" }
         let products = app.products.map { p in
             """
@@ -74,7 +74,7 @@ extension Console {
             <tr><th scope="row">Publishable keys</th><td>\(keys.isEmpty ? "none" : "<ul>\(keys)</ul>")</td></tr>
             <tr><th scope="row">Checkout</th><td>\(checkout.sheetType.rawValue), \(checkout.isEnabled ? "enabled" : "disabled")\(jurisdictions.isEmpty ? "" : "; " + HTML.escape(jurisdictions.joined(separator: "; ")))</td></tr>
             <tr><th scope="row">Events</th><td><a href="/timeline?subject=\(HTML.query("app:" + id))">the app's timeline</a></td></tr>
-            <tr><th scope="row">Catalog as of</th><td>position \(snapshot.position)</td></tr>
+            <tr><th scope="row">Catalog as of</th><td>position \(view.position)</td></tr>
             </table>
             <h2>Products</h2>
             \(products.isEmpty ? "<p>None.</p>" : """
@@ -83,12 +83,12 @@ extension Console {
                 """)
             <h2>Campaigns</h2>
             \(campaigns.isEmpty ? "<p>None.</p>" : campaigns)
-            \(try userPurchases(app: id, request: request))
+            \(userPurchases(app: id, user: user, purchases: view.purchases))
             """, signedIn: viewer.frame)
     }
 
     private func campaign(kind: String, id: String, targeting t: CampaignTargeting,
-                          impressions: [(campaignID: String, variantID: Int64?, count: Int64)], details: String) -> String {
+                          impressions: [CampaignImpressions], details: String) -> String {
         let counted = Dictionary(impressions.filter { $0.campaignID == id }.map { ($0.variantID ?? -1, $0.count) }, uniquingKeysWith: +)
         let totalWeight = max(1, t.variants.reduce(0) { $0 + $1.weight })
         let arms = t.variants.isEmpty
@@ -108,11 +108,10 @@ extension Console {
     }
 
     /// A form for a user id, and that user's purchases with the app when one is given.
-    private func userPurchases(app: String, request: HTTPRequest) throws -> String {
-        let user = String((request.query("user") ?? "").prefix(300))
+    private func userPurchases(app: String, user: String, purchases: [UserPurchase]?) -> String {
         var list = ""
-        if !user.isEmpty {
-            let rows = try CatalogSnapshot.purchases(app: app, user: user, pool: pool).map { p in
+        if let purchases {
+            let rows = purchases.map { p in
                 """
                 <tr><td>\(HTML.escape(p.source.rawValue))</td><td><code>\(HTML.escape(p.originalID))</code></td><td><code>\(HTML.escape(p.productID))</code></td>
                 <td>\(HTML.escape(p.purchasedAt.iso8601))</td><td>\(HTML.escape(p.expiresAt?.iso8601 ?? "—"))</td>

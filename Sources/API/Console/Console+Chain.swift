@@ -2,15 +2,16 @@ import Crypto
 import EventStore
 import HTTP
 import LedgerDomain
+import LedgerServices
 
 extension Console {
     /// The hash chain: its head, a verification on request, and the plain-SQL recipe an
     /// auditor can run without our code (docs/audit.md).
     func chainPage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
-        let (head, firstLive) = try pool.read { conn -> (RecordedEvent?, Int64) in
-            let position = try LogReader(conn).headPosition()
-            return (try LogReader(conn).event(at: position), try LogReader(conn).firstLivePosition())
+        guard let chain = try queries.answer(ChainHeadQuery(), as: viewer.reader) else {
+            throw Problem(status: 404, code: "not_found", title: "Not found", detail: "There is no hash chain to show.")
         }
+        let (head, firstLive) = (chain.head, chain.firstLive)
         let (result, running) = verificationSection()
         let archived = firstLive > 1 ? "<p>Positions 1 to \(firstLive - 1) are archived (<code>ledger verify --archive</code> checks their files).</p>" : ""
         return HTML.page(title: "Hash chain", body: """

@@ -2,14 +2,13 @@ import Foundation
 import HTTP
 import LedgerDomain
 import LedgerServices
-import Projections
 
 extension Console {
     /// Every correction posted (J3), across accounts or one, by operator and time, each
     /// linked to its own event and to the entry it corrects; and the same as CSV.
     func correctionsPage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
-        let (filter, query) = try Self.correctionFilter(request)
-        let rows = try BillingReadModel(pool: pool).corrections(filter)
+        let (corrections, query) = try Self.correctionsQuery(request)
+        let rows = try self.corrections(corrections, viewer)
         let body = rows.map { row -> String in
             let original = JournalEntryID(row.corrects).map { "<a href=\"/events/\($0.position)\">\(HTML.escape(row.corrects))</a>" }
                 ?? HTML.escape(row.corrects)
@@ -41,17 +40,23 @@ extension Console {
     }
 
     func correctionsCSV(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
-        let (filter, _) = try Self.correctionFilter(request)
-        let rows = try BillingReadModel(pool: pool).corrections(filter)
-        let lines = CSV.lines(header: CorrectionRecord.csvHeader, rows.map(\.csvFields))
+        let (corrections, _) = try Self.correctionsQuery(request)
+        let rows = try self.corrections(corrections, viewer)
+        let lines = rows.csvLines
         return HTTPResponse(status: 200, headers: HTTPHeaders([
             ("Content-Type", "text/csv; charset=utf-8"), ("Content-Disposition", "attachment; filename=\"corrections.csv\""),
             ("Cache-Control", "private, no-store"), ("X-Content-Type-Options", "nosniff"),
         ]), body: Array((lines.joined(separator: "\n") + "\n").utf8))
     }
 
-    /// The filter of the query, and the query again for the export link.
-    static func correctionFilter(_ request: HTTPRequest) throws -> (CorrectionFilter, String) {
+    /// The corrections `query` selects; none for an account that does not exist.
+    private func corrections(_ query: CorrectionsQuery, _ viewer: Viewer) throws -> CorrectionsQuery.Answer {
+        try queries.answer(query, as: viewer.reader) ?? []
+    }
+
+    /// The corrections the request's query string asks, and the query string again for the
+    /// export link.
+    static func correctionsQuery(_ request: HTTPRequest) throws -> (CorrectionsQuery, String) {
         func value(_ name: String) -> String? {
             guard let text = request.query(name)?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
             return text
@@ -63,13 +68,15 @@ extension Console {
             }
             return time
         }
-        let account = value("account")
-        if let account, Pool(account) == nil {
-            throw Problem(status: 400, code: "invalid_account", title: "Not an account", detail: "account is payer:ID or project:ID.")
+        let account = try value("account").map { text -> Pool in
+            guard let pool = Pool(text) else {
+                throw Problem(status: 400, code: "invalid_account", title: "Not an account", detail: "account is payer:ID or project:ID.")
+            }
+            return pool
         }
-        let filter = CorrectionFilter(account: account, actor: value("actor").map { String($0.prefix(200)) },
-                                      since: try instant("since"), until: try instant("until"))
+        let corrections = CorrectionsQuery(account: account, actor: value("actor").map { String($0.prefix(200)) },
+                                           since: try instant("since"), until: try instant("until"))
         let pairs = ["account", "actor", "since", "until"].compactMap { name in value(name).map { "\(name)=\(HTML.query($0))" } }
-        return (filter, pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&amp;"))
+        return (corrections, pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&amp;"))
     }
 }

@@ -1,6 +1,6 @@
 import HTTP
 import LedgerDomain
-import Projections
+import LedgerServices
 
 extension Console {
     /// Why an organization is on its plan: the plan now and where it comes from, each
@@ -8,17 +8,17 @@ extension Console {
     /// and its App Store subscriptions, each linked to the timeline of its notifications.
     func organizationPage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
         let id = request.pathParameters["id"] ?? ""
-        let model = OrganizationsReadModel(pool: pool)
-        guard let org = try model.organizations(id: id).first, let snapshot = try model.snapshot(id) else {
+        guard let view = try queries.answer(OrganizationQuery(id), as: viewer.reader) else {
             throw Problem(status: 404, code: "not_found", title: "No such organization", detail: "There is no organization \(id).")
         }
-        let now = settings.now()
-        let current = snapshot.plans.current(at: now)
+        let (org, snapshot, now) = (view.organization, view.snapshot, view.at)
+        let current = view.current
         let education: String
-        switch org.staffEducation {
-        case true?: education = "yes (decided by staff)"
-        case false?: education = "no (decided by staff)"
-        case nil: education = org.autoEducationDomain.map { "by its domain \($0)" } ?? "no"
+        switch view.education {
+        case .staff(eligible: true): education = "yes (decided by staff)"
+        case .staff(eligible: false): education = "no (decided by staff)"
+        case .domain(let domain): education = "by its domain \(domain)"
+        case .undecided: education = "no"
         }
         var timelines = ""
         for (name, timeline) in [("Staff decisions", snapshot.plans.staff), ("Billing", snapshot.plans.billing)] {

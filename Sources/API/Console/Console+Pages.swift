@@ -1,10 +1,7 @@
-import EventStore
 import Foundation
 import HTTP
 import LedgerDomain
 import LedgerServices
-import Postgres
-import Projections
 
 extension Console {
     /// Search: a position, an event id, a payer, project, organization or app id, an App
@@ -13,7 +10,7 @@ extension Console {
         let q = (request.query("q") ?? "").trimmingCharacters(in: .whitespaces)
         var results = ""
         if !q.isEmpty {
-            let found = try search(String(q.prefix(300)))
+            let found = try search(String(q.prefix(300)), viewer)
             results = found.isEmpty
                 ? "<p role=\"status\">Nothing in the log matches <code>\(HTML.escape(q))</code>.</p>"
                 : "<h2>Matches</h2><ul>" + found.map { "<li><a href=\"\(HTML.escape($0.href))\">\(HTML.escape($0.label))</a></li>" }.joined() + "</ul>"
@@ -30,43 +27,28 @@ extension Console {
             """, signedIn: viewer.frame)
     }
 
-    func search(_ q: String) throws -> [(label: String, href: String)] {
-        try pool.read { conn in
-            var found: [(label: String, href: String)] = []
-            if let position = Int64(q), position > 0, try LogReader(conn).event(at: position) != nil {
-                found.append(("event at position \(position)", "/events/\(position)"))
-            }
-            if let id = UUID(uuidString: q), let position = try LogReader(conn).position(ofEventID: id) {
-                found.append(("event \(q.lowercased()) at position \(position)", "/events/\(position)"))
-            }
-            let candidates: [(stream: String, label: String, subject: String)] = [
-                (Pool.payer(q).ownerStream, "payer \(q)", "payer:\(q)"),
-                (Pool.project(q).ownerStream, "project \(q)", "project:\(q)"),
-                (OrganizationDecider.stream(q), "organization \(q)", "org:\(q)"),
-                (CatalogDecider.stream(q), "app \(q)", "app:\(q)"),
-                (AppStoreTransactionFacts.stream(originalTransactionID: q), "App Store subscription \(q)",
-                 "stream:" + AppStoreTransactionFacts.stream(originalTransactionID: q)),
-                (q, "stream \(q)", "stream:\(q)"),
-            ]
-            let existing = try LogReader(conn).existingStreams(candidates.map(\.stream))
-            var seen = Set<String>()
-            for candidate in candidates where existing.contains(candidate.stream) && seen.insert(candidate.stream).inserted {
-                found.append(("timeline of \(candidate.label)", "/timeline?subject=" + HTML.query(candidate.subject)))
-                if candidate.subject.hasPrefix("org:") {
-                    found.append(("plan and subscriptions of \(candidate.label)", "/orgs/" + HTML.query(q)))
+    /// Each match of a search as a link, in the order the query found them.
+    func search(_ q: String, _ viewer: Viewer) throws -> [(label: String, href: String)] {
+        try (queries.answer(LogSearchQuery(q), as: viewer.reader) ?? []).flatMap { match -> [(label: String, href: String)] in
+            switch match {
+            case .position(let position):
+                return [("event at position \(position)", "/events/\(position)")]
+            case .event(let id, let position):
+                return [("event \(id) at position \(position)", "/events/\(position)")]
+            case .subject(let subject, let label):
+                var links = [("timeline of \(label)", "/timeline?subject=" + HTML.query(subject.reference))]
+                switch subject {
+                case .org: links.append(("plan and subscriptions of \(label)", "/orgs/" + HTML.query(q)))
+                case .app: links.append(("catalog of \(label)", "/apps/" + HTML.query(q)))
+                case .payer, .project:
+                    links.append(("journal of \(label)", "/journal?account=" + HTML.query(subject.reference)))
+                    links.append(("balance and usage of \(label)", "/usage?account=" + HTML.query(subject.reference)))
+                case .stream: break
                 }
-                if candidate.subject.hasPrefix("app:") {
-                    found.append(("catalog of \(candidate.label)", "/apps/" + HTML.query(q)))
-                }
-                if candidate.subject.hasPrefix("payer:") || candidate.subject.hasPrefix("project:") {
-                    found.append(("journal of \(candidate.label)", "/journal?account=" + HTML.query(candidate.subject)))
-                    found.append(("balance and usage of \(candidate.label)", "/usage?account=" + HTML.query(candidate.subject)))
-                }
+                return links
+            case .purchases(let app, let count):
+                return [("purchases of user \(q) with app \(app) (\(count))", "/apps/" + HTML.query(app) + "?user=" + HTML.query(q))]
             }
-            return found
-        } + (try CatalogSnapshot.apps(withPurchasesBy: q, pool: pool)).map { app in
-            (label: "purchases of user \(q) with app \(app.appID) (\(app.purchases))",
-             href: "/apps/" + HTML.query(app.appID) + "?user=" + HTML.query(q))
         }
     }
 
@@ -85,10 +67,11 @@ extension Console {
     func timelinePage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
         let subject = try Self.subject(request.query("subject") ?? "")
         let after = Int64(request.query("after") ?? "0") ?? 0
-        let limit = 200
-        let streams = try subject.streams(pool: pool)
-        let events = try LogReader(pool: pool).read(streams: streams, after: after, limit: limit + 1)
-        let rows = events.prefix(limit).map { event -> String in
+        guard let page = try queries.answer(TimelineQuery(subject, after: after, limit: 200), as: viewer.reader) else {
+            throw Problem(status: 404, code: "not_found", title: "Not found", detail: "There is no timeline of \(subject.description).")
+        }
+        let events = page.events
+        let rows = events.map { event -> String in
             let metadata = try? event.metadata()
             let corrects = event.correctsPosition.map { " — corrects <a href=\"/events/\($0)\">position \($0)</a>" } ?? ""
             return """
@@ -97,8 +80,8 @@ extension Console {
                 <td>\(HTML.escape(metadata?.actor.description ?? ""))</td><td>\(HTML.escape(metadata?.reason ?? ""))</td></tr>
                 """
         }.joined()
-        let more = events.count > limit
-            ? "<p><a href=\"/timeline?subject=\(HTML.query(request.query("subject") ?? ""))&amp;after=\(events[limit - 1].position)\">Later events</a></p>" : ""
+        let more = page.hasMore
+            ? "<p><a href=\"/timeline?subject=\(HTML.query(request.query("subject") ?? ""))&amp;after=\(events[events.count - 1].position)\">Later events</a></p>" : ""
         let table = rows.isEmpty ? "<p role=\"status\">No events.</p>" : """
             <table><caption>Events, oldest first</caption><thead><tr><th scope="col">Position</th><th scope="col">Recorded</th>
             <th scope="col">Type</th><th scope="col">Stream</th><th scope="col">Actor</th><th scope="col">Reason</th></tr></thead>
@@ -113,10 +96,7 @@ extension Console {
         guard let position = Int64(request.pathParameters["position"] ?? ""), position > 0 else {
             throw Problem(status: 400, code: "invalid_position", title: "Not a position", detail: "A position is a positive integer.")
         }
-        let (event, corrections) = try pool.read { conn in
-            (try LogReader(conn).event(at: position), try LogReader(conn).corrections(of: position))
-        }
-        guard let event else {
+        guard let (event, corrections) = try queries.answer(LogEventQuery(at: position), as: viewer.reader).map({ ($0.event, $0.corrections) }) else {
             throw Problem(status: 404, code: "not_found", title: "No such event",
                           detail: "The log holds no event at position \(position) (or it is archived).")
         }

@@ -1,21 +1,18 @@
-import EventStore
 import HTTP
-import ProjectionEngine
-import Projections
+import LedgerServices
 
 extension Console {
     /// Each projection against the log's head: position, lag, the version its tables were
     /// built with against the code's, and the event it stopped on, if any.
     func projectionsPage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
-        let projections = AllProjections.all
-        let (head, checkpoints) = try pool.read { conn in
-            (try LogReader(conn).headPosition(), try ProjectionSchema.checkpoints(projections.map(\.schema), on: conn))
+        guard let overview = try queries.answer(ProjectionsOverviewQuery(projectorPool: projectorPool), as: viewer.reader) else {
+            throw Problem(status: 404, code: "not_found", title: "Not found", detail: "There is no projection status to show.")
         }
-        let swappable = try projectorPool?.read { try ProjectionSchema.swappable(projections.map(\.schema), on: $0) } ?? []
+        let head = overview.head
         let mayAct = viewer.state.role.includes(.operator)
-        func rebuild(_ projection: any Projection) -> String {
+        func rebuild(_ projection: ProjectionsOverviewQuery.Item) -> String {
             guard mayAct else { return "" }
-            guard swappable.contains(projection.schema) else {
+            guard projection.swappable else {
                 let why = projectorPool == nil ? "this console has no LEDGER_PROJECTOR_DATABASE_URL" : "its LEDGER_PROJECTOR_DATABASE_URL is not the projection's owner"
                 return "<td>run <code>ledger replay --projection \(HTML.escape(projection.name))</code> as the projector (\(why): the console itself only reads the projections)</td>"
             }
@@ -25,11 +22,11 @@ extension Console {
                 <button type="submit" aria-label="Rebuild \(HTML.escape(projection.name)) and compare">Rebuild and compare</button></form></td>
                 """
         }
-        let rows = projections.map { projection -> String in
-            guard let c = checkpoints[projection.schema] else {
+        let rows = overview.projections.map { projection -> String in
+            guard let c = projection.checkpoint else {
                 return "<tr><td>\(HTML.escape(projection.name))</td><td colspan=\"\(mayAct ? 5 : 4)\">not created yet: is the projector running?</td></tr>"
             }
-            let version = c.version == projection.version ? "\(c.version)" : "\(c.version) (the code is at \(projection.version): a rebuild is due)"
+            let version = c.version == projection.codeVersion ? "\(c.version)" : "\(c.version) (the code is at \(projection.codeVersion): a rebuild is due)"
             let failure = c.failedPosition.map {
                 "<span class=\"error\">stopped at <a href=\"/events/\($0)\">position \($0)</a>: \(HTML.escape(c.error ?? ""))</span>"
             } ?? "—"

@@ -10,3 +10,9 @@ extension CorrectionRecord {
         [String(position), account, correctionID, corrects, amount.description, CSV.text(actor), at, CSV.text(reason)]
     }
 }
+
+extension [CorrectionRecord] {
+    /// The corrections as CSV, header first: one export for `ledger audit corrections --csv`
+    /// and the console's, so that the two files are the same bytes.
+    public var csvLines: [String] { CSV.lines(header: CorrectionRecord.csvHeader, map(\.csvFields)) }
+}

@@ -40,6 +40,17 @@ public enum TimelineSubject: Equatable, Sendable {
         }
     }
 
+    /// `kind:id`, as the console's links write it (the reverse of `init(kind:id:)`).
+    public var reference: String {
+        switch self {
+        case .stream(let s): return "stream:" + s
+        case .payer(let id): return "payer:" + id
+        case .project(let id): return "project:" + id
+        case .org(let id): return "org:" + id
+        case .app(let id): return "app:" + id
+        }
+    }
+
     /// The streams to read. Related streams are found through the projections, so one
     /// created a moment ago appears once the projector has applied it.
     public func streams(pool: PostgresPool) throws -> [String] {

@@ -1,7 +1,6 @@
 import LedgerDomain
 import LedgerJSON
 import LedgerServices
-import Projections
 
 /// `ledger audit corrections`: the corrections posted (J3), across every account or one
 /// project's or payer's, oldest first, with who posted each, when and why.
@@ -14,7 +13,7 @@ struct AuditCorrectionsAction: AdminAction {
     static let isOperatorAct = false
 
     let account: Pool?
-    let filter: CorrectionFilter
+    let query: CorrectionsQuery
     let csv: Bool
 
     init(_ options: AdminOptions) throws {
@@ -28,8 +27,8 @@ struct AuditCorrectionsAction: AdminAction {
         let since = try Self.instant(options, "since")
         let until = try Self.instant(options, "until")
         if let since, let until, since >= until { throw UsageError("--since must be before --until") }
-        filter = CorrectionFilter(account: account?.description, actor: try options.optionalText("actor", maximumLength: 200),
-                                  since: since, until: until)
+        query = CorrectionsQuery(account: account, actor: try options.optionalText("actor", maximumLength: 200),
+                                 since: since, until: until)
         csv = options.flag("csv")
     }
 
@@ -41,22 +40,18 @@ struct AuditCorrectionsAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        if let account {
-            let state = try session.accountsState(account)
+        guard let rows = try session.answerCaughtUp(query) else {
             switch account {
-            case .payer(let id) where !state.payers.contains(id): throw AdminError(.notFound, "payer \(id) does not exist")
-            case .project(let id) where !state.projects.contains(id): throw AdminError(.notFound, "project \(id) does not exist")
-            default: break
+            case .payer(let id)?: throw AdminError(.notFound, "payer \(id) does not exist")
+            case .project(let id)?: throw AdminError(.notFound, "project \(id) does not exist")
+            case nil: preconditionFailure("corrections across every account are always answered")
             }
-        } else {
-            try session.catchUp()
         }
-        let rows = try session.billing.corrections(filter)
         var receipt = AdminReceipt()
         receipt.fields["account"] = account.map { .string($0.description) } ?? .null
         receipt.fields["corrections"] = try JSONValueEncoder().encode(rows)
         if csv {
-            receipt.lines = CSV.lines(header: CorrectionRecord.csvHeader, rows.map(\.csvFields))
+            receipt.lines = rows.csvLines
             return receipt
         }
         receipt.lines.append("corrections\(account.map { " of \($0)" } ?? ""): \(rows.count)")

@@ -1,9 +1,6 @@
-import Crypto
-import EventStore
 import LedgerDomain
 import LedgerJSON
 import LedgerServices
-import Projections
 
 /// `ledger audit prove`, `ledger audit consistency` and `ledger audit checkpoint`: what
 /// the log's transparency routes answer (docs/audit.md), from the command line. `--json`
@@ -24,8 +21,9 @@ struct AuditProveAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let proof = try AuditProofs.proving { try MerkleReadModel(pool: session.pool).inclusionProof(position: position, size: size) }
-        let body = TransparencyBodies.InclusionBody(proof)
+        guard let body = try AuditProofs.proving({ try session.answer(InclusionProofQuery(position: position, size: size)) }) else {
+            throw AdminError(.notFound, "no proof of position \(position) in the tree of \(size)")
+        }
         var receipt = AdminReceipt(fields: try AuditProofs.fields(body))
         receipt.lines = ["event \(position) (leaf \(position - 1)) is in the tree of \(size) events",
                          "root \(body.root)", "leaf \(body.leafHash ?? "(archived event: recompute it from its file)")"]
@@ -51,8 +49,9 @@ struct AuditConsistencyAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let proof = try AuditProofs.proving { try MerkleReadModel(pool: session.pool).consistencyProof(from: from, to: to) }
-        let body = TransparencyBodies.ConsistencyBody(proof)
+        guard let body = try AuditProofs.proving({ try session.answer(ConsistencyProofQuery(from: from, to: to)) }) else {
+            throw AdminError(.notFound, "no proof from the tree of \(from) to the tree of \(to)")
+        }
         var receipt = AdminReceipt(fields: try AuditProofs.fields(body))
         receipt.lines = ["the tree of \(from) events is the beginning of the tree of \(to)",
                          "from_root \(body.fromRoot)", "to_root \(body.toRoot)"]
@@ -75,22 +74,20 @@ struct AuditCheckpointAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let model = MerkleReadModel(pool: session.pool)
-        guard let found = try position.map(model.checkpoint(at:)) ?? model.latestCheckpoint() else {
+        guard let checked = try AuditProofs.proving({ try session.answer(CheckpointCheckQuery(position: position)) }) else {
             throw AdminError(.notFound, position.map { "there is no checkpoint at position \($0)" } ?? "no checkpoint has been signed yet")
         }
-        let signed = Ed25519.verify(publicKey: found.publicKey, message: Array(found.checkpoint.text.utf8), signature: found.signature)
-        let root = try AuditProofs.proving { try model.root(size: found.checkpoint.size) }
-        var receipt = AdminReceipt(fields: try AuditProofs.fields(TransparencyBodies.CheckpointBody(found)))
+        let (signed, rootMatches) = (checked.signatureValid, checked.rootMatchesTree)
+        var receipt = AdminReceipt(fields: try AuditProofs.fields(checked.body))
         receipt.fields["signature_valid"] = .bool(signed)
-        receipt.fields["root_matches_tree"] = .bool(root == found.checkpoint.root)
-        receipt.lines = found.checkpoint.text.split(separator: "\n").map(String.init) + [
-            "position \(found.position), key id \(found.keyID)",
+        receipt.fields["root_matches_tree"] = .bool(rootMatches)
+        receipt.lines = checked.text.split(separator: "\n").map(String.init) + [
+            "position \(checked.position), key id \(checked.keyID)",
             "signature: \(signed ? "valid" : "INVALID")",
-            "root: \(root == found.checkpoint.root ? "the tree's at that size" : "DIFFERS from the tree's at that size")",
+            "root: \(rootMatches ? "the tree's at that size" : "DIFFERS from the tree's at that size")",
         ]
-        guard signed, root == found.checkpoint.root else {
-            throw AdminError(.checkpointInvalid, "the checkpoint at position \(found.position) does not check: signature \(signed ? "valid" : "invalid"), root \(root == found.checkpoint.root ? "matches" : "differs")")
+        guard signed, rootMatches else {
+            throw AdminError(.checkpointInvalid, "the checkpoint at position \(checked.position) does not check: signature \(signed ? "valid" : "invalid"), root \(rootMatches ? "matches" : "differs")")
         }
         return receipt
     }
@@ -101,11 +98,11 @@ enum AuditProofs {
         try JSONValueEncoder().encode(body).objectValue ?? [:]
     }
 
-    /// The read model's refusals as the commands report them.
+    /// A proof's refusals as the commands report them.
     static func proving<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let refusal as MerkleReadModel.Refusal {
+        do { return try body() } catch let refusal as ProofRefusal {
             switch refusal {
-            case .notCreated, .beyondTree: throw AdminError(.notFound, refusal.description)
+            case .treeBehind(let detail): throw AdminError(.notFound, detail)
             case .invalid(let what): throw UsageError(what)
             }
         }

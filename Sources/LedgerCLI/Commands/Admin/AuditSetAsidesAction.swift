@@ -1,8 +1,5 @@
-import EventStore
-import LedgerDomain
 import LedgerJSON
-import ProjectionEngine
-import Projections
+import LedgerServices
 
 /// `ledger audit set-asides`: every event an operator set aside, for which projection,
 /// who did it, why, and whether the projection has skipped it yet.
@@ -16,28 +13,21 @@ struct AuditSetAsidesAction: AdminAction {
     init(_ options: AdminOptions) throws {}
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let (recorded, skipped) = try session.pool.read { conn -> ([RecordedEvent], [String: [ProjectionSchema.SkippedEvent]]) in
-            let events = try LogReader(conn).events(ofType: EventSetAside.type)
-            var skipped: [String: [ProjectionSchema.SkippedEvent]] = [:]
-            for projection in AllProjections.all { skipped[projection.name] = try ProjectionSchema.skippedEvents(projection.schema, on: conn) }
-            return (events, skipped)
-        }
+        let setAsides = try session.answer(SetAsidesQuery()) ?? []
         var receipt = AdminReceipt()
         var items: [JSONValue] = []
-        receipt.lines.append("events set aside: \(recorded.count)")
-        for event in recorded {
-            let setAside = try event.decode(EventSetAside.self)
-            let metadata = try event.metadata()
-            let done = skipped[setAside.projection]?.contains { $0.position == setAside.position } ?? false
+        receipt.lines.append("events set aside: \(setAsides.count)")
+        for s in setAsides {
+            let who = s.operatorName ?? "unknown"
             items.append([
-                "projection": .string(setAside.projection), "position": .integer(setAside.position),
-                "event_type": .string(setAside.eventType), "error": .string(setAside.error),
-                "set_aside_at": .integer(event.position), "operator": .string(metadata?.actor.id ?? "unknown"),
-                "reason": .string(metadata?.reason ?? ""), "skipped": .bool(done),
+                "projection": .string(s.projection), "position": .integer(s.position),
+                "event_type": .string(s.eventType), "error": .string(s.error),
+                "set_aside_at": .integer(s.setAsideAt), "operator": .string(who),
+                "reason": .string(s.reason ?? ""), "skipped": .bool(s.skipped),
             ])
-            receipt.lines.append("position \(setAside.position) (\(setAside.eventType)) set aside for \(setAside.projection) at position \(event.position) by \(metadata?.actor.id ?? "unknown")\(done ? "" : " (not skipped yet)")")
-            receipt.lines.append("  error: \(setAside.error)")
-            receipt.lines.append("  why: \(metadata?.reason ?? "")")
+            receipt.lines.append("position \(s.position) (\(s.eventType)) set aside for \(s.projection) at position \(s.setAsideAt) by \(who)\(s.skipped ? "" : " (not skipped yet)")")
+            receipt.lines.append("  error: \(s.error)")
+            receipt.lines.append("  why: \(s.reason ?? "")")
         }
         receipt.fields["set_asides"] = .array(items)
         return receipt

@@ -23,8 +23,7 @@ struct LateUsageAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp()
-        let rows = try session.billing.lateUsage(pool: pool, month: month)
+        let rows = try session.answerCaughtUp(LateUsageQuery(pool: pool, month: month)) ?? []
         var receipt = AdminReceipt()
         receipt.fields["late_usage"] = try JSONValueEncoder().encode(rows)
         if csv {

@@ -1,7 +1,7 @@
 import Foundation
 import LedgerDomain
 import LedgerJSON
-import Projections
+import LedgerServices
 
 /// `ledger admin campaign stats`: how often each campaign's offer (and each experiment
 /// variant) was served to an app's users, from the IAP projection. Read-only.
@@ -42,15 +42,9 @@ struct CampaignStatsAction: AdminAction {
 
     static func rows(_ app: String, session: AdminSession) throws -> [Row] {
         // The projection is created by the projector; until then there is nothing to read.
-        guard let raw = try CatalogSnapshot.impressions(app: app, pool: session.pool)?.map({ ($0.campaignID, $0.variantID, $0.count) }) else {
-            throw AdminError(.projectionUnavailable, "the IAP projection does not exist yet: start the projector (`ledger project`) and retry")
-        }
-        let totals = Dictionary(raw.map { ($0.0, $0.2) }, uniquingKeysWith: +)
-        return raw.map { campaign, variant, count in
-            let total = totals[campaign] ?? 0
-            // A share for display, not money: a double is exact enough for one decimal.
-            let share = total > 0 ? Double(count) / Double(total) * 100 : 0
-            return Row(campaignID: campaign, variantID: variant, count: count, share: String(format: "%.1f", share))
+        guard let impressions = try session.answer(CampaignImpressionsQuery(app: app)) else { throw AppListAction.catalogNotThereYet }
+        return impressions.map {
+            Row(campaignID: $0.campaignID, variantID: $0.variantID, count: $0.count, share: String(format: "%.1f", $0.sharePercent))
         }
     }
 

@@ -17,8 +17,8 @@ struct AppShowAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let catalog = try AppListAction.catalog(id, session: session)
-        guard let app = try AppListAction.apps(id, session: session).first else { throw AdminError(.notFound, "app \(id) does not exist") }
+        let view = try AppListAction.app(id, session: session)
+        let (app, catalog) = (view.app, view.catalog)
         var receipt = AdminReceipt()
         receipt.fields["app"] = try JSONValueEncoder().encode(app)
         receipt.fields["products"] = try JSONValueEncoder().encode(catalog.products)

@@ -17,7 +17,7 @@ struct CampaignListAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let catalog = try AppListAction.catalog(app, session: session)
+        let catalog = try AppListAction.app(app, session: session).catalog
         var receipt = AdminReceipt()
         receipt.fields["app_id"] = .string(app)
         receipt.fields["campaigns"] = try Self.json(catalog)

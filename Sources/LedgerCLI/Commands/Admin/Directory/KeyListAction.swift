@@ -1,6 +1,6 @@
 import LedgerDomain
 import LedgerJSON
-import Projections
+import LedgerServices
 
 /// `ledger admin key list`: the secret keys, by their id and printable prefix; the log
 /// holds only each key's SHA-256, so no command can print a key again.
@@ -26,8 +26,7 @@ struct KeyListAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp(BillingProjection())
-        let keys = try session.billing.keys(of: principal)
+        let keys = try session.answerCaughtUp(KeyListQuery(of: principal)) ?? []
         var receipt = AdminReceipt()
         receipt.fields["keys"] = try JSONValueEncoder().encode(keys)
         receipt.lines = Self.lines(keys)
@@ -35,7 +34,7 @@ struct KeyListAction: AdminAction {
     }
 
     /// The keys as a table, or a line saying there are none.
-    static func lines(_ keys: [BillingDirectory.Key]) -> [String] {
+    static func lines(_ keys: KeyListQuery.Answer) -> [String] {
         keys.isEmpty ? ["no keys"] : TextTable.lines(
             ["key", "principal", "prefix", "revoked", "issued"],
             keys.map { [$0.keyID, $0.principal, $0.prefix + "…", $0.revoked ? "yes" : "no", String($0.position)] },

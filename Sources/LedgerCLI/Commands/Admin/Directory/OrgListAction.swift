@@ -1,5 +1,5 @@
 import LedgerJSON
-import Projections
+import LedgerServices
 
 /// `ledger admin org list`: every organization with its admins and education status.
 struct OrgListAction: AdminAction {
@@ -12,22 +12,22 @@ struct OrgListAction: AdminAction {
     init(_ options: AdminOptions) throws {}
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp(OrganizationsProjection())
-        let orgs = try OrganizationsReadModel(pool: session.pool).organizations()
+        let orgs = try session.answerCaughtUp(OrganizationsQuery()) ?? []
         var receipt = AdminReceipt()
         receipt.fields["organizations"] = try JSONValueEncoder().encode(orgs)
         receipt.lines = orgs.isEmpty ? ["no organizations"] : TextTable.lines(
             ["org", "name", "reseller", "education", "admins"],
-            orgs.map { [$0.id, $0.name, $0.resellerID ?? "-", Self.education($0), $0.admins.joined(separator: ",")] })
+            orgs.map { [$0.id, $0.name, $0.resellerID ?? "-", Self.education($0.education), $0.admins.joined(separator: ",")] })
         return receipt
     }
 
-    /// O8/O9: a staff decision, else the school domain that made it eligible, else none.
-    static func education(_ org: OrganizationsReadModel.Record) -> String {
-        switch org.staffEducation {
-        case true?: return "staff: yes"
-        case false?: return "staff: no"
-        case nil: return org.autoEducationDomain.map { "auto: " + $0 } ?? "-"
+    /// O8/O9 as `org list` and `org show` print it.
+    static func education(_ status: EducationStatus) -> String {
+        switch status {
+        case .staff(eligible: true): return "staff: yes"
+        case .staff(eligible: false): return "staff: no"
+        case .domain(let domain): return "auto: " + domain
+        case .undecided: return "-"
         }
     }
 }

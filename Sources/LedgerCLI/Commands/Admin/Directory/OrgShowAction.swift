@@ -1,6 +1,6 @@
 import LedgerDomain
 import LedgerJSON
-import Projections
+import LedgerServices
 
 /// `ledger admin org show`: one organization, the plan it is on now and where that plan
 /// comes from, and its App Store subscriptions: the answer to "why is this customer on
@@ -19,13 +19,11 @@ struct OrgShowAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp(OrganizationsProjection())
-        let model = OrganizationsReadModel(pool: session.pool)
-        guard let org = try model.organizations(id: id).first, let snapshot = try model.snapshot(id) else {
+        guard let view = try session.answerCaughtUp(OrganizationQuery(id)) else {
             throw AdminError(.notFound, "organization \(id) does not exist")
         }
-        let now = session.now
-        let current = snapshot.plans.current(at: now)
+        let (org, snapshot, now) = (view.organization, view.snapshot, view.at)
+        let current = view.current
         let source = current.source?.rawValue ?? "none"
         var receipt = AdminReceipt()
         receipt.fields["organization"] = try JSONValueEncoder().encode(org)
@@ -41,7 +39,7 @@ struct OrgShowAction: AdminAction {
         })
         receipt.lines = ["organization \(org.id): \(org.name) (created at position \(org.position))",
                          "plan now: \(current.plan.rawValue), from \(source)",
-                         "education: \(OrgListAction.education(org))",
+                         "education: \(OrgListAction.education(view.education))",
                          "admins: " + (org.admins.isEmpty ? "none" : org.admins.joined(separator: ", "))]
         for (name, timeline) in [("staff", snapshot.plans.staff), ("billing", snapshot.plans.billing)] {
             // Segments, not raw changes: a downgrade takes effect when the month ends (O-rules).

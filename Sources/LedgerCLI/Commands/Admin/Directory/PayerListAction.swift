@@ -1,5 +1,5 @@
 import LedgerJSON
-import Projections
+import LedgerServices
 
 /// `ledger admin payer list`: every payer, its plan and the projects it funds now.
 struct PayerListAction: AdminAction {
@@ -12,8 +12,7 @@ struct PayerListAction: AdminAction {
     init(_ options: AdminOptions) throws {}
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp(BillingProjection())
-        let payers = try session.billing.payers(now: session.now)
+        let payers = try session.answerCaughtUp(PayerListQuery()) ?? []
         var receipt = AdminReceipt()
         receipt.fields["payers"] = try JSONValueEncoder().encode(payers)
         receipt.lines = payers.isEmpty ? ["no payers"] : TextTable.lines(

@@ -1,7 +1,5 @@
-import LedgerDomain
 import LedgerJSON
 import LedgerServices
-import Projections
 
 /// `ledger admin payer show`: one payer, its balance (as `GET /v1/payers/{id}/balance`
 /// answers it), the projects it funds and its keys.
@@ -19,12 +17,10 @@ struct PayerShowAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp(BillingProjection())
-        guard let payer = try session.billing.payers(id: id, now: session.now).first else {
+        guard let overview = try session.answerCaughtUp(PayerOverviewQuery(id)) else {
             throw AdminError(.notFound, "payer \(id) does not exist")
         }
-        let keys = try session.billing.keys(of: KeyPrincipal(kind: .payer, id: id))
-        let balance = try session.answer(BalanceQuery(.payer(id)))
+        let (payer, keys, balance) = (overview.payer, overview.keys, overview.balance)
         var receipt = AdminReceipt()
         receipt.fields["payer"] = try JSONValueEncoder().encode(payer)
         receipt.fields["keys"] = try JSONValueEncoder().encode(keys)

@@ -16,7 +16,7 @@ struct ProductListAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let catalog = try AppListAction.catalog(app, session: session)
+        let catalog = try AppListAction.app(app, session: session).catalog
         var receipt = AdminReceipt()
         receipt.fields["app_id"] = .string(app)
         receipt.fields["products"] = try JSONValueEncoder().encode(catalog.products)

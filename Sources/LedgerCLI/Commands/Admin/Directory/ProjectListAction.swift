@@ -1,6 +1,5 @@
-import LedgerDomain
 import LedgerJSON
-import Projections
+import LedgerServices
 
 /// `ledger admin project list`: every project and the pool funding it now.
 struct ProjectListAction: AdminAction {
@@ -21,9 +20,8 @@ struct ProjectListAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp(BillingProjection())
-        var projects = try session.billing.projects(fundedBy: payer.map(Pool.payer), now: session.now)
-        if selfPaying { projects = projects.filter { $0.pool == Pool.project($0.id).description } }
+        let selection: ProjectListQuery.Selection = selfPaying ? .selfPaying : payer.map { .fundedBy(payer: $0) } ?? .all
+        let projects = try session.answerCaughtUp(ProjectListQuery(selection)) ?? []
         var receipt = AdminReceipt()
         receipt.fields["projects"] = try JSONValueEncoder().encode(projects)
         receipt.lines = projects.isEmpty ? ["no projects"] : TextTable.lines(

@@ -1,7 +1,5 @@
-import LedgerDomain
 import LedgerJSON
 import LedgerServices
-import Projections
 
 /// `ledger admin project show`: one project, its funding history, its balance (as
 /// `GET /v1/projects/{id}/balance` answers it) and its keys.
@@ -19,12 +17,10 @@ struct ProjectShowAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp(BillingProjection())
-        guard let project = try session.billing.projects(id: id, now: session.now).first else {
+        guard let overview = try session.answerCaughtUp(ProjectOverviewQuery(id)) else {
             throw AdminError(.notFound, "project \(id) does not exist")
         }
-        let keys = try session.billing.keys(of: KeyPrincipal(kind: .project, id: id))
-        let balance = try session.answer(BalanceQuery(.project(id)))
+        let (project, keys, balance) = (overview.project, overview.keys, overview.balance)
         var receipt = AdminReceipt()
         receipt.fields["project"] = try JSONValueEncoder().encode(project)
         receipt.fields["keys"] = try JSONValueEncoder().encode(keys)

@@ -1,6 +1,6 @@
 import Foundation
 import LedgerJSON
-import Projections
+import LedgerServices
 
 /// `ledger admin webhook deliveries`: a subscription's attempts, newest first.
 struct WebhookDeliveriesAction: AdminAction {
@@ -21,10 +21,9 @@ struct WebhookDeliveriesAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp(WebhooksProjection())
-        let model = WebhooksReadModel(pool: session.pool)
-        guard try !model.subscriptions(id: id).isEmpty else { throw AdminError(.notFound, "webhook \(id) does not exist") }
-        let attempts = try model.attempts(webhook: id, limit: limit)
+        guard let attempts = try session.answerCaughtUp(WebhookDeliveriesQuery(id, limit: limit)) else {
+            throw AdminError(.notFound, "webhook \(id) does not exist")
+        }
         var receipt = AdminReceipt()
         receipt.fields["attempts"] = try JSONValueEncoder().encode(attempts)
         receipt.lines = attempts.isEmpty ? ["no delivery attempts yet"] : TextTable.lines(

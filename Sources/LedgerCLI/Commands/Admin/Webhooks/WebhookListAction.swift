@@ -1,5 +1,5 @@
 import LedgerJSON
-import Projections
+import LedgerServices
 
 /// `ledger admin webhook list`: every subscription, or one project's.
 struct WebhookListAction: AdminAction {
@@ -16,8 +16,7 @@ struct WebhookListAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp(WebhooksProjection())
-        let subscriptions = try WebhooksReadModel(pool: session.pool).subscriptions(project: project)
+        let subscriptions = try session.answerCaughtUp(WebhookListQuery(project: project)) ?? []
         var receipt = AdminReceipt()
         receipt.fields["webhooks"] = try JSONValueEncoder().encode(subscriptions)
         receipt.lines = subscriptions.isEmpty ? ["no webhook subscriptions"] : TextTable.lines(

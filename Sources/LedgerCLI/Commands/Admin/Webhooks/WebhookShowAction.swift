@@ -1,6 +1,6 @@
 import LedgerDomain
 import LedgerJSON
-import Projections
+import LedgerServices
 
 /// `ledger admin webhook show`: one subscription, and which secrets sign its messages now.
 struct WebhookShowAction: AdminAction {
@@ -17,8 +17,7 @@ struct WebhookShowAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        try session.catchUp(WebhooksProjection())
-        guard let s = try WebhooksReadModel(pool: session.pool).subscriptions(id: id).first else {
+        guard let s = try session.answerCaughtUp(WebhookQuery(id)) else {
             throw AdminError(.notFound, "webhook \(id) does not exist")
         }
         var receipt = AdminReceipt()

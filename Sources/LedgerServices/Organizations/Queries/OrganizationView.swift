@@ -1,0 +1,26 @@
+import LedgerDomain
+import Projections
+
+/// An organization as an operator looks at it, at the instant it was read: the plan now
+/// and each subscription's status are judged at that one instant, so that every surface
+/// showing it says the same.
+public struct OrganizationView: Sendable {
+    /// Its name, reseller, education decisions and admins, as listed.
+    public var organization: OrganizationsReadModel.Record
+    /// Its plan timelines and App Store subscriptions, as the App Store rules judge them.
+    public var snapshot: OrganizationSnapshot
+    /// The instant it was read at.
+    public var at: Timestamp
+
+    public init(organization: OrganizationsReadModel.Record, snapshot: OrganizationSnapshot, at: Timestamp) {
+        self.organization = organization
+        self.snapshot = snapshot
+        self.at = at
+    }
+
+    /// The plan in force at `at` and the source it comes from (nil: the default plan).
+    public var current: (plan: Plan, source: PlanSource?) { snapshot.plans.current(at: at) }
+
+    /// O8/O9: who decided its education eligibility.
+    public var education: EducationStatus { organization.education }
+}
