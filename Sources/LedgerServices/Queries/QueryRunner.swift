@@ -89,7 +89,8 @@ public struct QueryRunner: Sendable {
     /// Runs `body` on a replica in rotation whose copies of `projections` have passed
     /// `position`, else on the primary. A replica that fails the read is taken out of
     /// rotation and the read is done again on the primary: a read is safe to repeat.
-    private func onReplicaOrPrimary<T>(_ projections: [String], atLeast position: Int64, _ body: (PostgresPool) throws -> T) throws -> T {
+    /// Public for the reads not yet written as queries (the catalog's, an offer's).
+    public func onReplicaOrPrimary<T>(_ projections: [String], atLeast position: Int64, _ body: (PostgresPool) throws -> T) throws -> T {
         if let replicas, let replica = replicas.pick(projections: projections, atLeast: position) {
             do {
                 let value = try body(replica.pool)
