@@ -90,6 +90,24 @@ public final class ServiceContext: Sendable {
         Self.registerReplicaMetrics(metrics, replicas: replicas)
     }
 
+    /// The shared acts, on the service's pools and clock, each append counted.
+    public var acts: ActRunner { ActRunner(store: store, pool: pool, now: now, observe: { [self] in count($0) }) }
+
+    /// Appends and waits on this thread, counting the outcome as a request's append is
+    /// counted: for work outside a request handler (tools, tests), never in one.
+    public func appendAndWait(_ request: AppendRequest) throws(AppendError) -> AppendResult {
+        let result = Result { () throws(AppendError) -> AppendResult in try store.append(request) }
+        count(result)
+        return try result.get()
+    }
+
+    private func count(_ result: Result<AppendResult, AppendError>) {
+        switch result {
+        case .success(let r): appendCounter.increment(labels: ["result": r.replayed ? "replayed" : "appended"])
+        case .failure(let e): appendCounter.increment(labels: ["result": e.code.rawValue])
+        }
+    }
+
     /// Starts the background threads: the projection follower, the replica polls, the
     /// readiness monitor (the catalog's cache starts itself on first use).
     public func start() {

@@ -2,6 +2,7 @@ import Dispatch
 import EventStore
 import Foundation
 import LedgerCLI
+import LedgerDomain
 import Postgres
 import Synchronization
 import Threads

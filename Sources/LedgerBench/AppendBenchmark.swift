@@ -2,6 +2,7 @@ import Dispatch
 import EventStore
 import Foundation
 import LedgerCLI
+import LedgerDomain
 import LedgerJSON
 import Postgres
 import Synchronization

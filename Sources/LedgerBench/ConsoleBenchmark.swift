@@ -65,7 +65,7 @@ enum ConsoleBenchmark {
                                            metadata: EventMetadata(actor: Actor(.system, "bench"), reason: "ledger bench console")))
         let settings = ConsoleSettings(secret: SecureRandom.bytes(32))
         let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4),
-                                router: Console(pool: pool, store: store, settings: settings).router(),
+                                router: Console(database: LedgerDatabase(store: store, pool: pool), settings: settings).router(),
                                 logger: Logger(minimumLevel: .error, sink: MemoryLogSink()))
         try server.start()
         defer { server.shutdown(gracePeriod: 1) }

@@ -2,6 +2,7 @@ import API
 import EventStore
 import Foundation
 import HTTP
+import LedgerDomain
 import LedgerJSON
 import Postgres
 import ProjectionEngine

@@ -2,6 +2,7 @@
 import EventStore
 import Foundation
 import LedgerDomain
+import LedgerServices
 import Postgres
 import Projections
 import Testing
@@ -175,17 +176,16 @@ struct ConsoleCatalogAndJobsTests {
 
     @Test("a rebuild nobody decides about is discarded after its timeout, and a decision that comes later is refused")
     func undecidedRebuild() throws {
-        let projection = try #require(AllProjections.named("iap"))
         let f = try AdminFixture()
         defer { f.shutdown() }
         try f.settle()
-        let jobs = ConsoleJobs(readyTimeout: 0.5)
-        let id = try #require(jobs.startRebuild(projection, by: "omar", now: .minimum, conninfo: f.db.projectorURL) { _, _, _, _ in 0 })
+        let jobs = ConsoleJobs(database: LedgerDatabase(store: f.store, pool: f.pool), projectorConninfo: f.db.projectorURL, readyTimeout: 0.5)
+        let id = try jobs.startRebuild(projectionNamed: "billing", by: "omar", now: Timestamp.minimum)
         #expect(Poll.until(timeout: 30) { jobs.currentRebuild?.phase == .discarded })
         #expect(!jobs.decide(id, .swap(operatorName: "omar", reason: "late", key: "k")))
         #expect(jobs.currentRebuild?.phase == .discarded)
         // The rebuild lock is free again: another rebuild starts and reaches its decision.
-        let next = try #require(jobs.startRebuild(projection, by: "omar", now: .minimum, conninfo: f.db.projectorURL) { _, _, _, _ in 0 })
+        let next = try jobs.startRebuild(projectionNamed: "billing", by: "omar", now: Timestamp.minimum)
         #expect(next != id)
         #expect(Poll.until(timeout: 30) { [.ready, .discarded].contains(jobs.currentRebuild?.phase) })
     }

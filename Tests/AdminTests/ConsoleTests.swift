@@ -77,7 +77,7 @@ struct ConsoleTests {
             self.settings = settings
             server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4,
                                                                        trustedProxies: proxied ? try TrustedProxies(parsing: "127.0.0.1") : .none),
-                                router: Console(pool: f.pool, store: f.store, settings: settings).router(),
+                                router: Console(database: LedgerDatabase(store: f.store, pool: f.pool), settings: settings).router(),
                                 logger: Logger(minimumLevel: .error, sink: MemoryLogSink()))
             try server.start()
         }
@@ -421,7 +421,7 @@ struct ConsoleTests {
         defer { store.close() }
         let secret = Array("a console secret of the tests, 32+ bytes".utf8)
         let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 2),
-                                router: Console(pool: pool, store: store, settings: ConsoleSettings(secret: secret)).router(),
+                                router: Console(database: LedgerDatabase(store: store, pool: pool), settings: ConsoleSettings(secret: secret)).router(),
                                 logger: Logger(minimumLevel: .error, sink: MemoryLogSink()))
         try server.start()
         defer { server.shutdown(gracePeriod: 1) }

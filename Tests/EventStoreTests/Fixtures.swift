@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import LedgerDomain
 import LedgerJSON
 import TestSupport
 

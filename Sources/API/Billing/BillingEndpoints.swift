@@ -1,7 +1,6 @@
 import HTTP
 import LedgerDomain
 import LedgerJSON
-import Projections
 
 /// Registers the billing surface: the three reads for projects and payers, and ingestion.
 enum BillingEndpoints {

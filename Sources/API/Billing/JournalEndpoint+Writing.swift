@@ -1,5 +1,5 @@
 import LedgerJSON
-import Projections
+import LedgerServices
 
 // A page is written member by member from the statement's rows rather than through
 // `Codable`, whose walk over 50 entries of 13 fields cost three times the statement that
@@ -25,7 +25,7 @@ extension JournalEndpoint.Response: JSONStreamWritable {
         }
     }
 
-    private static func writeEntry(_ i: Int, of page: JournalPage, to w: inout JSONStreamWriter) {
+    private static func writeEntry(_ i: Int, of page: JournalQuery.Page, to w: inout JSONStreamWriter) {
         w.object { (w: inout JSONStreamWriter) in
             w.member("amount", page.amount(at: i).canonical)
             w.key("corrected_by")

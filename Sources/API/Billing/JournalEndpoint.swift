@@ -1,7 +1,6 @@
 import HTTP
 import LedgerDomain
 import LedgerServices
-import Projections
 
 /// J1–J4: posted entries, oldest first, with a stable opaque cursor (`JournalQuery`).
 enum JournalEndpoint {
@@ -9,7 +8,7 @@ enum JournalEndpoint {
     /// rows (`JournalEndpoint+Writing.swift`), and the cursor after it.
     struct Response: Sendable {
         var account: AccountRef
-        var page: JournalPage
+        var page: JournalQuery.Page
         var nextCursor: String?
     }
 

@@ -1,7 +1,6 @@
-import Crypto
 import HTTP
 import LedgerDomain
-import Projections
+import LedgerServices
 
 /// Who a request to the catalog surface comes from: the app of its `X-ZeroSettle-Key`.
 struct PublishableKey: Sendable {
@@ -11,13 +10,13 @@ struct PublishableKey: Sendable {
     static let header = "X-ZeroSettle-Key"
 
     /// 401 for a missing or unknown key, 403 for a revoked key or a disabled app.
-    static func authenticate(_ request: HTTPRequest, _ snapshot: CatalogSnapshot) throws(CatalogError) -> PublishableKey {
-        guard let text = request.headers[header], !text.isEmpty else { throw .missingKey() }
-        guard KeyMode.allCases.contains(where: { text.hasPrefix($0.prefix) }), text.utf8.count <= 200 else { throw .invalidKey() }
-        guard let key = snapshot.keys[Hex.encode(SHA256.hash(Array(text.utf8)))], let app = snapshot.apps[key.appID],
-              text.hasPrefix(key.mode.prefix) else { throw .invalidKey() }
-        if key.revoked { throw .revokedKey() }
-        if !app.enabled { throw .disabledApp() }
-        return PublishableKey(app: app, mode: key.mode)
+    static func authenticate(_ request: HTTPRequest, _ catalog: CatalogService) throws -> PublishableKey {
+        guard let text = request.headers[header], !text.isEmpty else { throw CatalogError.missingKey() }
+        switch try catalog.authenticate(publishableKey: text) {
+        case .valid(let app, let mode): return PublishableKey(app: app, mode: mode)
+        case .unknown: throw CatalogError.invalidKey()
+        case .revoked: throw CatalogError.revokedKey()
+        case .disabledApp: throw CatalogError.disabledApp()
+        }
     }
 }

@@ -1,5 +1,4 @@
 import AppStore
-import EventStore
 import Foundation
 import HTTP
 import LedgerDomain
@@ -13,7 +12,7 @@ import LedgerServices
 enum TransactionSyncEndpoint {
     static func handle(_ request: HTTPRequest, context: ServiceContext) throws -> HTTPResponse {
         do {
-            let key = try PublishableKey.authenticate(request, try context.catalog.snapshot())
+            let key = try PublishableKey.authenticate(request, context.catalog)
             let body = try request.jsonBody()
             guard body.objectValue != nil else {
                 throw CatalogError.badRequest("the body must be a JSON object {\"user_id\": …, \"jws_representation\": …}", code: "invalid_body")

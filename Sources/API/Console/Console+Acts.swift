@@ -1,5 +1,4 @@
 import Crypto
-import EventStore
 import Foundation
 import HTTP
 import LedgerDomain
@@ -64,8 +63,8 @@ extension Console {
         guard let key = fields["key"], key.hasPrefix("console-"), key.utf8.count <= 64 else {
             throw Problem(status: 400, code: "invalid_form", title: "Form refused", detail: "The confirmation's key is missing: review the act again.")
         }
-        if let earlier = try store.log.events(appendedUnder: key).first {
-            return Self.redirect("/events/\(earlier.position)")
+        if let earlier = try runner.firstPosition(appendedUnder: key) {
+            return Self.redirect("/events/\(earlier)")
         }
         let parsed: any LedgerAct
         do { parsed = try parseAct(act, fields) } catch let problem as Problem where problem.status == 422 {
@@ -98,11 +97,6 @@ extension Console {
         default:
             throw outcome.problem ?? Problem(status: 500, code: "internal", detail: "an act's outcome has no problem")
         }
-    }
-
-    /// The shared acts, run on the console's pools.
-    var runner: ActRunner {
-        ActRunner(store: store, pool: pool, now: settings.now)
     }
 
     /// The reason, then the act's own fields.

@@ -1,5 +1,4 @@
 import Crypto
-import EventStore
 import HTTP
 import LedgerDomain
 import LedgerServices
@@ -25,7 +24,7 @@ extension Console {
             <p>Write the head down outside the database; later, <code>ledger verify --expect POSITION:HASH</code> proves today's
             log still passes through it. The query below recomputes every hash with PostgreSQL's own <code>sha256</code>
             and returns the first broken position, or nothing (docs/audit.md explains each part).</p>
-            <pre>\(HTML.escape(ChainVerifier.auditorSQL))</pre>
+            <pre>\(HTML.escape(ChainHeadQuery.auditorSQL))</pre>
             """, signedIn: viewer.frame, refresh: running ? 1 : nil)
     }
 
@@ -33,7 +32,7 @@ extension Console {
     /// page, which shows how far it got.
     func startVerification(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
         _ = try form(request, of: viewer)
-        _ = jobs.startVerification(by: viewer.state.name, now: settings.now(), conninfo: pool.conninfo)
+        _ = jobs.startVerification(by: viewer.state.name, now: settings.now())
         return Self.redirect("/chain")
     }
 

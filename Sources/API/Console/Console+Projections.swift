@@ -5,7 +5,7 @@ extension Console {
     /// Each projection against the log's head: position, lag, the version its tables were
     /// built with against the code's, and the event it stopped on, if any.
     func projectionsPage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
-        guard let overview = try queries.answer(ProjectionsOverviewQuery(projectorPool: projectorPool), as: viewer.reader) else {
+        guard let overview = try queries.answer(jobs.overview, as: viewer.reader) else {
             throw Problem(status: 404, code: "not_found", title: "Not found", detail: "There is no projection status to show.")
         }
         let head = overview.head
@@ -13,7 +13,7 @@ extension Console {
         func rebuild(_ projection: ProjectionsOverviewQuery.Item) -> String {
             guard mayAct else { return "" }
             guard projection.swappable else {
-                let why = projectorPool == nil ? "this console has no LEDGER_PROJECTOR_DATABASE_URL" : "its LEDGER_PROJECTOR_DATABASE_URL is not the projection's owner"
+                let why = settings.projectorConninfo == nil ? "this console has no LEDGER_PROJECTOR_DATABASE_URL" : "its LEDGER_PROJECTOR_DATABASE_URL is not the projection's owner"
                 return "<td>run <code>ledger replay --projection \(HTML.escape(projection.name))</code> as the projector (\(why): the console itself only reads the projections)</td>"
             }
             return """

@@ -1,9 +1,6 @@
-import Crypto
-import EventStore
 import HTTP
 import LedgerDomain
-import ProjectionEngine
-import Projections
+import LedgerServices
 
 extension Console {
     /// Starts rebuilding one projection beside the live one (what `ledger replay
@@ -11,22 +8,15 @@ extension Console {
     func startRebuild(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
         _ = try form(request, of: viewer)
         let name = request.pathParameters["name"] ?? ""
-        guard let projection = AllProjections.named(name) else {
+        do {
+            _ = try jobs.startRebuild(projectionNamed: name, by: viewer.state.name, now: settings.now())
+        } catch ConsoleJobs.RebuildRefusal.unknownProjection(let known) {
             throw Problem(status: 404, code: "not_found", title: "No such projection",
-                          detail: "The projections are \(AllProjections.all.map(\.name).joined(separator: ", ")).")
-        }
-        guard let conninfo = settings.projectorConninfo,
-              try projectorPool?.read({ try ProjectionSchema.swappable([projection.schema], on: $0) }).isEmpty == false else {
+                          detail: "The projections are \(known.joined(separator: ", ")).")
+        } catch ConsoleJobs.RebuildRefusal.needsProjectorRole {
             throw Problem(status: 409, code: "rebuild_unavailable", title: "Rebuilds need the projector's role",
-                          detail: "The console reads the projections and may not write them: give it LEDGER_PROJECTOR_DATABASE_URL (a login in ledger_projector), or run `ledger replay --projection \(projection.name)`.")
-        }
-        let store = self.store
-        let started = jobs.startRebuild(projection, by: viewer.state.name, now: settings.now(), conninfo: conninfo) {
-            differences, name, reason, key in
-            try ProjectionDifferences.record(differences, store: store, actor: Actor(.operator, name), reason: reason,
-                                             requestID: "console-" + Hex.encode(SecureRandom.bytes(8)), key: key, attempts: 5)
-        }
-        guard started != nil else {
+                          detail: "The console reads the projections and may not write them: give it LEDGER_PROJECTOR_DATABASE_URL (a login in ledger_projector), or run `ledger replay --projection \(name)`.")
+        } catch ConsoleJobs.RebuildRefusal.running {
             throw Problem(status: 409, code: "rebuild_running", title: "A rebuild is under way",
                           detail: "Another rebuild is under way or waits for a decision: see /projections/rebuild.")
         }
@@ -122,7 +112,7 @@ extension Console {
     }
 
     /// What a rebuild changes, per table and per account, as `ledger replay` prints it.
-    private func differencesHTML(_ differences: [ProjectionDifferences]) -> String {
+    private func differencesHTML(_ differences: [ConsoleJobs.Differences]) -> String {
         differences.map { d -> String in
             guard let live = d.livePosition else {
                 return "<p>No live projection yet: the rebuild creates it at position \(d.position).</p>"

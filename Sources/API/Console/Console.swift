@@ -1,34 +1,30 @@
 import Crypto
-import EventStore
 import Foundation
 import HTTP
 import LedgerDomain
 import LedgerServices
-import Postgres
 
 /// The operator and auditor console (docs/console.md): server-rendered HTML on a listener of its
 /// own (LEDGER_CONSOLE_ADDRESS), never on the public port. It reads through the read
 /// models and the log; every page needs a signed-in operator (docs/console.md).
 public struct Console: Sendable {
-    let pool: PostgresPool
-    let store: EventStore
+    let database: LedgerDatabase
     let settings: ConsoleSettings
     let operators: OperatorDirectory
     let sessions: ConsoleSessionStore
     let jobs: ConsoleJobs
-    /// The shared queries, on the console's pool and clock (operators read every account).
-    var queries: QueryRunner { QueryRunner(pool: pool, clock: settings.now) }
-    /// On `settings.projectorConninfo`: what a rebuild may swap.
-    let projectorPool: PostgresPool?
+    /// The shared queries, on the console's database and clock (operators read every account).
+    var queries: QueryRunner { database.queries(clock: settings.now) }
+    /// The shared acts, on the console's database and clock.
+    var runner: ActRunner { database.acts(now: settings.now) }
 
-    public init(pool: PostgresPool, store: EventStore, settings: ConsoleSettings) {
-        self.pool = pool
-        self.store = store
+    public init(database: LedgerDatabase, settings: ConsoleSettings) {
+        self.database = database
         self.settings = settings
-        self.operators = OperatorDirectory(pool: pool)
-        self.sessions = ConsoleSessionStore(pool: pool)
-        self.jobs = ConsoleJobs(readyTimeout: settings.rebuildDecisionTimeout)
-        self.projectorPool = settings.projectorConninfo.map { PostgresPool(conninfo: $0, maximumConnections: 1) }
+        self.operators = database.operators
+        self.sessions = database.consoleSessions
+        self.jobs = ConsoleJobs(database: database, projectorConninfo: settings.projectorConninfo,
+                                readyTimeout: settings.rebuildDecisionTimeout)
     }
 
     /// Every route of the console, each behind the `Host` check.

@@ -1,5 +1,4 @@
 import AppStore
-import EventStore
 import Foundation
 import HTTP
 import LedgerDomain
@@ -42,10 +41,10 @@ enum NotificationEndpoint {
                                      correlationID: ExternalID.value(verified.notificationUUID),
                                      extra: ["notification_type": .string(ExternalID.text(verified.notificationType)),
                                              "subtype": verified.subtype.map { .string(ExternalID.text($0)) } ?? .null])
-        return try context.perform(act, metadata: metadata) { outcome, request in
+        return try context.perform(act, metadata: metadata) { outcome, decision in
             let named: String
             switch outcome {
-            case .appended(let r): named = r.replayed ? "duplicate" : request?.events.first.map { AppStoreDecider.outcome(type: $0.type, data: $0.data) } ?? "applied"
+            case .appended(let r): named = r.replayed ? "duplicate" : decision?.events.first.map { AppStoreDecider.outcome(type: $0.type, data: $0.data) } ?? "applied"
             case .alreadyRecorded(let recorded):
                 context.logger.warning("notification uuid seen before with other content",
                                        ["notification_uuid": .string(uuid), "detail": .string(recorded.detail)])

@@ -1,9 +1,7 @@
-import EventStore
 import Foundation
 import HTTP
 import LedgerDomain
 import LedgerServices
-import Projections
 
 /// O1–O13: what an organization can buy through the App Store, and the token its
 /// purchases carry.
@@ -78,33 +76,27 @@ enum OfferEndpoint {
     static func handle(_ request: HTTPRequest, context: ServiceContext, settings: AppStoreSettings) throws -> HTTPResponse {
         let reader = try OrganizationAccess.reader(request, context, settings)
         let orgID = request.pathParameters["org_id"] ?? ""
-        let snapshot = try context.reading(OrganizationsProjection(), for: request) { try OrganizationsReadModel(pool: $0).snapshot(orgID) }
-        guard let org = snapshot, let role = reader.role(in: org) else {
-            throw OrganizationAccess.notFound(orgID)
-        }
-        let offer = offer(org, reader: reader, role: role, settings: settings, now: context.now())
-        var headers: HTTPHeaders = ["Cache-Control": "private, no-store"]
-        headers.add(name: "Vary", value: "Cookie")
-        let response = HTTPResponse.json(Response(offer, org: org, bundleID: settings.bundleID), headers: headers)
-        guard let grant = offer.education.grant else { return response }
-        // O8: eligible once, with an audit entry naming the domain, and in this same offer.
-        let metadata = EventMetadata(actor: Actor(.person, reader.personID), requestID: request.requestID,
-                                     reason: "verified e-mail on a K-12 school domain")
-        return try context.perform(EducationGrantAct(grant: grant), metadata: metadata) { outcome, _ in
-            switch outcome {
-            case .appended, .alreadyRecorded: return response
-            default: throw outcome.failure
+        return try context.answer(query(orgID, for: reader, settings), as: .person(reader), atLeast: try ReadYourWrites.minimumPosition(request),
+                                  since: request.receivedAt, notFound: { OrganizationAccess.notFound(orgID) }) { answer in
+            var headers: HTTPHeaders = ["Cache-Control": "private, no-store"]
+            headers.add(name: "Vary", value: "Cookie")
+            let response = HTTPResponse.json(Response(answer.offer, org: answer.organization, bundleID: settings.bundleID), headers: headers)
+            guard let grant = answer.offer.education.grant else { return response }
+            // O8: eligible once, with an audit entry naming the domain, and in this same offer.
+            let metadata = EventMetadata(actor: Actor(.person, reader.personID), requestID: request.requestID,
+                                         reason: "verified e-mail on a K-12 school domain")
+            return try context.perform(EducationGrantAct(grant: grant), metadata: metadata) { outcome, _ in
+                switch outcome {
+                case .appended, .alreadyRecorded: return response
+                default: throw outcome.failure
+                }
             }
         }
     }
-}
 
-extension OfferEndpoint {
-    /// What `reader` may buy for `org` now (O1–O13), with its education eligibility.
-    static func offer(_ org: OrganizationSnapshot, reader: AppStoreReader, role: AppStoreReader.Role, settings: AppStoreSettings,
-                      now: Timestamp) -> AppStoreOffer {
-        let education = EducationEligibility(org, reader: reader, role: role, domains: settings.schoolDomains)
-        return AppStoreOffer(org, reader: reader, role: role, education: education, products: settings.catalog, now: now)
+    /// The organization's offer for `reader`, with the surfaces' catalog and school domains.
+    static func query(_ orgID: String, for reader: AppStoreReader, _ settings: AppStoreSettings) -> OrganizationOfferQuery {
+        OrganizationOfferQuery(orgID, for: reader, products: settings.catalog, schoolDomains: settings.schoolDomains)
     }
 }
 

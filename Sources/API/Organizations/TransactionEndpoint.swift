@@ -1,11 +1,9 @@
 import AppStore
-import EventStore
 import Foundation
 import HTTP
 import LedgerDomain
 import LedgerJSON
 import LedgerServices
-import Projections
 
 /// T1–T7: records a StoreKit 2 signed transaction bought for the organization.
 /// Decode → verify → `AppStoreTransactionAct` (the organization, `AppStoreDecider`, an
@@ -28,7 +26,7 @@ enum TransactionEndpoint {
         let (session, reader) = try OrganizationAccess.signedIn(request, context, settings)
         try SameOrigin.check(request, session: session, origin: settings.publicOrigin)          // T2
         let orgID = request.pathParameters["org_id"] ?? ""
-        guard let org = try OrganizationsReadModel(pool: context.pool).snapshot(orgID), reader.role(in: org) != nil else {
+        guard let org = try context.queries.answer(OfferEndpoint.query(orgID, for: reader, settings), as: .person(reader))?.organization else {
             throw OrganizationAccess.notFound(orgID)
         }
         let body = try request.decodeJSON(Body.self)
@@ -40,15 +38,15 @@ enum TransactionEndpoint {
         }
         let act = AppStoreTransactionAct(facts, orgID: orgID, reader: reader, products: settings.catalog, domains: settings.schoolDomains)
         let metadata = EventMetadata(actor: Actor(.person, reader.personID), requestID: request.requestID)
-        return try context.perform(act, metadata: metadata) { outcome, sent in
+        return try context.perform(act, metadata: metadata) { outcome, decision in
             switch outcome {
             case .appended(let r):
-                return try answer(recorded: AppStoreTransactionAct.recordsAnew(sent!, r), at: r.position, orgID: orgID,
+                return try answer(recorded: AppStoreTransactionAct.recordsAnew(decision!, r), at: r.position, orgID: orgID,
                                   reader: reader, request: request, context: context, settings: settings)
             case .alreadyRecorded:
                 // T5: nothing is appended and the answer is the subscription as it is, with every
                 // fact the log held when the request came (a REFUND just notified).
-                return try answer(recorded: false, at: max(org.position, try context.store.log.headPosition()), orgID: orgID,
+                return try answer(recorded: false, at: max(org.position, try context.acts.logHead()), orgID: orgID,
                                   reader: reader, request: request, context: context, settings: settings)
             default:
                 throw outcome.failure
@@ -59,17 +57,12 @@ enum TransactionEndpoint {
     /// T5: the subscription as it is, once the projection has seen the append.
     static func answer(recorded: Bool, at position: Int64, orgID: String, reader: AppStoreReader, request: HTTPRequest,
                        context: ServiceContext, settings: AppStoreSettings) throws -> HTTPResponse {
-        let respond: @Sendable () throws -> HTTPResponse = {
-            guard let org = try OrganizationsReadModel(pool: context.pool).snapshot(orgID), let role = reader.role(in: org) else {
-                throw OrganizationAccess.notFound(orgID)
-            }
-            let offer = OfferEndpoint.offer(org, reader: reader, role: role, settings: settings, now: context.now())
-            return .json(Response(recorded: recorded, plan: OfferEndpoint.PlanView(offer.plan),
-                                  subscription: offer.subscription.map(OfferEndpoint.SubscriptionView.init), position: position),
-                         headers: ["Cache-Control": "private, no-store"])
+        try context.answer(OfferEndpoint.query(orgID, for: reader, settings), as: .person(reader), atLeast: position,
+                           since: request.receivedAt, notFound: { OrganizationAccess.notFound(orgID) }) { answer in
+            .json(Response(recorded: recorded, plan: OfferEndpoint.PlanView(answer.offer.plan),
+                           subscription: answer.offer.subscription.map(OfferEndpoint.SubscriptionView.init), position: position),
+                  headers: ["Cache-Control": "private, no-store"])
         }
-        return try ReadYourWrites.answer(after: position, since: request.receivedAt, context: context,
-                                         projection: OrganizationsProjection().name, then: respond)
     }
 
     static func invalid(_ detail: String) -> Problem {

@@ -25,15 +25,6 @@ enum ReadYourWrites {
                 detail: "min_position \(target) is beyond the log's head (\(head)): no write has reached it")
     }
 
-    /// `handler`'s answer once `projection` has applied `target` (a position the service
-    /// itself just appended): at once if it has, else the request is parked until it
-    /// has; 503 `projection_behind` if that takes more than five seconds from `since`.
-    static func answer(after target: Int64, since: Date, context: ServiceContext, projection: String,
-                       then handler: @escaping @Sendable () throws -> HTTPResponse) throws -> HTTPResponse {
-        if let reached = context.progress.position(projection), reached >= target { return try handler() }
-        throw park(until: target, of: projection, since: since, context: context, then: handler)
-    }
-
     /// The deferral that runs `handler` once `projection` has applied `target`, or the
     /// 503 when the five seconds from `since` are spent already.
     static func park(until target: Int64, of projection: String, since: Date, context: ServiceContext,

@@ -87,7 +87,7 @@ struct Service {
             consoleConfiguration.port = address.port
             consoleConfiguration.threads = 4
             let settings = try environment.consoleSettings(address: address, logger: logger)
-            console = HTTPServer(configuration: consoleConfiguration, router: Console(pool: pool, store: store, settings: settings).router(), logger: logger)
+            console = HTTPServer(configuration: consoleConfiguration, router: Console(database: LedgerDatabase(store: store, pool: pool), settings: settings).router(), logger: logger)
             consoleHost = address.host
         } else {
             console = nil

@@ -4,15 +4,19 @@ import Postgres
 
 /// Runs acts for every front end: decide on `reads`, append with the front end's
 /// metadata and key, and read the result into one `ActOutcome`. The CLI runs it on its
-/// own thread (`run`); an HTTP handler calls `prepare`, appends without holding a thread
-/// and calls `outcome` with the result.
+/// own thread (`run`); an HTTP handler calls `prepare`, then `submit`, which appends
+/// without holding a thread and hands over the outcome.
 public struct ActRunner: Sendable {
     public let reads: ActReads
     public let store: EventStore
+    /// Sees the result of every append this runner sends (the API counts them).
+    private let observe: @Sendable (Result<AppendResult, AppendError>) -> Void
 
-    public init(store: EventStore, pool: PostgresPool, now: @escaping LedgerClock) {
+    public init(store: EventStore, pool: PostgresPool, now: @escaping LedgerClock,
+                observe: @escaping @Sendable (Result<AppendResult, AppendError>) -> Void = { _ in }) {
         self.store = store
         self.reads = ActReads(pool: pool, now: now)
+        self.observe = observe
     }
 
     /// Decided, or stopped before anything was appended.
@@ -83,6 +87,7 @@ public struct ActRunner: Sendable {
             case .decided(let decision):
                 let append = request(decision, metadata: metadata, key: key)
                 let result = Result { () throws(AppendError) -> AppendResult in try store.append(append) }
+                observe(result)
                 let outcome = outcome(result, of: act, decision: decision)
                 if RacePolicy.decidesAgain(outcome, after: attempt) {
                     attempt += 1
@@ -91,5 +96,27 @@ public struct ActRunner: Sendable {
                 return (outcome, append)
             }
         }
+    }
+
+    /// Appends `decision`, decided for `act`, without holding the caller's thread:
+    /// `completion` gets its outcome on the appender's thread, once the log has answered.
+    public func submit(_ decision: Decision, of act: any LedgerAct, metadata: EventMetadata, key: String?,
+                       completion: @escaping @Sendable (ActOutcome) -> Void) {
+        store.submit(request(decision, metadata: metadata, key: key)) { [self] result in
+            observe(result)
+            completion(outcome(result, of: act, decision: decision))
+        }
+    }
+
+    /// The first position appended under `key`, nil when nothing was: a front end whose
+    /// form carries a key shows what a first send recorded instead of deciding again.
+    public func firstPosition(appendedUnder key: String) throws -> Int64? {
+        try store.log.events(appendedUnder: key).first?.position
+    }
+
+    /// The log's head now: what an act that found its facts recorded already waits for,
+    /// so that its answer holds every fact the log held when it was asked.
+    public func logHead() throws -> Int64 {
+        try store.log.headPosition()
     }
 }

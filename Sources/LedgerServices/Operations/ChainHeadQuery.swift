@@ -18,6 +18,11 @@ public struct ChainHeadQuery: LedgerQuery {
     public var projections: [any Projection] { [] }
     public var subject: QuerySubject { .ledger }
 
+    /// The plain-SQL check an auditor runs without our code: it recomputes every hash
+    /// with PostgreSQL's own `sha256` and returns the first broken position, or nothing
+    /// (docs/audit.md explains each part).
+    public static var auditorSQL: String { ChainVerifier.auditorSQL }
+
     public func read(_ reads: QueryReads) throws -> Answer? {
         try reads.pool.read { conn in
             let position = try LogReader(conn).headPosition()

@@ -45,8 +45,8 @@ public struct AppStoreTransactionAct: LedgerAct {
 
     /// Whether an append of these event types recorded the transaction anew: a claim only
     /// records who bought a transaction already recorded.
-    public static func recordsAnew(_ request: AppendRequest, _ result: AppendResult) -> Bool {
-        !claimsOnly(request.events.map(\.type)) && !(result.events.last?.alreadyRecorded ?? true)
+    public static func recordsAnew(_ decision: Decision, _ result: AppendResult) -> Bool {
+        !claimsOnly(decision.events.map(\.type)) && !(result.events.last?.alreadyRecorded ?? true)
     }
 
     private static func claimsOnly(_ types: [String]) -> Bool {

@@ -1,6 +1,7 @@
 import Crypto
 import EventStore
 import Foundation
+import LedgerDomain
 import LedgerJSON
 
 /// Runs one operator command from its arguments: picks the action by its words, parses

@@ -24,7 +24,11 @@ public struct JournalQuery: LedgerQuery {
     public var projections: [any Projection] { [BillingProjection()] }
     public var subject: QuerySubject { .account(account) }
 
-    public func read(_ reads: QueryReads) throws -> JournalPage? {
+    /// A page of posted entries, as the read model returned it: the front ends write it
+    /// straight from its rows.
+    public typealias Page = JournalPage
+
+    public func read(_ reads: QueryReads) throws -> Page? {
         try reads.billing.journalPage(account, after: after, limit: limit)
     }
 }

@@ -1,8 +1,10 @@
+import Crypto
 import EventStore
 import Foundation
 import LedgerDomain
 import Postgres
 import ProjectionEngine
+import Projections
 import Synchronization
 
 /// The console's long work: a verification of the whole chain, and a projection rebuilt
@@ -10,52 +12,79 @@ import Synchronization
 /// of its own with a connection of its own, never on a request thread; pages show its
 /// progress and refresh themselves (no script). One of each at a time per console process;
 /// a rebuild is also one at a time per database (the rebuild lock).
-final class ConsoleJobs: Sendable {
-    struct Verification: Sendable {
-        var by: String
-        var started: Timestamp
-        var checked: Int64 = 0
-        var head: Int64
-        var report: ChainVerifier.Report?
-        var error: String?
-        var finished: Double?
+public final class ConsoleJobs: Sendable {
+    public struct Verification: Sendable {
+        public var by: String
+        public var started: Timestamp
+        public var checked: Int64 = 0
+        public var head: Int64
+        public var report: ChainVerifier.Report?
+        public var error: String?
+        public var finished: Double?
     }
 
-    struct Rebuild: Sendable {
-        enum Phase: String, Sendable { case building, comparing, ready, swapping, swapped, discarded, failed }
+    public struct Rebuild: Sendable {
+        public enum Phase: String, Sendable { case building, comparing, ready, swapping, swapped, discarded, failed }
         /// Names this rebuild in the forms that decide it, so that a stale page cannot
         /// swap a later one.
-        var id: String
-        var projection: String
-        var by: String
-        var started: Timestamp
-        var phase: Phase = .building
-        var position: Int64 = 0
-        var head: Int64 = 0
-        var differences: [ProjectionDifferences] = []
+        public var id: String
+        public var projection: String
+        public var by: String
+        public var started: Timestamp
+        public var phase: Phase = .building
+        public var position: Int64 = 0
+        public var head: Int64 = 0
+        public var differences: [ProjectionDifferences] = []
         /// What decided it: who, and the position of the `projection.rebuilt` record.
-        var decidedBy: String?
-        var recordedAt: Int64?
-        var error: String?
+        public var decidedBy: String?
+        public var recordedAt: Int64?
+        public var error: String?
         fileprivate var choice: Decision?
     }
 
     /// What an operator decides about a rebuild that is ready.
-    enum Decision: Sendable { case swap(operatorName: String, reason: String, key: String), discard }
+    public enum Decision: Sendable { case swap(operatorName: String, reason: String, key: String), discard }
+
+    /// What a rebuild changes against the live projection, per table and per account.
+    public typealias Differences = ProjectionDifferences
+
+    /// Why a rebuild does not start.
+    public enum RebuildRefusal: Error, Sendable {
+        /// No projection has this name; the names there are.
+        case unknownProjection(known: [String])
+        /// The console may not write the projection: it has no login in the projector's
+        /// role (LEDGER_PROJECTOR_DATABASE_URL), or that login does not own it.
+        case needsProjectorRole
+        /// Another rebuild is under way or waits for a decision.
+        case running
+    }
 
     private let verification = Mutex<Verification?>(nil)
     private let rebuild = Mutex<Rebuild?>(nil)
+    private let database: LedgerDatabase
+    /// On the projector's login (LEDGER_PROJECTOR_DATABASE_URL): what a rebuild may swap.
+    private let projectorConninfo: String?
+    private let projectorPool: PostgresPool?
     /// A rebuild nobody decides about is discarded after this many seconds: it holds the
     /// rebuild lock and a copy of the projection's tables.
-    let readyTimeout: Double
+    public let readyTimeout: Double
 
-    init(readyTimeout: Double = 1_800) { self.readyTimeout = readyTimeout }
+    public init(database: LedgerDatabase, projectorConninfo: String?, readyTimeout: Double = 1_800) {
+        self.database = database
+        self.projectorConninfo = projectorConninfo
+        self.projectorPool = projectorConninfo.map { PostgresPool(conninfo: $0, maximumConnections: 1) }
+        self.readyTimeout = readyTimeout
+    }
 
-    var currentVerification: Verification? { verification.withLock { $0 } }
-    var currentRebuild: Rebuild? { rebuild.withLock { $0 } }
+    public var currentVerification: Verification? { verification.withLock { $0 } }
+    public var currentRebuild: Rebuild? { rebuild.withLock { $0 } }
+
+    /// The projections and what this console may rebuild of them.
+    public var overview: ProjectionsOverviewQuery { ProjectionsOverviewQuery(projectorPool: projectorPool) }
 
     /// Starts verifying the chain unless a verification is running; false when one is.
-    func startVerification(by name: String, now: Timestamp, conninfo: String) -> Bool {
+    public func startVerification(by name: String, now: Timestamp) -> Bool {
+        let conninfo = database.conninfo
         let started = verification.withLock { current -> Bool in
             if let current, current.finished == nil { return false }
             current = Verification(by: name, started: now, head: 0)
@@ -87,18 +116,29 @@ final class ConsoleJobs: Sendable {
         return true
     }
 
-    /// Starts rebuilding a projection unless a rebuild is under way; nil when one is.
-    /// `record` appends the `projection.rebuilt` act once the swap has committed.
-    func startRebuild(_ projection: any Projection, by name: String, now: Timestamp, conninfo: String,
-                      record: @escaping @Sendable (_ differences: [ProjectionDifferences], _ operatorName: String,
-                                                   _ reason: String, _ key: String) throws -> Int64) -> String? {
+    /// Starts rebuilding the projection `projectionName` beside the live one (what `ledger
+    /// replay --projection NAME` does); its id. Once an operator swaps it in and the swap
+    /// has committed, `projection.rebuilt` is appended in their name.
+    public func startRebuild(projectionNamed projectionName: String, by name: String, now: Timestamp) throws -> String {
+        guard let projection = AllProjections.named(projectionName) else {
+            throw RebuildRefusal.unknownProjection(known: AllProjections.all.map(\.name))
+        }
+        guard let conninfo = projectorConninfo,
+              try projectorPool?.read({ try ProjectionSchema.swappable([projection.schema], on: $0) }).isEmpty == false else {
+            throw RebuildRefusal.needsProjectorRole
+        }
+        let store = database.store
+        let record: @Sendable ([ProjectionDifferences], String, String, String) throws -> Int64 = { differences, name, reason, key in
+            try ProjectionDifferences.record(differences, store: store, actor: Actor(.operator, name), reason: reason,
+                                             requestID: "console-" + Hex.encode(SecureRandom.bytes(8)), key: key, attempts: 5)
+        }
         let id = UUID().uuidString.lowercased()
         let started = rebuild.withLock { current -> Bool in
             if let current, [.building, .comparing, .ready, .swapping].contains(current.phase) { return false }
             current = Rebuild(id: id, projection: projection.name, by: name, started: now)
             return true
         }
-        guard started else { return nil }
+        guard started else { throw RebuildRefusal.running }
         let thread = Thread { [self] in self.runRebuild(projection, conninfo: conninfo, record: record) }
         thread.name = "console-rebuild"
         thread.start()
@@ -107,7 +147,7 @@ final class ConsoleJobs: Sendable {
 
     /// An operator's decision about the rebuild `id`; false when that rebuild is not the
     /// one waiting for a decision.
-    func decide(_ id: String, _ choice: Decision) -> Bool {
+    public func decide(_ id: String, _ choice: Decision) -> Bool {
         rebuild.withLock { current -> Bool in
             guard current?.id == id, current?.phase == .ready, current?.choice == nil else { return false }
             current?.choice = choice

@@ -3,7 +3,6 @@ import EventStore
 import Foundation
 import LedgerDomain
 import LedgerJSON
-import LedgerServices
 import Observability
 import Postgres
 import ProjectionEngine
@@ -68,6 +67,19 @@ public final class CatalogService: Sendable {
         }
     }
 
+    /// The app and mode of a publishable key (`X-ZeroSettle-Key`), from the snapshot in
+    /// memory: unknown (or of a form no key has), revoked, or of a disabled app, it is
+    /// refused. The first call loads the snapshot.
+    public func authenticate(publishableKey text: String) throws -> PublishableKeyCheck {
+        guard KeyMode.allCases.contains(where: { text.hasPrefix($0.prefix) }), text.utf8.count <= 200 else { return .unknown }
+        let snapshot = try snapshot()
+        guard let key = snapshot.keys[Hex.encode(SHA256.hash(Array(text.utf8)))], let app = snapshot.apps[key.appID],
+              text.hasPrefix(key.mode.prefix) else { return .unknown }
+        if key.revoked { return .revoked }
+        if !app.enabled { return .disabledApp }
+        return .valid(app: app, mode: key.mode)
+    }
+
     /// The current snapshot; the first call loads it and starts the background thread.
     func snapshot() throws -> CatalogSnapshot {
         let (current, mustStart) = state.withLock { s -> (CatalogSnapshot, Bool) in
@@ -100,7 +112,8 @@ public final class CatalogService: Sendable {
         return false
     }
 
-    func count(app: String, campaign: String, variant: Int64?) {
+    /// Counts one offer served (flushed to the log within `flushInterval`).
+    public func count(app: String, campaign: String, variant: Int64?) {
         impressions.increment()
         state.withLock { s in s.impressions[app, default: [:]][ImpressionKey(campaignID: campaign, variantID: variant), default: 0] += 1 }
     }
