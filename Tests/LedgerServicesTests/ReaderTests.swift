@@ -25,4 +25,23 @@ struct ReaderTests {
         }
         #expect(Reader.operator("omar").mayRead(.ledger))
     }
+
+    @Test("an app's publishable key reads its own app only; a person reads organizations only, and nothing else")
+    func appsAndPeople() {
+        let person = Reader.person(AppStoreReader(personID: "alice", activeOrg: "acme", email: nil, emailVerified: false,
+                                                  isStaff: false, resellerID: nil))
+        let subjects: [QuerySubject] = [.account(.payer("acme")), .ledger, .proofs, .checkpoints(public: false), .app("acme-app"),
+                                        .app("other-app"), .organization("acme")]
+        for subject in subjects {
+            #expect(Reader.app("acme-app").mayRead(subject) == (subject == .app("acme-app")), "the app key reading \(subject)")
+            // Membership is the organization's state: the query answers nothing to a stranger.
+            #expect(person.mayRead(subject) == (subject == .organization("acme")), "a person reading \(subject)")
+            #expect(Reader.operator("omar").mayRead(subject))
+            if case .app = subject { #expect(!Reader.anybody.mayRead(subject)) }
+            if case .organization = subject {
+                #expect(!Reader.anybody.mayRead(subject))
+                #expect(!Reader.key(KeyPrincipal(kind: .project, id: "acme")).mayRead(subject))
+            }
+        }
+    }
 }
