@@ -86,12 +86,12 @@ final class BenchProjector: Sendable {
 
     /// The billing projection's position; 0 before the projector has created it.
     static func billingPosition(_ pool: PostgresPool) throws -> Int64 {
-        try BillingReadModel(pool: pool).checkpoint()?.position ?? 0
+        try BillingReadModel(pool: pool).progress()?.position ?? 0
     }
 
     private func checkNotFailed(_ pool: PostgresPool) throws {
         for projection in AllProjections.all {
-            guard let checkpoint = try pool.read({ try ProjectionSchema.checkpoint(projection.schema, on: $0) }),
+            guard let checkpoint = try pool.read({ try ProjectionSchema.progress(projection.schema, on: $0) }),
                   let failed = checkpoint.failedPosition else { continue }
             throw BenchmarkFailure(.projectionFailed, "projection \(projection.name) stopped at position \(failed): \(checkpoint.error ?? "?")")
         }

@@ -23,7 +23,7 @@ final class ProjectorLagSampler: Sendable {
             defer { finished.signal() }
             while !stopFlag.load(ordering: .relaxed) {
                 guard let head = try? LogReader(connection).headPosition(),
-                      let projected = try? ProjectionSchema.checkpoint(BillingProjection().schema, on: connection)?.position else { return }
+                      let projected = try? ProjectionSchema.progress(BillingProjection().schema, on: connection)?.position else { return }
                 let at = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                 samples.withLock { $0.append(Sample(at: at, head: head, projected: projected)) }
                 Thread.sleep(forTimeInterval: interval)

@@ -100,7 +100,7 @@ enum ReplicaReadBenchmark {
         let deadline = Date().addingTimeInterval(600)
         while Date() < deadline {
             if let connection = try? PostgresConnection(conninfo: url),
-               let checkpoint = try? ProjectionSchema.checkpoint(BillingProjection().schema, on: connection), checkpoint.position >= head {
+               let checkpoint = try? ProjectionSchema.progress(BillingProjection().schema, on: connection), checkpoint.position >= head {
                 return
             }
             Thread.sleep(forTimeInterval: 0.2)

@@ -4,11 +4,13 @@ import Postgres
 /// Creating, naming and inspecting the schemas projections live in.
 ///
 /// Each schema holds the projection's tables and a one-row `_checkpoint` table: the
-/// position applied so far, the code version that built it, and a failure if it
-/// stopped. Because the checkpoint lives inside the schema, swapping a rebuilt schema in
-/// swaps its checkpoint with it, atomically.
+/// projection's progress (the position applied so far, the code version that built it,
+/// and a failure if it stopped). Because it lives inside the schema, swapping a rebuilt
+/// schema in swaps its progress with it, atomically. (In the code, "checkpoint" names
+/// only the log's signed checkpoints; the table keeps the name it was created with.)
 public enum ProjectionSchema {
-    public struct Checkpoint: Sendable, Equatable {
+    /// How far a projection has got: what its `_checkpoint` row holds.
+    public struct Progress: Sendable, Equatable {
         public var position: Int64
         public var version: Int
         /// Set when the projection stopped on a poison event.
@@ -84,21 +86,21 @@ public enum ProjectionSchema {
             """)
     }
 
-    /// The checkpoint of a schema, or nil when the schema does not exist.
-    public static func checkpoint(_ schema: String, on connection: PostgresConnection, forUpdate: Bool = false) throws -> Checkpoint? {
+    /// The progress of a schema's projection, or nil when the schema does not exist.
+    public static func progress(_ schema: String, on connection: PostgresConnection, forUpdate: Bool = false) throws -> Progress? {
         guard try exists(schema, on: connection) else { return nil }
         let row = try connection.query("""
             SELECT position, version, failed_position, error FROM \(connection.quoteIdentifier(schema))._checkpoint
             \(forUpdate ? "FOR UPDATE" : "")
             """)[0]
-        return Checkpoint(position: try row.requireInt64(0), version: Int(try row.requireInt64(1)),
+        return Progress(position: try row.requireInt64(0), version: Int(try row.requireInt64(1)),
                           failedPosition: row.int64(2), error: row.string(3))
     }
 
-    /// The checkpoints of `schemas`, by schema, in two statements whatever their number
-    /// (which exist, then all their checkpoints together); a schema not created yet has none.
+    /// The progress of `schemas`' projections, by schema, in two statements whatever their
+    /// number (which exist, then all their rows together); a schema not created yet has none.
     /// Readiness reads them every second and each read replica's poll ten times a second.
-    public static func checkpoints(_ schemas: [String], on connection: PostgresConnection) throws -> [String: Checkpoint] {
+    public static func progress(of schemas: [String], on connection: PostgresConnection) throws -> [String: Progress] {
         let existing = try connection.query("SELECT nspname FROM pg_namespace WHERE nspname = ANY($1::text[])",
                                             [PostgresTextArray(schemas)]).rows.map { try $0.requireString(0) }
         guard !existing.isEmpty else { return [:] }
@@ -106,9 +108,9 @@ public enum ProjectionSchema {
         let statement = existing.enumerated().map { i, schema in
             "SELECT \(i), position, version, failed_position, error FROM \(connection.quoteIdentifier(schema))._checkpoint"
         }.joined(separator: " UNION ALL ")
-        var out: [String: Checkpoint] = [:]
+        var out: [String: Progress] = [:]
         for row in try connection.query(statement).rows {
-            out[existing[Int(try row.requireInt64(0))]] = Checkpoint(position: try row.requireInt64(1), version: Int(try row.requireInt64(2)),
+            out[existing[Int(try row.requireInt64(0))]] = Progress(position: try row.requireInt64(1), version: Int(try row.requireInt64(2)),
                                                                    failedPosition: row.int64(3), error: row.string(4))
         }
         return out

@@ -101,7 +101,7 @@ final class AdminFixture: Sendable {
     func settle(sourceLocation: SourceLocation = #_sourceLocation) throws {
         let head = try head()
         let reached = try Poll.until(timeout: 20) {
-            try pool.read { try ProjectionSchema.checkpoint("proj_billing", on: $0)?.position ?? -1 } >= head
+            try pool.read { try ProjectionSchema.progress("proj_billing", on: $0)?.position ?? -1 } >= head
         }
         try #require(reached, "the billing projection did not reach position \(head)", sourceLocation: sourceLocation)
     }

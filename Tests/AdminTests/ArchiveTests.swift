@@ -101,7 +101,7 @@ struct ArchiveTests {
         let projector = ProjectorThread(url: f.db.projectorURL, archiveDirectory: dir)
         let rebuiltHead = try f.head()
         #expect(try Poll.until(timeout: 30) {
-            try f.pool.read { try ProjectionSchema.checkpoint("proj_billing", on: $0)?.position ?? -1 } >= rebuiltHead
+            try f.pool.read { try ProjectionSchema.progress("proj_billing", on: $0)?.position ?? -1 } >= rebuiltHead
         })
         projector.stop()
         f.startProjector()

@@ -15,8 +15,8 @@ import Testing
 /// records that, goes on, and a replay of the same log gives the same rows.
 @Suite("Setting a poison event aside", .bounded)
 struct SetAsideTests {
-    static func billingCheckpoint(_ f: AdminFixture) throws -> ProjectionSchema.Checkpoint? {
-        try f.pool.read { try ProjectionSchema.checkpoint(BillingProjection().schema, on: $0) }
+    static func billingCheckpoint(_ f: AdminFixture) throws -> ProjectionSchema.Progress? {
+        try f.pool.read { try ProjectionSchema.progress(BillingProjection().schema, on: $0) }
     }
 
     @Test("the projection stops on it, goes on once it is set aside, lists it, and a replay gives the same rows")
@@ -64,7 +64,7 @@ struct SetAsideTests {
         try ProjectionRebuilder(conninfo: f.db.projectorURL, log: { _, _, _ in }).rebuild([billing])
         let rebuilt = try (billing.tables + ["_set_aside"]).map { try ProjectionSchema.checksum(schema: billing.schema, table: $0, on: connection) }
         #expect(rebuilt == tables)
-        #expect(try ProjectionSchema.checkpoint(billing.schema, on: connection)?.failedPosition == nil)
+        #expect(try ProjectionSchema.progress(billing.schema, on: connection)?.failedPosition == nil)
     }
 
     @Test("setting aside needs a projection stopped on that very event, and happens once")

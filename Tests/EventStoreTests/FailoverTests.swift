@@ -108,7 +108,7 @@ struct FailoverTests {
         // The projector followed the log onto the new primary.
         let head = try LogReader(check).headPosition()
         #expect(Poll.until(timeout: 30) {
-            (try? ProjectionSchema.checkpoint(BillingProjection().schema, on: check))??.position ?? 0 >= head
+            (try? ProjectionSchema.progress(BillingProjection().schema, on: check))??.position ?? 0 >= head
         }, "the projector took over on the new primary")
     }
 }

@@ -19,7 +19,7 @@ func waitForProjections(_ projections: [any Projection], url: String, timeout: D
     return try Poll.until(timeout: timeout) {
         let head = try LogReader(connection).headPosition()
         for p in projections {
-            guard let c = try ProjectionSchema.checkpoint(p.schema, on: connection) else { return false }
+            guard let c = try ProjectionSchema.progress(p.schema, on: connection) else { return false }
             if c.position < head && c.failedPosition == nil { return false }
         }
         return true

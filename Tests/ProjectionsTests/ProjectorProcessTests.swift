@@ -28,7 +28,7 @@ struct ProjectorProcessTests {
                                               environment: environment(db, ["LEDGER_FAULT_CRASH_AFTER_POSITION": "100"]))
         #expect(crashing.wait(timeout: 60) == 97, "stderr: \(crashing.errors)")
         let connection = try db.connect()
-        let reached = try ProjectionSchema.checkpoint("proj_catalogue", on: connection)?.position ?? 0
+        let reached = try ProjectionSchema.progress("proj_catalogue", on: connection)?.position ?? 0
         #expect(reached < 100, "the crashing batch must not have been checkpointed")
         #expect(try catalogueTotals(on: connection).types == reached, "nothing applied beyond the checkpoint")
 

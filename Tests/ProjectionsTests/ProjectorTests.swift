@@ -44,7 +44,7 @@ struct ProjectorTests {
         #expect(try waitForProjections(projections, url: db.serviceURL))
         projector.stop()
         let connection = try db.connect()
-        let checkpoint = try #require(try ProjectionSchema.checkpoint("proj_poison_test", on: connection))
+        let checkpoint = try #require(try ProjectionSchema.progress("proj_poison_test", on: connection))
         #expect(checkpoint.position == poison - 1)
         #expect(checkpoint.failedPosition == poison)
         #expect(checkpoint.error?.contains("cannot apply a poison event") == true)
@@ -124,7 +124,7 @@ struct ProjectorTests {
         try connection.query("DELETE FROM proj_catalogue.streams")   // a stale table the rebuild must replace
         projector = ProjectorThread(url: db.projectorURL, projections: [LogIndexProjection()], batchSize: 50, pollInterval: 0.2)
         // The stale schema is already at the head, so wait for the version, not the position.
-        #expect(try Poll.until { try ProjectionSchema.checkpoint("proj_catalogue", on: connection)?.version == 1 })
+        #expect(try Poll.until { try ProjectionSchema.progress("proj_catalogue", on: connection)?.version == 1 })
         projector.stop()
         #expect(try catalogueTotals(on: connection).streams == 50)
     }

@@ -23,7 +23,7 @@ extension Console {
                 """
         }
         let rows = overview.projections.map { projection -> String in
-            guard let c = projection.checkpoint else {
+            guard let c = projection.progress else {
                 return "<tr><td>\(HTML.escape(projection.name))</td><td colspan=\"\(mayAct ? 5 : 4)\">not created yet: is the projector running?</td></tr>"
             }
             let version = c.version == projection.codeVersion ? "\(c.version)" : "\(c.version) (the code is at \(projection.codeVersion): a rebuild is due)"

@@ -24,7 +24,7 @@ public enum ProjectionsCommand: LedgerCommand {
         print("head \(head)")
         var healthy = true
         for projection in AllProjections.all {
-            guard let checkpoint = try ProjectionSchema.checkpoint(projection.schema, on: connection) else {
+            guard let checkpoint = try ProjectionSchema.progress(projection.schema, on: connection) else {
                 print("\(projection.name): not created yet (start `ledger project`)")
                 healthy = false
                 continue

@@ -85,5 +85,5 @@ public struct ProjectionBehind: Error, Sendable, Hashable {
     /// The position it must reach: the last event of the judged stream.
     public var target: Int64
     /// Where it is; nil when it does not exist yet.
-    public var checkpoint: Int64?
+    public var reached: Int64?
 }

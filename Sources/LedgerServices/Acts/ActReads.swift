@@ -28,14 +28,14 @@ public struct ActReads: Sendable {
     /// of the stream up to that version, and an append expecting it fails if one came since.
     public func billingVersion(covering stream: String) throws -> Int64? {
         let head = try LogReader(pool: pool).streamHead(stream)
-        let checkpoint = try billing.checkpoint()?.position
+        let reached = try billing.progress()?.position
         guard let head else {
             // No such stream, but the projection's tables must exist to say what else is there.
-            if checkpoint == nil { throw ProjectionBehind(projection: BillingProjection().name, target: 0, checkpoint: nil) }
+            if reached == nil { throw ProjectionBehind(projection: BillingProjection().name, target: 0, reached: nil) }
             return nil
         }
-        guard let checkpoint, checkpoint >= head.position else {
-            throw ProjectionBehind(projection: BillingProjection().name, target: head.position, checkpoint: checkpoint)
+        guard let reached, reached >= head.position else {
+            throw ProjectionBehind(projection: BillingProjection().name, target: head.position, reached: reached)
         }
         return head.version
     }
@@ -48,18 +48,18 @@ public struct ActReads: Sendable {
 
     /// Throws `ProjectionBehind` until the projector has created `projection`'s tables.
     public func requireCreated(_ projection: any Projection) throws {
-        guard try pool.read({ try ProjectionSchema.checkpoint(projection.schema, on: $0) }) != nil else {
-            throw ProjectionBehind(projection: projection.name, target: 0, checkpoint: nil)
+        guard try pool.read({ try ProjectionSchema.progress(projection.schema, on: $0) }) != nil else {
+            throw ProjectionBehind(projection: projection.name, target: 0, reached: nil)
         }
     }
 
     /// Throws `ProjectionBehind` unless `projection` has applied the whole log as it is now.
     public func requireAtHead(_ projection: any Projection) throws {
-        let (head, checkpoint) = try pool.read { conn in
-            (try LogReader(conn).headPosition(), try ProjectionSchema.checkpoint(projection.schema, on: conn)?.position)
+        let (head, reached) = try pool.read { conn in
+            (try LogReader(conn).headPosition(), try ProjectionSchema.progress(projection.schema, on: conn)?.position)
         }
-        guard let checkpoint, checkpoint >= head else {
-            throw ProjectionBehind(projection: projection.name, target: head, checkpoint: checkpoint)
+        guard let reached, reached >= head else {
+            throw ProjectionBehind(projection: projection.name, target: head, reached: reached)
         }
     }
 

@@ -24,7 +24,7 @@ public struct ProjectionStatus: Sendable {
     public static func read(_ projections: [any Projection], pool: PostgresPool) throws -> ProjectionStatus {
         try pool.read { connection in
             let head = try LogReader(connection).headPosition()
-            let checkpoints = try ProjectionSchema.checkpoints(projections.map(\.schema), on: connection)
+            let checkpoints = try ProjectionSchema.progress(of: projections.map(\.schema), on: connection)
             var items: [Item] = []
             for projection in projections {
                 if let c = checkpoints[projection.schema] {

@@ -28,13 +28,13 @@ public struct ProjectionsOverviewQuery: LedgerQuery {
         /// The version of the code's fold.
         public var codeVersion: Int
         /// Where it stands; nil before the projector created it.
-        public var checkpoint: Checkpoint?
+        public var progress: Progress?
         /// Whether the projector's connection may swap a rebuild in (false without one).
         public var swappable: Bool
     }
 
-    /// A projection's checkpoint.
-    public struct Checkpoint: Sendable {
+    /// How far a projection has got.
+    public struct Progress: Sendable {
         public var position: Int64
         /// The version its tables were built with.
         public var version: Int
@@ -50,12 +50,12 @@ public struct ProjectionsOverviewQuery: LedgerQuery {
     public func read(_ reads: QueryReads) throws -> Overview? {
         let all = AllProjections.all
         let (head, checkpoints) = try reads.pool.read { conn in
-            (try LogReader(conn).headPosition(), try ProjectionSchema.checkpoints(all.map(\.schema), on: conn))
+            (try LogReader(conn).headPosition(), try ProjectionSchema.progress(of: all.map(\.schema), on: conn))
         }
         let swappable = try projectorPool?.read { try ProjectionSchema.swappable(all.map(\.schema), on: $0) } ?? []
         return Overview(head: head, projections: all.map { p in
             Item(name: p.name, codeVersion: p.version,
-                 checkpoint: checkpoints[p.schema].map { Checkpoint(position: $0.position, version: $0.version,
+                 progress: checkpoints[p.schema].map { Progress(position: $0.position, version: $0.version,
                                                                     failedPosition: $0.failedPosition, error: $0.error) },
                  swappable: swappable.contains(p.schema))
         })

@@ -76,7 +76,7 @@ public struct QueryRunner: Sendable {
         if let progress {
             return Dictionary(uniqueKeysWithValues: projections.compactMap { p in progress.position(p.name).map { (p.name, $0) } })
         }
-        let checkpoints = try pool.read { try ProjectionSchema.checkpoints(projections.map(\.schema), on: $0) }
+        let checkpoints = try pool.read { try ProjectionSchema.progress(of: projections.map(\.schema), on: $0) }
         return Dictionary(uniqueKeysWithValues: projections.compactMap { p in checkpoints[p.schema].map { (p.name, $0.position) } })
     }
 

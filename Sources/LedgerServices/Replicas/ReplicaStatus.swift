@@ -68,7 +68,7 @@ public struct ReplicaStatus: Sendable, Encodable {
                             ELSE coalesce(extract(epoch FROM now() - pg_last_xact_replay_timestamp()), 0)::float8 END,
                        CASE WHEN pg_is_in_recovery() THEN pg_is_wal_replay_paused() ELSE false END
                 """)[0]
-            let checkpoints = try ProjectionSchema.checkpoints(all.map(\.schema), on: connection)
+            let checkpoints = try ProjectionSchema.progress(of: all.map(\.schema), on: connection)
             var positions: [String: Int64] = [:]
             for projection in all {
                 if let checkpoint = checkpoints[projection.schema], checkpoint.failedPosition == nil, checkpoint.version == projection.version {

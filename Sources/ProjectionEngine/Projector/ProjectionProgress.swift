@@ -158,7 +158,7 @@ public final class ProjectionProgress: Sendable {
         var positions: [String: Int64] = [:]
         var failures: [String: ProjectionWait.Stopped] = [:]
         for projection in projections {
-            if let checkpoint = try ProjectionSchema.checkpoint(projection.schema, on: connection) {
+            if let checkpoint = try ProjectionSchema.progress(projection.schema, on: connection) {
                 positions[projection.name] = checkpoint.position
                 if let failed = checkpoint.failedPosition {
                     failures[projection.name] = ProjectionWait.Stopped(projection: projection.name, position: failed,

@@ -124,7 +124,7 @@ public struct ProjectionRebuilder: Sendable {
     @discardableResult
     func fold(_ projection: any Projection, _ events: ArraySlice<RecordedEvent>, prepared: (any Sendable)? = nil,
               into schema: String, setAside: [Int64: SetAsides.Entry], on connection: PostgresConnection) throws -> Int64 {
-        guard let checkpoint = try ProjectionSchema.checkpoint(schema, on: connection) else {
+        guard let checkpoint = try ProjectionSchema.progress(schema, on: connection) else {
             throw ProjectionError("schema \(schema) disappeared during the rebuild")
         }
         let pending = events.drop { $0.position <= checkpoint.position }

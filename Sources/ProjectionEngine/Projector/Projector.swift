@@ -111,7 +111,7 @@ public final class Projector: Sendable {
         var outdated: [any Projection] = []
         let firstLive = try LogReader(connection).firstLivePosition()
         for projection in configuration.projections {
-            if let checkpoint = try ProjectionSchema.checkpoint(projection.schema, on: connection) {
+            if let checkpoint = try ProjectionSchema.progress(projection.schema, on: connection) {
                 // Schemas made before set-asides existed get their table.
                 try ProjectionSchema.createSetAsideTable(in: projection.schema, on: connection)
                 // Schemas made before the roles were separate (0011) become the projector role's.
@@ -137,7 +137,7 @@ public final class Projector: Sendable {
                 log(.info, "projection created", ["projection": projection.name])
             }
             if !outdated.contains(where: { $0.name == projection.name }),
-               let checkpoint = try ProjectionSchema.checkpoint(projection.schema, on: connection), checkpoint.position < firstLive - 1 {
+               let checkpoint = try ProjectionSchema.progress(projection.schema, on: connection), checkpoint.position < firstLive - 1 {
                 log(.info, "projection behind the archived positions; rebuilding from the archive", ["projection": projection.name,
                     "position": String(checkpoint.position), "archived_through": String(firstLive - 1)])
                 outdated.append(projection)
@@ -166,7 +166,7 @@ public final class Projector: Sendable {
                                      ("SELECT pg_advisory_xact_lock($1, $2)", [String(AdvisoryLock.namespace), String(AdvisoryLock.projectionSwap)])])
             let setAsides = try SetAsides.load(on: connection)
             var active: [(any Projection, Int64)] = []
-            let checkpoints = try ProjectionSchema.checkpoints(configuration.projections.map(\.schema), on: connection)
+            let checkpoints = try ProjectionSchema.progress(of: configuration.projections.map(\.schema), on: connection)
             for projection in configuration.projections {
                 guard let checkpoint = checkpoints[projection.schema] else { continue }
                 if let failed = checkpoint.failedPosition {

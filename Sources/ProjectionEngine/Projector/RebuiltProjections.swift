@@ -29,10 +29,10 @@ public final class RebuiltProjections: @unchecked Sendable {
             var out: [ProjectionDifferences] = []
             for projection in projections {
                 let build = ProjectionSchema.buildSchema(of: projection)
-                let live = try ProjectionSchema.checkpoint(projection.schema, on: tx)
+                let live = try ProjectionSchema.progress(projection.schema, on: tx)
                 let position = live?.position ?? 0
                 try catchUp(projection, into: build, upTo: position, setAside: setAsides.forProjection(projection.name), on: tx)
-                let reached = try ProjectionSchema.checkpoint(build, on: tx)?.position ?? 0
+                let reached = try ProjectionSchema.progress(build, on: tx)?.position ?? 0
                 // A live projection of another version has other tables (it is rebuilt when
                 // the projector starts): every row of the rebuild counts as new beside it.
                 let comparable = live?.version == projection.version
@@ -96,7 +96,7 @@ public final class RebuiltProjections: @unchecked Sendable {
     /// Folds the build schema up to `limit`, in batches.
     private func catchUp(_ projection: any Projection, into build: String, upTo limit: Int64,
                          setAside: [Int64: SetAsides.Entry], on tx: PostgresConnection) throws {
-        while let checkpoint = try ProjectionSchema.checkpoint(build, on: tx), checkpoint.position < limit {
+        while let checkpoint = try ProjectionSchema.progress(build, on: tx), checkpoint.position < limit {
             var events = try LogReader(tx).read(after: checkpoint.position, limit: rebuilder.batchSize)
             events.removeAll { $0.position > limit }
             guard !events.isEmpty else { return }

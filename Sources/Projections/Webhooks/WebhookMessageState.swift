@@ -18,7 +18,7 @@ public struct WebhookMessageState: Sendable {
         let schemas = [BillingProjection().schema, OrganizationsProjection().schema]
         return try pool.read { conn -> Int64 in
             var ready = Int64.max
-            for schema in schemas { ready = min(ready, try ProjectionSchema.checkpoint(schema, on: conn)?.position ?? 0) }
+            for schema in schemas { ready = min(ready, try ProjectionSchema.progress(schema, on: conn)?.position ?? 0) }
             return ready
         }
     }

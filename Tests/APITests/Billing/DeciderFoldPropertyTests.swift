@@ -152,7 +152,7 @@ struct DeciderFoldPropertyTests {
         try f.settle()
         let reads = BillingReadModel(pool: f.service.context.pool)
         for projection in AllProjections.all {
-            let checkpoint = try f.service.context.pool.read { try ProjectionSchema.checkpoint(projection.schema, on: $0) }
+            let checkpoint = try f.service.context.pool.read { try ProjectionSchema.progress(projection.schema, on: $0) }
             #expect(checkpoint?.failedPosition == nil, "seed \(seed): \(projection.name) stopped: \(checkpoint?.error ?? "")")
         }
         try reads.snapshot(now: Self.now) { snapshot in

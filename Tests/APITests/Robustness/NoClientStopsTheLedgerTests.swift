@@ -38,7 +38,7 @@ struct NoClientStopsTheLedgerTests {
         #expect(ok.status == 200)
         try f.settle()
         #expect(try f.get("/v1/projects/solo/usage?month=2026-11", key: project).body["units"]?["counted"] == 1_000_000_000)
-        let readiness = try f.service.context.pool.read { try ProjectionSchema.checkpoint("proj_billing", on: $0) }
+        let readiness = try f.service.context.pool.read { try ProjectionSchema.progress("proj_billing", on: $0) }
         #expect(readiness?.failedPosition == nil)
     }
 

@@ -62,12 +62,12 @@ extension AdminSession {
                 "the database failed while committing and whether the command was recorded is unknown (\(detail)): \(rerun), which records it at most once")
         case .unavailable(let detail):
             return AdminError(.appendFailed, "the event log could not be written, nothing was appended (\(detail)): \(rerun) once the database is back")
-        case .projectionBehind(let behind) where behind.checkpoint == nil:
+        case .projectionBehind(let behind) where behind.reached == nil:
             return AdminError(.projectionUnavailable,
                 "the \(behind.projection) projection does not exist yet: start the projector (`ledger project`) and retry")
         case .projectionBehind(let behind):
             return AdminError(.projectionBehind,
-                "the \(behind.projection) projection has not applied position \(behind.target) (it is at \(behind.checkpoint.map(String.init) ?? "nothing")): is `ledger project` running?")
+                "the \(behind.projection) projection has not applied position \(behind.target) (it is at \(behind.reached.map(String.init) ?? "nothing")): is `ledger project` running?")
         }
     }
 

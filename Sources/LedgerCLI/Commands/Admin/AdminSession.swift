@@ -72,7 +72,7 @@ struct AdminSession {
             throw AdminError(.projectionUnavailable,
                 "the \(name) projection stopped at position \(stopped.position) (\(stopped.error)); set the event aside or fix the code before operating on the ledger (docs/operations.md)")
         }
-        guard let checkpoint = try pool.read({ try ProjectionSchema.checkpoint(projection.schema, on: $0) }) else {
+        guard let checkpoint = try pool.read({ try ProjectionSchema.progress(projection.schema, on: $0) }) else {
             throw AdminError(.projectionUnavailable, "the \(name) projection does not exist yet: start the projector (`ledger project`) and retry")
         }
         throw AdminError(.projectionBehind,

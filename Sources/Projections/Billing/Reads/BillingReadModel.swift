@@ -21,9 +21,9 @@ public struct BillingReadModel: Sendable {
         }
     }
 
-    /// The projection's checkpoint, nil before the projector created it.
-    public func checkpoint() throws -> ProjectionSchema.Checkpoint? {
-        try pool.read { try ProjectionSchema.checkpoint(Self.schema, on: $0) }
+    /// How far the projection has got, nil before the projector created it.
+    public func progress() throws -> ProjectionSchema.Progress? {
+        try pool.read { try ProjectionSchema.progress(Self.schema, on: $0) }
     }
 
     /// Whom a secret key speaks for, by its SHA-256, and whether it was revoked, as of
