@@ -15,7 +15,7 @@ import Projections
 /// monitor) and `stop()` stops them.
 public final class ServiceContext: Sendable {
     public let store: EventStore
-    public let pool: PostgresPool
+    public let connections: PostgresPool
     public let logger: Logger
     public let metrics: MetricsRegistry
     public let migrations: [Migration]
@@ -51,14 +51,14 @@ public final class ServiceContext: Sendable {
     /// (`verified`, or the refusal's `AppStoreError` code).
     let appStoreVerifications: Counter
 
-    public init(store: EventStore, pool: PostgresPool, logger: Logger, metrics: MetricsRegistry,
+    public init(store: EventStore, connections: PostgresPool, logger: Logger, metrics: MetricsRegistry,
                 migrations: [Migration], projections: [any Projection] = AllProjections.all, readyMaxLag: Int64 = 10_000,
                 cursorSecret: [UInt8], now: @escaping LedgerClock = SystemClock.now,
                 keyCache: KeyCache = KeyCache(), appStore: AppStoreSettings = AppStoreSettings(sessionSecret: []),
                 readinessInterval: Double = 1, readReplicaURLs: [String] = [],
                 replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings(), publicCheckpoints: Bool = false) {
         self.store = store
-        self.pool = pool
+        self.connections = connections
         self.logger = logger
         self.metrics = metrics
         self.migrations = migrations
@@ -70,15 +70,15 @@ public final class ServiceContext: Sendable {
         self.publicCheckpoints = publicCheckpoints
         self.appStore = appStore
         self.notificationLimiter = RateLimiter(perSecond: appStore.notificationsPerSecond)
-        let progress = ProjectionProgress(conninfo: pool.conninfo, projections: projections, logger: logger)
+        let progress = ProjectionProgress(conninfo: connections.conninfo, projections: projections, logger: logger)
         self.progress = progress
         let replicas = readReplicaURLs.isEmpty ? nil
-            : ReplicaSet(urls: readReplicaURLs, poolSize: pool.maximumConnections, projections: projections, settings: replicaSettings,
+            : ReplicaSet(urls: readReplicaURLs, poolSize: connections.maximumConnections, projections: projections, settings: replicaSettings,
                          logger: logger, primaryHead: { progress.head })
         self.replicas = replicas
-        self.catalog = CatalogService(pool: pool, store: store, logger: logger, metrics: metrics, replicas: replicas)
-        self.monitor = ServiceMonitor(interval: readinessInterval) { [pool, migrations, projections, readyMaxLag] in
-            Readiness.check(pool: pool, migrations: migrations, projections: projections, readyMaxLag: readyMaxLag, replicas: replicas)
+        self.catalog = CatalogService(connections: connections, store: store, logger: logger, metrics: metrics, replicas: replicas)
+        self.monitor = ServiceMonitor(interval: readinessInterval) { [connections, migrations, projections, readyMaxLag] in
+            Readiness.check(connections: connections, migrations: migrations, projections: projections, readyMaxLag: readyMaxLag, replicas: replicas)
         }
         self.readCounter = metrics.counter("ledger_reads_total", help: "Read requests by where they were served: the primary or a replica.",
                                            labelNames: ["target"])
@@ -91,7 +91,7 @@ public final class ServiceContext: Sendable {
     }
 
     /// The shared acts, on the service's pools and clock, each append counted.
-    public var acts: ActRunner { ActRunner(store: store, pool: pool, now: now, observe: { [self] in count($0) }) }
+    public var acts: ActRunner { ActRunner(store: store, connections: connections, now: now, observe: { [self] in count($0) }) }
 
     /// Appends and waits on this thread, counting the outcome as a request's append is
     /// counted: for work outside a request handler (tools, tests), never in one.

@@ -4,24 +4,24 @@ import Postgres
 import Synchronization
 
 /// The event log: appends through the process's group-commit appender, reads through a
-/// connection pool.
+/// connection connections.
 public final class EventStore: Sendable {
     /// The channel `pg_notify` announces new positions on (payload: the new head).
     public static let notificationChannel = "ledger_events"
 
-    public let pool: PostgresPool
+    public let connections: PostgresPool
     private let appender: GroupCommitAppender
 
     /// - Parameters:
     ///   - conninfo: the database, as a `postgresql://` URL or libpq keywords.
-    ///   - pool: connections for reads (the appender has its own).
+    ///   - connections: connections for reads (the appender has its own).
     ///   - maximumBatchEvents: the most events one group commit writes.
     ///   - faults: failure injection, for tests only.
     ///   - resolveTimeout: how long, after a commit's answer was lost, the appender keeps
     ///     trying to learn whether it happened before it reports `append_outcome_unknown`.
-    public init(conninfo: String, pool: PostgresPool? = nil, maximumBatchEvents: Int = 2_000, faults: AppendFaults = .none,
+    public init(conninfo: String, connections: PostgresPool? = nil, maximumBatchEvents: Int = 2_000, faults: AppendFaults = .none,
                 resolveTimeout: Double = 30) {
-        self.pool = pool ?? PostgresPool(conninfo: conninfo, maximumConnections: 8)
+        self.connections = connections ?? PostgresPool(conninfo: conninfo, maximumConnections: 8)
         self.appender = GroupCommitAppender(conninfo: conninfo, maximumBatchEvents: maximumBatchEvents, faults: faults,
                                             resolveTimeout: resolveTimeout)
     }

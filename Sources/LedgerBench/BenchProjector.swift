@@ -53,18 +53,18 @@ final class BenchProjector: Sendable {
 
     /// Waits until the billing projection has applied `target`, printing a progress line
     /// every `every` seconds; throws if a projection stops on a poison event.
-    func wait(for target: Int64, pool: PostgresPool, every: Double = 5) throws -> Progress {
-        let from = try Self.billingPosition(pool)
+    func wait(for target: Int64, connections: PostgresPool, every: Double = 5) throws -> Progress {
+        let from = try Self.billingPosition(connections)
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         var last = (position: from, at: 0.0)
-        let progress = ProjectionProgress(conninfo: pool.conninfo, projections: AllProjections.all, logger: Logger(minimumLevel: .error))
+        let progress = ProjectionProgress(conninfo: connections.conninfo, projections: AllProjections.all, logger: Logger(minimumLevel: .error))
         progress.start()
         defer { progress.stop() }
         while try !progress.waitBlocking(for: BillingProjection().name, position: target, timeout: every) {
-            try checkNotFailed(pool)
+            try checkNotFailed(connections)
             let now = elapsed()
-            let position = try Self.billingPosition(pool)
+            let position = try Self.billingPosition(connections)
             let recent = Double(position - last.position) / max(now - last.at, 1e-9)
             let average = Double(position - from) / max(now, 1e-9)
             let eta = average > 0 ? Double(target - position) / average : 0
@@ -72,12 +72,12 @@ final class BenchProjector: Sendable {
                          position, target, Double(position) / Double(max(target, 1)) * 100, average, recent, now - last.at, eta))
             last = (position, now)
         }
-        let reached = Progress(from: from, to: try Self.billingPosition(pool), seconds: elapsed())
+        let reached = Progress(from: from, to: try Self.billingPosition(connections), seconds: elapsed())
         // The others too (a projection new in this build is rebuilt beside the live ones):
         // the reads measured next must not race a projection still folding.
         for projection in AllProjections.all where projection.name != BillingProjection().name {
             while try !progress.waitBlocking(for: projection.name, position: target, timeout: every) {
-                try checkNotFailed(pool)
+                try checkNotFailed(connections)
                 BenchOutput.line("projector: waiting for the \(projection.name) projection to reach \(target)")
             }
         }
@@ -85,13 +85,13 @@ final class BenchProjector: Sendable {
     }
 
     /// The billing projection's position; 0 before the projector has created it.
-    static func billingPosition(_ pool: PostgresPool) throws -> Int64 {
-        try BillingReadModel(pool: pool).progress()?.position ?? 0
+    static func billingPosition(_ connections: PostgresPool) throws -> Int64 {
+        try BillingReadModel(connections: connections).progress()?.position ?? 0
     }
 
-    private func checkNotFailed(_ pool: PostgresPool) throws {
+    private func checkNotFailed(_ connections: PostgresPool) throws {
         for projection in AllProjections.all {
-            guard let checkpoint = try pool.read({ try ProjectionSchema.progress(projection.schema, on: $0) }),
+            guard let checkpoint = try connections.read({ try ProjectionSchema.progress(projection.schema, on: $0) }),
                   let failed = checkpoint.failedPosition else { continue }
             throw BenchmarkFailure(.projectionFailed, "projection \(projection.name) stopped at position \(failed): \(checkpoint.error ?? "?")")
         }

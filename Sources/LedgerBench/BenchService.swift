@@ -7,12 +7,12 @@ import Observability
 import Postgres
 import Projections
 
-/// The real HTTP API, wired as `ledger serve` wires it (router, pool size, HTTP threads
+/// The real HTTP API, wired as `ledger serve` wires it (router, connections size, HTTP threads
 /// from the environment), but in the benchmark's process on a port the kernel picks, so
 /// that a benchmark needs no second process and measures the same code.
 final class BenchService: Sendable {
     let store: EventStore
-    let pool: PostgresPool
+    let connections: PostgresPool
     let server: HTTPServer
     let context: ServiceContext
     /// The server's request threads (LEDGER_HTTP_THREADS).
@@ -21,12 +21,12 @@ final class BenchService: Sendable {
     /// `readReplicaURLs`: hot standbys the read endpoints use (`ledger-bench read --replicas`).
     init(url: String, environment: LedgerEnvironment, readReplicaURLs: [String] = []) throws {
         threads = try environment.int(.httpThreads)
-        pool = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))
-        store = EventStore(conninfo: url, pool: pool)
+        connections = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))
+        store = EventStore(conninfo: url, connections: connections)
         let logger = Logger(minimumLevel: .info, sink: BenchLogSink()).with(["component": "api"])
         let metrics = MetricsRegistry()
         // Cursors need not survive this process, so any 32 random bytes will do.
-        context = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
+        context = ServiceContext(store: store, connections: connections, logger: logger, metrics: metrics,
                                      migrations: try environment.migrations(), projections: AllProjections.all,
                                      readyMaxLag: Int64(try environment.int(.readyMaxLag)), cursorSecret: SecureRandom.bytes(32),
                                      readReplicaURLs: readReplicaURLs)

@@ -54,18 +54,18 @@ enum ConsoleBenchmark {
         benchStore.close()
         try ReadBenchmark.measureProjector(url: url, connection: connection)
 
-        let pool = PostgresPool(conninfo: url, maximumConnections: 8)
-        let store = EventStore(conninfo: url, pool: pool)
+        let connections = PostgresPool(conninfo: url, maximumConnections: 8)
+        let store = EventStore(conninfo: url, connections: connections)
         defer { store.close() }
         let name = "bench-" + Hex.encode(SecureRandom.bytes(4))
         let password = OperatorDirectory.generatePassword()
-        let directory = OperatorDirectory(pool: pool)
+        let directory = OperatorDirectory(connections: connections)
         let credential = try directory.storeCredential(operator: name, password: password)
         _ = try store.append(AppendRequest(try OperatorDecider.add(name: name, role: .operator, credential: credential, existing: nil),
                                            metadata: EventMetadata(actor: Actor(.system, "bench"), reason: "ledger bench console")))
         let settings = ConsoleSettings(secret: SecureRandom.bytes(32))
         let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4),
-                                router: Console(database: LedgerDatabase(store: store, pool: pool), settings: settings).router(),
+                                router: Console(database: LedgerDatabase(store: store, connections: connections), settings: settings).router(),
                                 logger: Logger(minimumLevel: .error, sink: MemoryLogSink()))
         try server.start()
         defer { server.shutdown(gracePeriod: 1) }
@@ -75,7 +75,7 @@ enum ConsoleBenchmark {
         let head = try LogReader(connection).headPosition()
         // An app with purchases and impressions, one of its users, and an organization of the log.
         let user = "bx-user-1"
-        let org = try OrganizationsReadModel(pool: pool).organizations().first?.id ?? "none"
+        let org = try OrganizationsReadModel(connections: connections).organizations().first?.id ?? "none"
         let pages: [(String, String)] = [
             ("sign-in page (ceiling)", "/login"),
             ("search", "/?q=\(project)"),

@@ -55,7 +55,7 @@ enum IngestBenchmark {
         // have folded the project and the key before the first batch.
         let projector = BenchProjector(url: url)
         defer { projector.shutdown() }
-        _ = try projector.wait(for: setupPosition, pool: service.pool)
+        _ = try projector.wait(for: setupPosition, connections: service.connections)
         if !options.projector { projector.shutdown() }
 
         let run = Hex.encode(SecureRandom.bytes(4))
@@ -77,7 +77,7 @@ enum IngestBenchmark {
         let total = options.batches * options.batchSize
         BenchOutput.line("ingest: \(options.batches) batches of \(options.batchSize) usage events (\(bodies[0].count) bytes a batch) from \(options.concurrency) client threads\(options.rate.map { String(format: ", paced at %.0f events/s", $0) } ?? ""); projector \(options.projector ? "running" : "stopped")")
 
-        let reachedBefore = try BenchProjector.billingPosition(service.pool)
+        let reachedBefore = try BenchProjector.billingPosition(service.connections)
         let busyBefore = projector.busy()
         let statsBefore = service.store.appendStatistics
         let lag = options.projector ? try ProjectorLagSampler(url: url) : nil
@@ -106,7 +106,7 @@ enum IngestBenchmark {
         if options.projector, let lag {
             let head = try service.store.log.headPosition()
             // Until it has folded everything ingested: its rate is over that whole time.
-            let caughtUp = try projector.wait(for: head, pool: service.pool)
+            let caughtUp = try projector.wait(for: head, connections: service.connections)
             let lagSummary = lag.stop()
             if let visible = try visibility?.stop() {
                 BenchOutput.line(String(format: "visible after append: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d batches read with min_position as answered, %d skipped with every reader busy; %d not visible within the service's 5 s bound)",
@@ -160,7 +160,7 @@ enum IngestBenchmark {
         let start = DispatchTime.now().uptimeNanoseconds
         let projector = BenchProjector(url: url)
         defer { projector.shutdown() }
-        _ = try projector.wait(for: head, pool: service.pool)
+        _ = try projector.wait(for: head, connections: service.connections)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let busy = projector.busy()
         let rate = Double(head - from) / seconds

@@ -50,7 +50,7 @@ enum ProofsBenchmark {
 
         let service = try BenchService(url: url, environment: environment)
         defer { service.shutdown() }
-        guard let size = try MerkleReadModel(pool: service.pool).treeSize(), size > 1 else {
+        guard let size = try MerkleReadModel(connections: service.connections).treeSize(), size > 1 else {
             throw BenchmarkFailure(.unexpectedResponse, "the Merkle tree is empty after the projector ran")
         }
         let warmup = min(requests / 10, 1_000)

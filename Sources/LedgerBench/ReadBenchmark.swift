@@ -80,10 +80,10 @@ enum ReadBenchmark {
     /// throughput.
     static func measureProjector(url: String, connection: PostgresConnection) throws {
         let head = try LogReader(connection).headPosition()
-        let pool = PostgresPool(conninfo: url, maximumConnections: 2)
+        let connections = PostgresPool(conninfo: url, maximumConnections: 2)
         let projector = BenchProjector(url: url)
         defer { projector.shutdown() }
-        let progress = try projector.wait(for: head, pool: pool)
+        let progress = try projector.wait(for: head, connections: connections)
         // Stopped, so that the reads below compete with nothing but themselves.
         projector.shutdown()
         if progress.to > progress.from {
@@ -208,7 +208,7 @@ enum ReadBenchmark {
     /// cursors ask for.
     private static func lastPageStarts(url: String, concurrency: Int,
                                        accounts: [BenchReadLog.Project]) throws -> [PageStarts<JournalEntryID>] {
-        let model = BillingReadModel(pool: PostgresPool(conninfo: url, maximumConnections: concurrency))
+        let model = BillingReadModel(connections: PostgresPool(conninfo: url, maximumConnections: concurrency))
         let next = Atomic<Int>(0)
         let starts = Mutex<[PageStarts<JournalEntryID>]>(Array(repeating: PageStarts(), count: accounts.count))
         let failure = Mutex<(any Error)?>(nil)

@@ -21,7 +21,7 @@ enum ReplicaReadBenchmark {
         let head = try LogReader(primary).headPosition()
         // Every projection, the catalog's included, at the head before anything is copied.
         let projector = BenchProjector(url: url)
-        _ = try projector.wait(for: head, pool: PostgresPool(conninfo: url, maximumConnections: 2))
+        _ = try projector.wait(for: head, connections: PostgresPool(conninfo: url, maximumConnections: 2))
         projector.shutdown()
 
         var standbys: [(cluster: EmbeddedPostgres, url: String)] = []

@@ -7,26 +7,26 @@ import Postgres
 /// asks it for runners; it never reaches the tables itself.
 public struct LedgerDatabase: Sendable {
     public let store: EventStore
-    public let pool: PostgresPool
+    public let connections: PostgresPool
 
-    public init(store: EventStore, pool: PostgresPool) {
+    public init(store: EventStore, connections: PostgresPool) {
         self.store = store
-        self.pool = pool
+        self.connections = connections
     }
 
     /// The shared acts, on this database and `now`.
-    public func acts(now: @escaping LedgerClock) -> ActRunner { ActRunner(store: store, pool: pool, now: now) }
+    public func acts(now: @escaping LedgerClock) -> ActRunner { ActRunner(store: store, connections: connections, now: now) }
 
     /// The shared queries, on this database (its primary) and `clock`.
-    public func queries(clock: @escaping LedgerClock) -> QueryRunner { QueryRunner(pool: pool, clock: clock) }
+    public func queries(clock: @escaping LedgerClock) -> QueryRunner { QueryRunner(connections: connections, clock: clock) }
 
     /// The operators and their credentials.
-    public var operators: OperatorDirectory { OperatorDirectory(pool: pool) }
+    public var operators: OperatorDirectory { OperatorDirectory(connections: connections) }
 
     /// The console's sessions.
-    public var consoleSessions: ConsoleSessionStore { ConsoleSessionStore(pool: pool) }
+    public var consoleSessions: ConsoleSessionStore { ConsoleSessionStore(connections: connections) }
 
     /// The connection string, for work that holds a connection of its own (a verification
     /// of the chain, a rebuild).
-    public var conninfo: String { pool.conninfo }
+    public var conninfo: String { connections.conninfo }
 }

@@ -18,9 +18,9 @@ public enum ProjectionWait {
     /// Waits until `projection` exists and has applied `target`: true, or false after
     /// `timeout` seconds (a projection the projector has not created yet is waited for
     /// too); one that stopped throws `Stopped`.
-    public static func until(_ projection: any Projection, reaches target: Int64, pool: PostgresPool,
+    public static func until(_ projection: any Projection, reaches target: Int64, connections: PostgresPool,
                              timeout: Double) throws -> Bool {
-        let progress = ProjectionProgress(conninfo: pool.conninfo, projections: [projection],
+        let progress = ProjectionProgress(conninfo: connections.conninfo, projections: [projection],
                                           logger: Logger(minimumLevel: .error))
         progress.start()
         defer { progress.stop(waitingForExit: false) }

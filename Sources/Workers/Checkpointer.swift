@@ -37,17 +37,17 @@ public final class Checkpointer: Sendable {
 
     private let configuration: Configuration
     private let store: EventStore
-    private let pool: PostgresPool
+    private let connections: PostgresPool
     private let isActive: @Sendable () -> Bool
     private let log: ProjectorLog
     private let stopped = Mutex(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    public init(configuration: Configuration, store: EventStore, pool: PostgresPool,
+    public init(configuration: Configuration, store: EventStore, connections: PostgresPool,
                 isActive: @escaping @Sendable () -> Bool, log: @escaping ProjectorLog) {
         self.configuration = configuration
         self.store = store
-        self.pool = pool
+        self.connections = connections
         self.isActive = isActive
         self.log = log
     }
@@ -81,12 +81,12 @@ public final class Checkpointer: Sendable {
     /// One look: appends a checkpoint when one is due; its position, else nil.
     @discardableResult
     public func tick() throws -> Int64? {
-        let model = MerkleReadModel(pool: pool)
+        let model = MerkleReadModel(connections: connections)
         guard let size = try model.treeSize(), size > 0 else { return nil }
         let last = try lastCheckpoint()
         let now = configuration.now()
         guard CheckpointDecider.isDue(size: size, last: last, now: now, policy: configuration.policy) else { return nil }
-        guard let head = try pool.read({ try LogReader($0).event(at: size) }) else { return nil }
+        guard let head = try connections.read({ try LogReader($0).event(at: size) }) else { return nil }
         let checkpoint = LogCheckpoint(origin: configuration.origin, size: size, root: try model.root(size: size), head: head.hash,
                                        time: max(now, last?.time ?? now))
         let key = configuration.key
@@ -109,7 +109,7 @@ public final class Checkpointer: Sendable {
 
     /// The last checkpoint in the log (not the projection: a decision reads the log).
     private func lastCheckpoint() throws -> CheckpointDecider.Last? {
-        try pool.read { conn in
+        try connections.read { conn in
             guard let head = try LogReader(conn).streamHead(LogCheckpointSigned.stream),
                   let event = try LogReader(conn).event(at: head.position) else { return nil }
             let signed = try event.decode(LogCheckpointSigned.self)

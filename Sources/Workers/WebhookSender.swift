@@ -68,7 +68,7 @@ public final class WebhookSender: Sendable {
 
     private let configuration: Configuration
     private let store: EventStore
-    private let pool: PostgresPool
+    private let connections: PostgresPool
     private let isActive: @Sendable () -> Bool
     private let log: ProjectorLog
     private let client: OutboundClient
@@ -76,11 +76,11 @@ public final class WebhookSender: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    public init(configuration: Configuration, store: EventStore, pool: PostgresPool, isActive: @escaping @Sendable () -> Bool,
+    public init(configuration: Configuration, store: EventStore, connections: PostgresPool, isActive: @escaping @Sendable () -> Bool,
                 log: @escaping ProjectorLog) {
         self.configuration = configuration
         self.store = store
-        self.pool = pool
+        self.connections = connections
         self.isActive = isActive
         self.log = log
         client = OutboundClient(policy: configuration.policy)
@@ -138,8 +138,8 @@ public final class WebhookSender: Sendable {
         let folded: Int64
         let ready: Int64
         do {
-            (due, folded) = try WebhooksReadModel(pool: pool).due(now: now.microseconds, limit: 200)
-            ready = due.isEmpty ? 0 : try WebhookMessageState(pool: pool).readyThrough()
+            (due, folded) = try WebhooksReadModel(connections: connections).due(now: now.microseconds, limit: 200)
+            ready = due.isEmpty ? 0 : try WebhookMessageState(connections: connections).readyThrough()
         } catch {
             log(.warning, "webhooks: cannot read what is due", ["error": "\(error)"])
             return nil
@@ -170,7 +170,7 @@ public final class WebhookSender: Sendable {
     private func watchBalances(folded: Int64) {
         guard let available = configuration.available else { return }
         do {
-            let model = WebhooksReadModel(pool: pool)
+            let model = WebhooksReadModel(connections: connections)
             for s in try model.subscriptions() where s.active {
                 guard let text = s.balanceLowThreshold, let threshold = Millicredits(canonical: text) else { continue }
                 let key = "watch:" + s.id
@@ -195,7 +195,7 @@ public final class WebhookSender: Sendable {
             throw PostgresError(code: .unexpectedResult, message: "the log has no event at \(d.position)")
         }
         let body = try WebhookMessageBody.render(id: d.messageID, type: d.type, subject: d.subject, sequence: d.sequence, event: event,
-                                                 state: WebhookMessageState(pool: pool).state(type: d.type, subject: d.subject, event: event))
+                                                 state: WebhookMessageState(connections: connections).state(type: d.type, subject: d.subject, event: event))
         let secrets = configuration.secrets.signing(webhook: d.webhookID, generation: d.generation,
                                                     previousValidUntil: d.previousValidUntil, now: now.microseconds)
         let signature = WebhookSignature.value(timestamp: now.microseconds / 1_000_000, body: body, secrets: secrets)
@@ -245,7 +245,7 @@ public final class WebhookSender: Sendable {
         let attempt = WebhookDeliveryDecider.Attempt(
             webhookID: a.due.webhookID, projectID: a.due.projectID, sequence: a.due.sequence, messageID: a.due.messageID,
             number: a.due.attempts + 1, madeAt: a.madeAt, status: status, error: error, latencyMilliseconds: latency, excerpt: excerpt)
-        let usage = try BillingReadModel(pool: pool).usageState(projects: [a.due.projectID])
+        let usage = try BillingReadModel(connections: connections).usageState(projects: [a.due.projectID])
         let decision = WebhookDeliveryDecider.record(attempt, now: now, jitter: configuration.jitter(), usage: usage)
         let metadata = EventMetadata(actor: Actor(.system, "webhooks"))
         let result = try store.append(AppendRequest(events: decision.events.map { EventToAppend($0, metadata: metadata) },

@@ -84,8 +84,8 @@ struct OpenAPITruthTests {
         #expect(try f.service.context.catalog.waitUntilCurrent(position: try f.service.store.log.headPosition()))
         // A signed checkpoint of the log, held by the tree, for the transparency routes.
         let checkpointer = Checkpointer(configuration: .init(key: Ed25519SigningKey(), origin: "test", now: f.service.clock.read),
-                                        store: f.service.store, pool: f.service.context.pool, isActive: { true }, log: { _, _, _ in })
-        let model = MerkleReadModel(pool: f.service.context.pool)
+                                        store: f.service.store, connections: f.service.context.connections, isActive: { true }, log: { _, _, _ in })
+        let model = MerkleReadModel(connections: f.service.context.connections)
         var checkpointed: Int64?
         #expect(Poll.until(timeout: 20) {
             if checkpointed == nil { checkpointed = try? checkpointer.tick() }

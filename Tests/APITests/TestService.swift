@@ -32,10 +32,10 @@ final class TestService: Sendable {
          readReplicaURLs: [String] = [], replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings()) throws {
         db = try database ?? TestDatabase.create()
         let pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 4)
-        store = EventStore(conninfo: db.serviceURL, pool: pool)
+        store = EventStore(conninfo: db.serviceURL, connections: pool)
         let logger = Logger(minimumLevel: .debug, sink: logs)
         let metrics = MetricsRegistry()
-        context = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
+        context = ServiceContext(store: store, connections: pool, logger: logger, metrics: metrics,
                                  migrations: try Migration.load(from: TestDatabase.migrationsDirectory),
                                  projections: projections, readyMaxLag: 100,
                                  cursorSecret: Array("test-cursor-secret-of-at-least-32-bytes".utf8), now: clock.read,

@@ -26,7 +26,7 @@ final class AdminFixture: Sendable {
          partitionSize: Int64 = TestDatabase.partitionSize) throws {
         db = try TestDatabase.create(partitionSize: partitionSize)
         pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 4)
-        store = EventStore(conninfo: db.serviceURL, pool: pool)
+        store = EventStore(conninfo: db.serviceURL, connections: pool)
         self.projectionTimeout = projectionTimeout
         if startsProjector { startProjector() }
     }
@@ -50,7 +50,7 @@ final class AdminFixture: Sendable {
     }
 
     var services: AdminServices {
-        AdminServices(store: store, pool: pool, now: clock.read, projectionTimeout: projectionTimeout,
+        AdminServices(store: store, connections: pool, now: clock.read, projectionTimeout: projectionTimeout,
                       webhookSecrets: Self.webhookSecrets, outboundPolicy: .development, ownerURL: db.superuserURL)
     }
 

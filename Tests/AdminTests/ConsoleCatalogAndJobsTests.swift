@@ -179,7 +179,7 @@ struct ConsoleCatalogAndJobsTests {
         let f = try AdminFixture()
         defer { f.shutdown() }
         try f.settle()
-        let jobs = ConsoleJobs(database: LedgerDatabase(store: f.store, pool: f.pool), projectorConninfo: f.db.projectorURL, readyTimeout: 0.5)
+        let jobs = ConsoleJobs(database: LedgerDatabase(store: f.store, connections: f.pool), projectorConninfo: f.db.projectorURL, readyTimeout: 0.5)
         let id = try jobs.startRebuild(projectionNamed: "billing", by: "omar", now: Timestamp.minimum)
         #expect(Poll.until(timeout: 30) { jobs.currentRebuild?.phase == .discarded })
         #expect(!jobs.decide(id, .swap(operatorName: "omar", reason: "late", key: "k")))

@@ -51,7 +51,7 @@ struct ConsoleFiguresTests {
         let page = try browser.send("GET", "/usage?account=" + account.key)
         #expect(page.status == 200, "\(account.key): \(page.text.prefix(300))")
         let shown = figures(page.text)
-        let queries = QueryRunner(pool: f.pool, clock: { now })
+        let queries = QueryRunner(connections: f.pool, clock: { now })
         let balance = try JSONValueEncoder().encode(try #require(try queries.answer(BalanceQuery(account), as: .operator("tests"))))
         var compared = 0
         for (key, value) in shown {

@@ -77,7 +77,7 @@ struct ConsoleTests {
             self.settings = settings
             server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4,
                                                                        trustedProxies: proxied ? try TrustedProxies(parsing: "127.0.0.1") : .none),
-                                router: Console(database: LedgerDatabase(store: f.store, pool: f.pool), settings: settings).router(),
+                                router: Console(database: LedgerDatabase(store: f.store, connections: f.pool), settings: settings).router(),
                                 logger: Logger(minimumLevel: .error, sink: MemoryLogSink()))
             try server.start()
         }
@@ -417,11 +417,11 @@ struct ConsoleTests {
     func databaseDown() throws {
         let url = "postgresql://ledger@127.0.0.1:1/none?connect_timeout=1"
         let pool = PostgresPool(conninfo: url, maximumConnections: 1)
-        let store = EventStore(conninfo: url, pool: pool)
+        let store = EventStore(conninfo: url, connections: pool)
         defer { store.close() }
         let secret = Array("a console secret of the tests, 32+ bytes".utf8)
         let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 2),
-                                router: Console(database: LedgerDatabase(store: store, pool: pool), settings: ConsoleSettings(secret: secret)).router(),
+                                router: Console(database: LedgerDatabase(store: store, connections: pool), settings: ConsoleSettings(secret: secret)).router(),
                                 logger: Logger(minimumLevel: .error, sink: MemoryLogSink()))
         try server.start()
         defer { server.shutdown(gracePeriod: 1) }

@@ -18,7 +18,7 @@ struct SharedActsTests {
         let credit = try f.adminJSON(["credit", "--pool", "payer:acme", "--source", "grant", "--amount", "1000", "--description", "d"])
         let position = try #require(credit["events"]?.arrayValue?.first?["position"]?.int64Value)
         try f.settle()
-        let runner = ActRunner(store: f.store, pool: f.pool, now: f.clock.read)
+        let runner = ActRunner(store: f.store, connections: f.pool, now: f.clock.read)
         let act = CorrectAct(entry: try #require(JournalEntryID("je_\(position)_0")), amount: Millicredits(-100), reason: "r")
         f.stopProjector()
         try f.append(CreditPosted(pool: .payer("acme"), source: .grant, amount: Millicredits(1), description: "unprojected"),
@@ -42,7 +42,7 @@ struct SharedActsTests {
         try f.project("web")
         _ = try f.adminJSON(["credit", "--pool", "project:web", "--source", "grant", "--amount", "1000", "--description", "d"])
         _ = try f.adminJSON(["hold", "place", "--id", "h1", "--project", "web", "--amount", "100", "--description", "job"])
-        let runner = ActRunner(store: f.store, pool: f.pool, now: f.clock.read)
+        let runner = ActRunner(store: f.store, connections: f.pool, now: f.clock.read)
         let act = HoldSettleAct(id: "h1", .release)
         guard case .decided(let decision) = try runner.prepare(act) else { Issue.record("the release was not decided"); return }
         // Another operator captures it meanwhile.
@@ -65,7 +65,7 @@ struct SharedActsTests {
         try f.payer("acme")
         let issued = try f.adminJSON(["key", "issue", "--payer", "acme"])
         let keyID = try #require(issued["key_id"]?.stringValue)
-        let runner = ActRunner(store: f.store, pool: f.pool, now: f.clock.read)
+        let runner = ActRunner(store: f.store, connections: f.pool, now: f.clock.read)
         guard case .appended = try runner.run(KeyRevokeAct(keyID: keyID), metadata: Self.metadata, key: "k1").0 else {
             Issue.record("the first revocation did not append"); return
         }

@@ -34,7 +34,7 @@ struct TransparencyTests {
 
         init(publicCheckpoints: Bool = false, partitionSize: Int64 = TestDatabase.partitionSize) throws {
             f = try AdminFixture(partitionSize: partitionSize)
-            let context = ServiceContext(store: f.store, pool: f.pool, logger: Logger(minimumLevel: .error, sink: MemoryLogSink()),
+            let context = ServiceContext(store: f.store, connections: f.pool, logger: Logger(minimumLevel: .error, sink: MemoryLogSink()),
                                          metrics: MetricsRegistry(), migrations: try Migration.load(from: TestDatabase.migrationsDirectory),
                                          cursorSecret: Array("test-cursor-secret-of-at-least-32-bytes".utf8), keyCache: KeyCache(lifetime: 0), publicCheckpoints: publicCheckpoints)
             context.start()
@@ -45,7 +45,7 @@ struct TransparencyTests {
             let clock = self.clock
             checkpointer = Checkpointer(configuration: .init(key: key, origin: "ledger.test", policy: .init(events: 1, seconds: 3_600),
                                                              now: clock.read),
-                                        store: f.store, pool: f.pool, isActive: { true }, log: { _, _, _ in })
+                                        store: f.store, connections: f.pool, isActive: { true }, log: { _, _, _ in })
             auditorKey = try #require(try f.adminJSON(["key", "issue", "--auditor", "alice-audit"])["secret"]?.stringValue)
             try f.payer("acme")
             payerKey = try #require(try f.adminJSON(["key", "issue", "--payer", "acme"])["secret"]?.stringValue)
@@ -66,7 +66,7 @@ struct TransparencyTests {
         /// Waits until the tree holds the whole log.
         func settleTree() throws {
             let head = try f.head()
-            try #require(Poll.until(timeout: 20) { (try? MerkleReadModel(pool: f.pool).treeSize()).flatMap { $0 } ?? 0 >= head },
+            try #require(Poll.until(timeout: 20) { (try? MerkleReadModel(connections: f.pool).treeSize()).flatMap { $0 } ?? 0 >= head },
                          "the tree did not reach position \(head)")
         }
 
@@ -76,7 +76,7 @@ struct TransparencyTests {
             clock.advance(seconds: 1)
             let position = try #require(try checkpointer.tick())
             try settleTree()
-            return try #require(try MerkleReadModel(pool: f.pool).checkpoint(at: position))
+            return try #require(try MerkleReadModel(connections: f.pool).checkpoint(at: position))
         }
 
         /// Every event's chain hash, in order: the leaves' data.
@@ -284,7 +284,7 @@ struct TransparencyTests {
         // The checkpoint kept outside: its signature still checks, and the log no longer extends it.
         let outside = try #require(LogCheckpoint(text: keptText))
         #expect(Ed25519.verify(publicKey: h.key.publicKey, message: Array(keptText.utf8), signature: keptSignature))
-        let now = try #require(try MerkleReadModel(pool: h.f.pool).treeSize())
+        let now = try #require(try MerkleReadModel(connections: h.f.pool).treeSize())
         let consistency = try h.get("/v1/log/proofs/consistency?from=\(outside.size)&to=\(now)", key: h.auditorKey)
         let path = try #require(consistency.json["path"]?.arrayValue).compactMap { Self.hex($0) }
         let toRoot = try #require(Self.hex(consistency.json["to_root"]))
@@ -319,7 +319,7 @@ struct TransparencyTests {
         h.f.startProjector()
         try h.grow(3, seed: 6)
         let third = try h.checkpoint()
-        let model = MerkleReadModel(pool: h.f.pool)
+        let model = MerkleReadModel(connections: h.f.pool)
         for (a, b) in [(first, second), (second, third), (first, third)] {
             let proof = try model.consistencyProof(from: a.checkpoint.size, to: b.checkpoint.size)
             #expect(MerkleTree.verifyConsistency(from: a.checkpoint.size, to: b.checkpoint.size, fromRoot: a.checkpoint.root,
@@ -336,13 +336,13 @@ struct TransparencyTests {
         defer { cluster.destroy() }
         let db = try TestDatabase.create(cluster: cluster.url)
         let pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 2)
-        let store = EventStore(conninfo: db.serviceURL, pool: pool)
+        let store = EventStore(conninfo: db.serviceURL, connections: pool)
         defer { store.close() }
         var projector: ProjectorThread? = ProjectorThread(url: db.projectorURL, projections: [MerkleProjection()])
         let key = Ed25519SigningKey()
         let clock = ManualClock("2026-12-01T10:00:00Z")
         let checkpointer = Checkpointer(configuration: .init(key: key, origin: "ledger.test", policy: .init(events: 1, seconds: 60), now: clock.read),
-                                        store: store, pool: pool, isActive: { true }, log: { _, _, _ in })
+                                        store: store, connections: pool, isActive: { true }, log: { _, _, _ in })
         func append(_ n: Int) throws {
             _ = try store.append(AppendRequest(events: (0..<n).map { _ in
                 EventToAppend(stream: "restart", type: "test.leaf", data: [:], metadata: EventMetadata(actor: Actor(.system, "tests")))
@@ -350,7 +350,7 @@ struct TransparencyTests {
         }
         func settle() throws {
             let head = try store.log.headPosition()
-            try #require(Poll.until(timeout: 30) { ((try? MerkleReadModel(pool: pool).treeSize()) ?? nil) ?? 0 >= head })
+            try #require(Poll.until(timeout: 30) { ((try? MerkleReadModel(connections: pool).treeSize()) ?? nil) ?? 0 >= head })
         }
         try append(50)
         try settle()
@@ -366,7 +366,7 @@ struct TransparencyTests {
         try settle()
         projector?.stop()
         projector = nil
-        let model = MerkleReadModel(pool: pool)
+        let model = MerkleReadModel(connections: pool)
         let secondPosition = try #require(second)
         let a = try #require(try model.checkpoint(at: first)), b = try #require(try model.checkpoint(at: secondPosition))
         #expect(a.checkpoint.size == 50 && b.checkpoint.size == 81)

@@ -67,7 +67,7 @@ struct WebhookAdminTests {
         #expect(add(["--subject", "project:web"]).status == 0)
         #expect(add(["--subject", "project:web"]).errors.contains("webhook hook already exists"))
 
-        let keyless = AdminServices(store: f.store, pool: f.pool, now: f.clock.read, projectionTimeout: 5)
+        let keyless = AdminServices(store: f.store, connections: f.pool, now: f.clock.read, projectionTimeout: 5)
         let outcome = AdminCommand.execute(["webhook", "add", "--id", "other", "--project", "web", "--url", "https://example.com/",
                                             "--subject", "project:web", "--reason", "r"],
                                            environment: AdminFixture.operatorEnvironment, services: { keyless })

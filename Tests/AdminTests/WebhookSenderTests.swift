@@ -22,7 +22,7 @@ struct WebhookSenderTests {
     static func dispatcher(_ f: AdminFixture, clock: ManualClock) -> WebhookSender {
         WebhookSender(configuration: .init(secrets: AdminFixture.webhookSecrets, policy: .development, interval: 0.05, timeout: 2,
                                                now: clock.read, jitter: { 0.5 }),
-                          store: f.store, pool: f.pool, isActive: { true }, log: { _, _, _ in })
+                          store: f.store, connections: f.pool, isActive: { true }, log: { _, _, _ in })
     }
 
     static func subscribe(_ f: AdminFixture, _ receiver: ScriptedReceiver) throws {
@@ -173,7 +173,7 @@ struct WebhookSenderTests {
         closed.close()
         let lost = WebhookSender(configuration: .init(secrets: AdminFixture.webhookSecrets, policy: .development, interval: 0.05,
                                                           timeout: 0.5, now: clock.read, jitter: { 0.5 }),
-                                     store: closed, pool: f.pool, isActive: { true }, log: { _, _, _ in })
+                                     store: closed, connections: f.pool, isActive: { true }, log: { _, _, _ in })
         #expect(Poll.until(timeout: 20) { receiver.received.count == 1 })
         lost.stop()
         try f.settle()
@@ -268,11 +268,11 @@ struct WebhookSenderTests {
             configuration: .init(secrets: AdminFixture.webhookSecrets, policy: .development, interval: 0.05, timeout: 2, now: clock.read,
                                  jitter: { 0.5 },
                                  available: { subject in
-                                     let seen = try QueryRunner(pool: pool, clock: SystemClock.now).answer(BalanceQuery(.payer(subject.id)), as: .operator("tests"))?.available
+                                     let seen = try QueryRunner(connections: pool, clock: SystemClock.now).answer(BalanceQuery(.payer(subject.id)), as: .operator("tests"))?.available
                                      looks.withLock { $0.append(seen?.description ?? "none") }
                                      return seen
                                  }, watchInterval: 0.05),
-            store: f.store, pool: f.pool, isActive: { true }, log: { _, _, _ in })
+            store: f.store, connections: f.pool, isActive: { true }, log: { _, _, _ in })
         defer { dispatcher.stop() }
         func crossings() throws -> [[String?]] {
             try f.rows("SELECT below::text, available::text FROM proj_webhooks.balance_watch")
@@ -284,7 +284,7 @@ struct WebhookSenderTests {
                 looks.withLock { seen in seen.firstIndex(of: available).map { seen.count - $0 >= 3 } ?? false }
             }, "the sender never saw \(available): \(looks.withLock { $0.suffix(5) })")
             let head = try f.head()
-            try #require(try ProjectionWait.until(WebhooksProjection(), reaches: head, pool: f.pool, timeout: 20))
+            try #require(try ProjectionWait.until(WebhooksProjection(), reaches: head, connections: f.pool, timeout: 20))
         }
         // Above the threshold: the first look records nothing.
         try lookedPast("1000")

@@ -26,26 +26,26 @@ struct DirectoryQueriesTests {
         init() throws {
             db = try TestDatabase.create()
             pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 4)
-            store = EventStore(conninfo: db.serviceURL, pool: pool)
+            store = EventStore(conninfo: db.serviceURL, connections: pool)
             projector = ProjectorThread(url: db.projectorURL)
         }
 
         /// Runs `act`, which must append, then waits until the projections have applied it.
         func perform(_ act: any LedgerAct, sourceLocation: SourceLocation = #_sourceLocation) throws {
             keys += 1
-            let (outcome, _) = try ActRunner(store: store, pool: pool, now: clock.read).run(act, metadata: DirectoryQueriesTests.metadata, key: "k\(keys)")
+            let (outcome, _) = try ActRunner(store: store, connections: pool, now: clock.read).run(act, metadata: DirectoryQueriesTests.metadata, key: "k\(keys)")
             guard case .appended = outcome else {
                 Issue.record("\(act) did not append: \(outcome)", sourceLocation: sourceLocation)
                 return
             }
             let head = try store.log.headPosition()
             for projection in [BillingProjection(), OrganizationsProjection(), CatalogProjection()] as [any Projection] {
-                try #require(try ProjectionWait.until(projection, reaches: head, pool: pool, timeout: 30), sourceLocation: sourceLocation)
+                try #require(try ProjectionWait.until(projection, reaches: head, connections: pool, timeout: 30), sourceLocation: sourceLocation)
             }
         }
 
         func answer<Q: LedgerQuery>(_ query: Q) throws -> Q.Answer? {
-            try QueryRunner(pool: pool, clock: clock.read).answer(query, as: .operator("tests"))
+            try QueryRunner(connections: pool, clock: clock.read).answer(query, as: .operator("tests"))
         }
 
         func shutdown() {

@@ -20,13 +20,13 @@ struct ProjectionProgressTests {
         let catalogue = LogIndexProjection()
         let pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 2)
         // Nothing to wait for yet: the projection does not even exist.
-        #expect(try ProjectionWait.until(catalogue, reaches: 1, pool: pool, timeout: 0.3) == false)
+        #expect(try ProjectionWait.until(catalogue, reaches: 1, connections: pool, timeout: 0.3) == false)
         let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 10, pollInterval: 5)
         defer { projector.stop() }
         for i in 0..<25 { _ = try store.append(AppendRequest(event("s-\(i)"))) }
-        #expect(try ProjectionWait.until(catalogue, reaches: 25, pool: pool, timeout: 20))
+        #expect(try ProjectionWait.until(catalogue, reaches: 25, connections: pool, timeout: 20))
         // Beyond the head it waits its whole timeout and says so.
-        #expect(try ProjectionWait.until(catalogue, reaches: 26, pool: pool, timeout: 0.3) == false)
+        #expect(try ProjectionWait.until(catalogue, reaches: 26, connections: pool, timeout: 0.3) == false)
     }
 
     @Test("a blocking wait for a projection that stopped on a poison event throws at once, naming the event")
@@ -43,7 +43,7 @@ struct ProjectionProgressTests {
         // A wait that reached its timeout returns false rather than throwing: the throw is
         // proof the stop was seen before it.
         let stopped = #expect(throws: ProjectionWait.Stopped.self) {
-            _ = try ProjectionWait.until(PoisonProjection(), reaches: poison, pool: pool, timeout: 60)
+            _ = try ProjectionWait.until(PoisonProjection(), reaches: poison, connections: pool, timeout: 60)
         }
         #expect(stopped?.position == poison)
         #expect(stopped?.error.contains("cannot apply a poison event") == true)

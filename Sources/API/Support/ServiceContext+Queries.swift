@@ -5,12 +5,12 @@ import LedgerServices
 extension ServiceContext {
     /// The shared queries, on the service's pools, replicas, progress and clock.
     var queries: QueryRunner {
-        QueryRunner(pool: pool, replicas: replicas, progress: progress, clock: now, logger: logger,
+        QueryRunner(connections: connections, replicas: replicas, progress: progress, clock: now, logger: logger,
                     served: { [readCounter] in readCounter.increment(labels: ["target": $0]) })
     }
 
     /// The API's secret keys, on the primary, through the service's cache.
-    var keys: SecretKeys { SecretKeys(pool: pool, cache: keyCache) }
+    var keys: SecretKeys { SecretKeys(connections: connections, cache: keyCache) }
 
     /// The one read skeleton of the HTTP surfaces: runs `query` for `reader` (already
     /// authenticated, once) at `target`, parks the request, holding no thread, while a

@@ -7,7 +7,7 @@ import Postgres
 /// must see the log as of the transaction's snapshot (the projector, a replay, `verify`).
 public struct LogReader: Sendable {
     private enum Source: Sendable {
-        case pool(PostgresPool)
+        case connections(PostgresPool)
         case connection(PostgresConnection)
     }
 
@@ -16,12 +16,12 @@ public struct LogReader: Sendable {
     /// Reads on `connection`, in whatever transaction it is in.
     public init(_ connection: PostgresConnection) { source = .connection(connection) }
 
-    /// Reads on a connection of `pool`, one per read.
-    public init(pool: PostgresPool) { source = .pool(pool) }
+    /// Reads on a connection of `connections`, one per read.
+    public init(connections: PostgresPool) { source = .connections(connections) }
 
     private func on<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         switch source {
-        case .pool(let pool): return try pool.read(body)
+        case .connections(let connections): return try connections.read(body)
         case .connection(let connection): return try body(connection)
         }
     }
@@ -213,6 +213,6 @@ public struct LogReader: Sendable {
 }
 
 extension EventStore {
-    /// The log's reads, each on a connection of the store's pool.
-    public var log: LogReader { LogReader(pool: pool) }
+    /// The log's reads, each on a connection of the store's connections.
+    public var log: LogReader { LogReader(connections: connections) }
 }

@@ -39,11 +39,11 @@ public enum LogCommand: LedgerCommand {
             return n
         } ?? 100
         let filter = TypeFilter(args.values("type"))
-        let pool = PostgresPool(conninfo: try environment.databaseURL(), maximumConnections: 1)
-        let streams = try subject.streams(pool: pool)
+        let connections = PostgresPool(conninfo: try environment.databaseURL(), maximumConnections: 1)
+        let streams = try subject.streams(connections: connections)
         var events: [RecordedEvent] = []
         var cursor = after
-        try pool.read { conn in
+        try connections.read { conn in
             // Filtered types are skipped page by page; one match more than asked for says
             // whether more follow.
             while events.count <= limit {

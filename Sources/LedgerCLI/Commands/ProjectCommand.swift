@@ -49,16 +49,16 @@ public enum ProjectCommand: LedgerCommand {
         // The webhook sender runs beside the projector and sends only while this process
         // is the active projector (docs/architecture.md).
         let webhooks = try environment.webhookSecrets().map { secrets -> (dispatcher: WebhookSender, store: EventStore) in
-            let pool = PostgresPool(conninfo: url, maximumConnections: 2)
-            let store = EventStore(conninfo: url, pool: pool)
-            let queries = QueryRunner(pool: pool, clock: SystemClock.now)
+            let connections = PostgresPool(conninfo: url, maximumConnections: 2)
+            let store = EventStore(conninfo: url, connections: connections)
+            let queries = QueryRunner(connections: connections, clock: SystemClock.now)
             let available: @Sendable (WebhookSubject) throws -> Millicredits? = { subject in
                 try queries.answer(BalanceQuery(subject.kind == .payer ? .payer(subject.id) : .project(subject.id)),
                                    as: .operator("webhook sender"))?.available
             }
             let dispatcher = WebhookSender(configuration: .init(secrets: secrets, policy: environment.outboundPolicy,
                                                                     now: SystemClock.now, available: available),
-                                               store: store, pool: pool,
+                                               store: store, connections: connections,
                                                isActive: { projector.status.withLock { $0.active } }, log: logger.projectorLog)
             return (dispatcher, store)
         }
@@ -66,9 +66,9 @@ public enum ProjectCommand: LedgerCommand {
         // The checkpointer signs the log's checkpoints while this process is the active
         // projector (docs/audit.md).
         let checkpoints = try environment.checkpointConfiguration(now: SystemClock.now).map { configuration in
-            let pool = PostgresPool(conninfo: url, maximumConnections: 2)
-            let store = EventStore(conninfo: url, pool: pool)
-            let checkpointer = Checkpointer(configuration: configuration, store: store, pool: pool,
+            let connections = PostgresPool(conninfo: url, maximumConnections: 2)
+            let store = EventStore(conninfo: url, connections: connections)
+            let checkpointer = Checkpointer(configuration: configuration, store: store, connections: connections,
                                             isActive: { projector.status.withLock { $0.active } }, log: logger.projectorLog)
             checkpointer.start()
             return (checkpointer: checkpointer, store: store)

@@ -53,9 +53,9 @@ struct Service {
     init(environment: LedgerEnvironment, logger: Logger) throws {
         let url = try environment.databaseURL()
         let metrics = MetricsRegistry()
-        let pool = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))
-        store = EventStore(conninfo: url, pool: pool)
-        context = ServiceContext(store: store, pool: pool, logger: logger, metrics: metrics,
+        let connections = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))
+        store = EventStore(conninfo: url, connections: connections)
+        context = ServiceContext(store: store, connections: connections, logger: logger, metrics: metrics,
                                      migrations: try environment.migrations(), projections: AllProjections.all,
                                      readyMaxLag: Int64(try environment.int(.readyMaxLag)),
                                      cursorSecret: try environment.cursorSecret(logger: logger),
@@ -87,7 +87,7 @@ struct Service {
             consoleConfiguration.port = address.port
             consoleConfiguration.threads = 4
             let settings = try environment.consoleSettings(address: address, logger: logger)
-            console = HTTPServer(configuration: consoleConfiguration, router: Console(database: LedgerDatabase(store: store, pool: pool), settings: settings).router(), logger: logger)
+            console = HTTPServer(configuration: consoleConfiguration, router: Console(database: LedgerDatabase(store: store, connections: connections), settings: settings).router(), logger: logger)
             consoleHost = address.host
         } else {
             console = nil

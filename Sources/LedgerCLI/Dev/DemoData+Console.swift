@@ -10,8 +10,8 @@ extension DemoData {
     /// Their passwords derive from the data directory's persisted secret, so every start
     /// of `ledger dev` prints the same ones and appends nothing after the first.
     static func seedOperators(store: EventStore, url: String, secret: [UInt8], consoleURL: String?) throws -> JSONValue {
-        let pool = PostgresPool(conninfo: url, maximumConnections: 1)
-        let directory = OperatorDirectory(pool: pool)
+        let connections = PostgresPool(conninfo: url, maximumConnections: 1)
+        let directory = OperatorDirectory(connections: connections)
         let metadata = EventMetadata(actor: Actor(.system, "ledger-dev"), reason: "ledger dev seeds the demo data")
         var logins: [String: JSONValue] = [:]
         for role in [OperatorRole.auditor, .operator] {

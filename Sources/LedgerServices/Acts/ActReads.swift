@@ -8,26 +8,26 @@ import Projections
 /// judged, and streams straight from the log. Reads only; nothing here waits for a
 /// projection (the shell decides whether to wait or to answer "retry").
 public struct ActReads: Sendable {
-    public let pool: PostgresPool
+    public let connections: PostgresPool
     public let now: LedgerClock
 
-    public init(pool: PostgresPool, now: @escaping LedgerClock) {
-        self.pool = pool
+    public init(connections: PostgresPool, now: @escaping LedgerClock) {
+        self.connections = connections
         self.now = now
     }
 
     /// The billing projection's reads.
-    public var billing: BillingReadModel { BillingReadModel(pool: pool) }
+    public var billing: BillingReadModel { BillingReadModel(connections: connections) }
 
     /// The organizations projection's reads.
-    public var organizations: OrganizationsReadModel { OrganizationsReadModel(pool: pool) }
+    public var organizations: OrganizationsReadModel { OrganizationsReadModel(connections: connections) }
 
     /// The version of `stream` if the billing projection has applied all of it (nil for
     /// a stream without events, once the projection exists); else throws `ProjectionBehind`. Reading the stream's head
     /// first and the projection after means a decision on the projection sees every event
     /// of the stream up to that version, and an append expecting it fails if one came since.
     public func billingVersion(covering stream: String) throws -> Int64? {
-        let head = try LogReader(pool: pool).streamHead(stream)
+        let head = try LogReader(connections: connections).streamHead(stream)
         let reached = try billing.progress()?.position
         guard let head else {
             // No such stream, but the projection's tables must exist to say what else is there.
@@ -48,14 +48,14 @@ public struct ActReads: Sendable {
 
     /// Throws `ProjectionBehind` until the projector has created `projection`'s tables.
     public func requireCreated(_ projection: any Projection) throws {
-        guard try pool.read({ try ProjectionSchema.progress(projection.schema, on: $0) }) != nil else {
+        guard try connections.read({ try ProjectionSchema.progress(projection.schema, on: $0) }) != nil else {
             throw ProjectionBehind(projection: projection.name, target: 0, reached: nil)
         }
     }
 
     /// Throws `ProjectionBehind` unless `projection` has applied the whole log as it is now.
     public func requireAtHead(_ projection: any Projection) throws {
-        let (head, reached) = try pool.read { conn in
+        let (head, reached) = try connections.read { conn in
             (try LogReader(conn).headPosition(), try ProjectionSchema.progress(projection.schema, on: conn)?.position)
         }
         guard let reached, reached >= head else {
@@ -79,28 +79,28 @@ public struct ActReads: Sendable {
 
     /// A hold's state from its own stream in the log, which alone decides whether it is open.
     public func holdState(_ id: String) throws -> HoldDecider.State {
-        let events = try LogReader(pool: pool).readStream(HoldDecider.stream(id))
+        let events = try LogReader(connections: connections).readStream(HoldDecider.stream(id))
         return try HoldDecider.State(stream: try events.map { (type: $0.type, data: try $0.data(), position: $0.position) })
     }
 
     /// A stream's events, straight from the log: what a decider judges when a projection
     /// a moment behind would let it record a fact twice (an App Store subscription's).
     public func stream(_ stream: String, from version: Int64 = 1) throws -> [RecordedEvent] {
-        try LogReader(pool: pool).readStream(stream, from: version)
+        try LogReader(connections: connections).readStream(stream, from: version)
     }
 
     /// The events of the log that carry the event-level idempotency `keys`.
     public func events(withKeys keys: [String]) throws -> [RecordedEvent] {
-        try LogReader(pool: pool).events(withKeys: keys)
+        try LogReader(connections: connections).events(withKeys: keys)
     }
 
     /// The log's head: the highest committed position.
     public func headPosition() throws -> Int64 {
-        try LogReader(pool: pool).headPosition()
+        try LogReader(connections: connections).headPosition()
     }
 
     /// A stream's version in the log; 0 for a stream without events.
     public func streamVersion(_ stream: String) throws -> Int64 {
-        try LogReader(pool: pool).streamHead(stream)?.version ?? 0
+        try LogReader(connections: connections).streamHead(stream)?.version ?? 0
     }
 }

@@ -12,10 +12,10 @@ public struct ActRunner: Sendable {
     /// Sees the result of every append this runner sends (the API counts them).
     private let observe: @Sendable (Result<AppendResult, AppendError>) -> Void
 
-    public init(store: EventStore, pool: PostgresPool, now: @escaping LedgerClock,
+    public init(store: EventStore, connections: PostgresPool, now: @escaping LedgerClock,
                 observe: @escaping @Sendable (Result<AppendResult, AppendError>) -> Void = { _ in }) {
         self.store = store
-        self.reads = ActReads(pool: pool, now: now)
+        self.reads = ActReads(connections: connections, now: now)
         self.observe = observe
     }
 

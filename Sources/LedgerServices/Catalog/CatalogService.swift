@@ -37,7 +37,7 @@ public final class CatalogService: Sendable {
     }
 
     private let state = Mutex(State())
-    private let pool: PostgresPool
+    private let connections: PostgresPool
     private let replicas: ReplicaSet?
     private let store: EventStore
     private let logger: Logger
@@ -50,9 +50,9 @@ public final class CatalogService: Sendable {
     private let flushPrefix = SecureRandom.uuid().uuidString.lowercased()
     private let impressions: Counter
 
-    public init(pool: PostgresPool, store: EventStore, logger: Logger, metrics: MetricsRegistry,
+    public init(connections: PostgresPool, store: EventStore, logger: Logger, metrics: MetricsRegistry,
                 fullReloadInterval: Double = 30, flushInterval: Double = 1, replicas: ReplicaSet? = nil) {
-        self.pool = pool
+        self.connections = connections
         self.replicas = replicas
         self.store = store
         self.logger = logger
@@ -87,7 +87,7 @@ public final class CatalogService: Sendable {
             return (s.snapshot, !s.started)
         }
         guard mustStart || current.position < 0 else { return current }
-        let loaded = try CatalogSnapshot.load(pool: replicas?.freshest(projection: CatalogProjection().name)?.replica.pool ?? pool)
+        let loaded = try CatalogSnapshot.load(connections: replicas?.freshest(projection: CatalogProjection().name)?.replica.connections ?? connections)
         state.withLock { s in if loaded.position >= s.snapshot.position { s.snapshot = loaded } }
         if mustStart {
             let thread = Thread { [self] in self.run() }
@@ -166,10 +166,10 @@ public final class CatalogService: Sendable {
         while !isStopping {
             do {
                 if listener == nil {
-                    let connection = try PostgresConnection(conninfo: pool.conninfo)
+                    let connection = try PostgresConnection(conninfo: connections.conninfo)
                     try connection.listen(Projector.notificationChannel)
                     listener = connection
-                    try reload(from: replicas?.freshest(projection: CatalogProjection().name)?.replica.pool ?? pool,
+                    try reload(from: replicas?.freshest(projection: CatalogProjection().name)?.replica.connections ?? connections,
                                cause: "connected")   // what moved while nobody listened
                     lastReload = Date()
                 }
@@ -177,11 +177,11 @@ public final class CatalogService: Sendable {
                 let notified = notes.contains { $0.payload.hasPrefix("iap:") }
                 if let (replica, reached) = replicas?.freshest(projection: CatalogProjection().name) {
                     if reached > position || Date().timeIntervalSince(lastReload) >= fullReloadInterval {
-                        try reload(from: replica.pool, cause: "replica")
+                        try reload(from: replica.connections, cause: "replica")
                         lastReload = Date()
                     }
                 } else if notified || Date().timeIntervalSince(lastReload) >= fullReloadInterval {
-                    try reload(from: pool, cause: notified ? "notified" : "periodic")
+                    try reload(from: connections, cause: notified ? "notified" : "periodic")
                     lastReload = Date()
                 }
             } catch {
@@ -200,7 +200,7 @@ public final class CatalogService: Sendable {
     /// A snapshot never goes back: a replica behind the one read before is not followed.
     private func reload(from source: PostgresPool, cause: String) throws {
         reloads.increment(labels: ["cause": cause])
-        let loaded = try CatalogSnapshot.load(pool: source)
-        state.withLock { s in if loaded.position >= s.snapshot.position || source === pool { s.snapshot = loaded } }
+        let loaded = try CatalogSnapshot.load(connections: source)
+        state.withLock { s in if loaded.position >= s.snapshot.position || source === connections { s.snapshot = loaded } }
     }
 }

@@ -24,7 +24,7 @@ public struct ChainHeadQuery: LedgerQuery {
     public static var auditorSQL: String { ChainVerifier.auditorSQL }
 
     public func read(_ reads: QueryReads) throws -> Answer? {
-        try reads.pool.read { conn in
+        try reads.connections.read { conn in
             let position = try LogReader(conn).headPosition()
             return Answer(head: try LogReader(conn).event(at: position), firstLive: try LogReader(conn).firstLivePosition())
         }

@@ -14,7 +14,7 @@ public struct EventSetAsideAct: LedgerAct {
     }
 
     public func decide(_ reads: ActReads) throws -> Decision {
-        let state = try reads.pool.read { conn -> ProjectionDecider.State? in
+        let state = try reads.connections.read { conn -> ProjectionDecider.State? in
             guard let checkpoint = try ProjectionSchema.progress(projection.schema, on: conn) else { return nil }
             let type = try checkpoint.failedPosition.flatMap { try LogReader(conn).event(at: $0)?.type }
             return ProjectionDecider.State(position: checkpoint.position, failedPosition: checkpoint.failedPosition,

@@ -21,7 +21,7 @@ public struct LogEventQuery: LedgerQuery {
     public var subject: QuerySubject { .ledger }
 
     public func read(_ reads: QueryReads) throws -> Answer? {
-        try reads.pool.read { conn in
+        try reads.connections.read { conn in
             guard let event = try LogReader(conn).event(at: position) else { return nil }
             return Answer(event: event, corrections: try LogReader(conn).corrections(of: position))
         }

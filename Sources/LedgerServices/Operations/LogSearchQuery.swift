@@ -32,7 +32,7 @@ public struct LogSearchQuery: LedgerQuery {
 
     public func read(_ reads: QueryReads) throws -> [Match]? {
         let q = text
-        let found = try reads.pool.read { conn in
+        let found = try reads.connections.read { conn in
             var found: [Match] = []
             if let position = Int64(q), position > 0, try LogReader(conn).event(at: position) != nil {
                 found.append(.position(position))
@@ -56,6 +56,6 @@ public struct LogSearchQuery: LedgerQuery {
             }
             return found
         }
-        return found + (try CatalogSnapshot.apps(withPurchasesBy: q, pool: reads.pool)).map { .purchases(app: $0.appID, count: $0.purchases) }
+        return found + (try CatalogSnapshot.apps(withPurchasesBy: q, connections: reads.connections)).map { .purchases(app: $0.appID, count: $0.purchases) }
     }
 }

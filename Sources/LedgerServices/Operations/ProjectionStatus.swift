@@ -21,8 +21,8 @@ public struct ProjectionStatus: Sendable {
     public var head: Int64
     public var items: [Item]
 
-    public static func read(_ projections: [any Projection], pool: PostgresPool) throws -> ProjectionStatus {
-        try pool.read { connection in
+    public static func read(_ projections: [any Projection], connections: PostgresPool) throws -> ProjectionStatus {
+        try connections.read { connection in
             let head = try LogReader(connection).headPosition()
             let checkpoints = try ProjectionSchema.progress(of: projections.map(\.schema), on: connection)
             var items: [Item] = []

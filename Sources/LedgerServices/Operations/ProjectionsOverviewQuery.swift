@@ -49,7 +49,7 @@ public struct ProjectionsOverviewQuery: LedgerQuery {
 
     public func read(_ reads: QueryReads) throws -> Overview? {
         let all = AllProjections.all
-        let (head, checkpoints) = try reads.pool.read { conn in
+        let (head, checkpoints) = try reads.connections.read { conn in
             (try LogReader(conn).headPosition(), try ProjectionSchema.progress(of: all.map(\.schema), on: conn))
         }
         let swappable = try projectorPool?.read { try ProjectionSchema.swappable(all.map(\.schema), on: $0) } ?? []

@@ -46,7 +46,7 @@ public struct Readiness: Sendable, Encodable {
     }
 
     /// Readiness, and the projection status it was judged on (nil when unreachable).
-    public static func check(pool: PostgresPool, migrations expected: [Migration], projections all: [any Projection],
+    public static func check(connections: PostgresPool, migrations expected: [Migration], projections all: [any Projection],
                       readyMaxLag: Int64, replicas: ReplicaSet? = nil) -> (Readiness, ProjectionStatus?) {
         var database = Check(ok: true)
         var migrations = Check(ok: true)
@@ -54,14 +54,14 @@ public struct Readiness: Sendable, Encodable {
         var status: ProjectionStatus?
         var checkpoint: CheckpointStatus?
         do {
-            let pending = try pool.read { connection in
+            let pending = try connections.read { connection in
                 try Migrator(migrations: expected).status(on: connection).pending
             }
             if !pending.isEmpty {
                 migrations = Check(ok: false, detail: "pending: " + pending.map { "\($0.version)_\($0.name)" }.joined(separator: ", "))
             }
-            status = try ProjectionStatus.read(all, pool: pool)
-            checkpoint = try MerkleReadModel(pool: pool).latestCheckpoint().map {
+            status = try ProjectionStatus.read(all, connections: connections)
+            checkpoint = try MerkleReadModel(connections: connections).latestCheckpoint().map {
                 CheckpointStatus(position: $0.position, size: $0.checkpoint.size, time: $0.checkpoint.time.iso8601,
                                  timeMicroseconds: $0.checkpoint.time.microseconds)
             }

@@ -31,7 +31,7 @@ public struct SetAsidesQuery: LedgerQuery {
     public var subject: QuerySubject { .ledger }
 
     public func read(_ reads: QueryReads) throws -> [SetAside]? {
-        let (recorded, skipped) = try reads.pool.read { conn -> ([RecordedEvent], [String: [ProjectionSchema.SkippedEvent]]) in
+        let (recorded, skipped) = try reads.connections.read { conn -> ([RecordedEvent], [String: [ProjectionSchema.SkippedEvent]]) in
             let events = try LogReader(conn).events(ofType: EventSetAside.type)
             var skipped: [String: [ProjectionSchema.SkippedEvent]] = [:]
             for projection in AllProjections.all { skipped[projection.name] = try ProjectionSchema.skippedEvents(projection.schema, on: conn) }

@@ -29,7 +29,7 @@ public struct TimelineQuery: LedgerQuery {
     public var subject: QuerySubject { .ledger }
 
     public func read(_ reads: QueryReads) throws -> Page? {
-        let events = try reads.log.read(streams: try timeline.streams(pool: reads.pool), after: after, limit: limit + 1)
+        let events = try reads.log.read(streams: try timeline.streams(connections: reads.connections), after: after, limit: limit + 1)
         return Page(events: Array(events.prefix(limit)), hasMore: events.count > limit)
     }
 }

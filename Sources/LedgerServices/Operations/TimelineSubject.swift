@@ -53,8 +53,8 @@ public enum TimelineSubject: Equatable, Sendable {
 
     /// The streams to read. Related streams are found through the projections, so one
     /// created a moment ago appears once the projector has applied it.
-    public func streams(pool: PostgresPool) throws -> [String] {
-        let billing = BillingReadModel(pool: pool)
+    public func streams(connections: PostgresPool) throws -> [String] {
+        let billing = BillingReadModel(connections: connections)
         func keyStreams(_ principal: KeyPrincipal) throws -> [String] {
             try billing.keys(of: principal).map { AccountsDecider.keyStream($0.keyID) }
         }
@@ -72,7 +72,7 @@ public enum TimelineSubject: Equatable, Sendable {
                 + (try keyStreams(KeyPrincipal(kind: .project, id: id))) + (try monthStreams(.project(id)))
         case .org(let id):
             return [OrganizationDecider.stream(id)]
-                + (try OrganizationsReadModel(pool: pool).subscriptionIDs(org: id).map { AppStoreTransactionFacts.stream(originalTransactionID: $0) })
+                + (try OrganizationsReadModel(connections: connections).subscriptionIDs(org: id).map { AppStoreTransactionFacts.stream(originalTransactionID: $0) })
         case .app(let id):
             return [CatalogDecider.stream(id), CatalogDecider.purchasesStream(id)]
         }

@@ -4,13 +4,13 @@ import Postgres
 
 /// The rows of `console_sessions` (migration 0012), which only this type names.
 public struct ConsoleSessionStore: Sendable {
-    let pool: PostgresPool
+    let connections: PostgresPool
 
     /// How long a session's row is kept after it can no longer be used: long enough for a
     /// security review to see who was signed in, from where, in the last quarter.
     public static let retention: Int64 = 90 * 24 * 3600 * 1_000_000
 
-    public init(pool: PostgresPool) { self.pool = pool }
+    public init(connections: PostgresPool) { self.connections = connections }
 
     private static let columns = """
         session_id, operator, credential::text, epoch, created_us, last_seen_us, expires_us, ended_us, ended_reason,
@@ -25,7 +25,7 @@ public struct ConsoleSessionStore: Sendable {
         let session = ConsoleSession(id: ConsoleSession.newID(), operatorName: name, credential: credential, epoch: epoch, created: now,
                                      lastSeen: now, expires: now + Int64(lifetime * 1e6), ended: nil, endedReason: nil,
                                      address: String(address.prefix(64)), userAgent: Self.printable(userAgent, limit: 256))
-        try pool.withConnection { conn in
+        try connections.withConnection { conn in
             try conn.query("""
                 INSERT INTO console_sessions (session_id, token_sha256, operator, credential, epoch, created_us, last_seen_us,
                                               expires_us, address, user_agent)
@@ -40,7 +40,7 @@ public struct ConsoleSessionStore: Sendable {
 
     /// The session whose cookie carries `token`, whatever its state.
     public func find(token: String) throws -> ConsoleSession? {
-        try pool.read { conn in
+        try connections.read { conn in
             try conn.query("SELECT \(Self.columns) FROM console_sessions WHERE token_sha256 = $1::bytea",
                            ["\\x" + Hex.encode(ConsoleSession.digest(of: token))]).rows.first.map(Self.session)
         }
@@ -50,14 +50,14 @@ public struct ConsoleSessionStore: Sendable {
     /// `ConsoleSession.touchInterval` before.
     public func touch(_ session: ConsoleSession, now: Int64) throws {
         guard Double(now - session.lastSeen) >= ConsoleSession.touchInterval * 1e6 else { return }
-        _ = try pool.withConnection { conn in
+        _ = try connections.withConnection { conn in
             try conn.query("UPDATE console_sessions SET last_seen_us = $2 WHERE session_id = $1 AND last_seen_us < $2", [session.id, now])
         }
     }
 
     /// Ends a session (signed out, say); one already ended keeps its first reason.
     public func end(_ id: String, reason: String, now: Int64) throws {
-        _ = try pool.withConnection { conn in
+        _ = try connections.withConnection { conn in
             try conn.query("UPDATE console_sessions SET ended_us = $2, ended_reason = $3 WHERE session_id = $1 AND ended_us IS NULL",
                            [id, now, String(reason.prefix(64))])
         }
@@ -66,7 +66,7 @@ public struct ConsoleSessionStore: Sendable {
     /// Ends every open session of the operator; returns how many.
     @discardableResult
     public func endAll(operator name: String, reason: String, now: Int64) throws -> Int {
-        try pool.withConnection { conn in
+        try connections.withConnection { conn in
             try conn.query("""
                 UPDATE console_sessions SET ended_us = $2, ended_reason = $3 WHERE operator = $1 AND ended_us IS NULL
                 RETURNING session_id
@@ -76,7 +76,7 @@ public struct ConsoleSessionStore: Sendable {
 
     /// The sessions of `name` (every operator's when nil), newest first.
     public func list(operator name: String?, limit: Int = 200) throws -> [ConsoleSession] {
-        try pool.read { conn in
+        try connections.read { conn in
             try conn.query("""
                 SELECT \(Self.columns) FROM console_sessions WHERE $1::text IS NULL OR operator = $1
                 ORDER BY created_us DESC, session_id LIMIT $2
@@ -86,7 +86,7 @@ public struct ConsoleSessionStore: Sendable {
 
     /// The session `id` names.
     public func session(_ id: String) throws -> ConsoleSession? {
-        try pool.read { conn in
+        try connections.read { conn in
             try conn.query("SELECT \(Self.columns) FROM console_sessions WHERE session_id = $1", [id]).rows.first.map(Self.session)
         }
     }

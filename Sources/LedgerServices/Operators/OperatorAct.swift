@@ -23,7 +23,7 @@ public struct OperatorAct: LedgerAct {
     }
 
     public func decide(_ reads: ActReads) throws -> Decision {
-        let state = try OperatorDirectory(pool: reads.pool).state(of: name)
+        let state = try OperatorDirectory(connections: reads.connections).state(of: name)
         switch change {
         case .add(let role, let credential): return try OperatorDecider.add(name: name, role: role, credential: credential, existing: state)
         case .resetPassword(let credential): return try OperatorDecider.resetPassword(state, name: name, credential: credential)

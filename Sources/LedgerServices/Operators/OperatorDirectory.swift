@@ -7,14 +7,14 @@ import Postgres
 /// Console operators: their state from their streams in the log, and their password
 /// hashes from `console_credentials` (migration 0006), which only this type names.
 public struct OperatorDirectory: Sendable {
-    let pool: PostgresPool
+    let connections: PostgresPool
 
-    public init(pool: PostgresPool) { self.pool = pool }
+    public init(connections: PostgresPool) { self.connections = connections }
 
     /// The operator as their stream says; nil when there is none.
     public func state(of name: String) throws -> OperatorDecider.State? {
         guard OperatorDecider.isValidName(name) else { return nil }
-        let events = try LogReader(pool: pool).readStream(OperatorDecider.stream(name))
+        let events = try LogReader(connections: connections).readStream(OperatorDecider.stream(name))
         return try OperatorDecider.State.fold(try events.map { (type: $0.type, data: try $0.data()) })
     }
 
@@ -22,7 +22,7 @@ public struct OperatorDirectory: Sendable {
     /// naming it must carry. Rows are only ever added.
     public func storeCredential(operator name: String, password: String) throws -> String {
         let credential = SecureRandom.uuid().uuidString.lowercased()
-        try pool.withConnection { conn in
+        try connections.withConnection { conn in
             try conn.query("INSERT INTO console_credentials (operator, credential, password_hash) VALUES ($1, $2::uuid, $3)",
                            [name, credential, Scrypt.hash(password: password)])
         }
@@ -35,7 +35,7 @@ public struct OperatorDirectory: Sendable {
         let state = try self.state(of: name)
         var stored = Self.decoy
         if let state, !state.disabled {
-            stored = try pool.read { conn in
+            stored = try connections.read { conn in
                 try conn.query("SELECT password_hash FROM console_credentials WHERE operator = $1 AND credential = $2::uuid",
                                [name, state.credential]).rows.first?.string(0)
             } ?? Self.decoy

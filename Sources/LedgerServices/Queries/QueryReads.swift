@@ -8,21 +8,21 @@ import Projections
 /// through the read models here, never through a table.
 public struct QueryReads: Sendable {
     /// The connections of the chosen database.
-    public let pool: PostgresPool
+    public let connections: PostgresPool
     /// The instant the query is answered at: pending changes (funding, plans) resolve at it.
     public let now: Timestamp
 
-    public init(pool: PostgresPool, now: Timestamp) {
-        self.pool = pool
+    public init(connections: PostgresPool, now: Timestamp) {
+        self.connections = connections
         self.now = now
     }
 
     /// The billing projection's reads.
-    public var billing: BillingReadModel { BillingReadModel(pool: pool) }
+    public var billing: BillingReadModel { BillingReadModel(connections: connections) }
     /// The webhooks projection's reads.
-    public var webhooks: WebhooksReadModel { WebhooksReadModel(pool: pool) }
+    public var webhooks: WebhooksReadModel { WebhooksReadModel(connections: connections) }
     /// The organizations projection's reads.
-    public var organizations: OrganizationsReadModel { OrganizationsReadModel(pool: pool) }
+    public var organizations: OrganizationsReadModel { OrganizationsReadModel(connections: connections) }
     /// The log itself.
-    public var log: LogReader { LogReader(pool: pool) }
+    public var log: LogReader { LogReader(connections: connections) }
 }

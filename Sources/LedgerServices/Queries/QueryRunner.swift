@@ -12,7 +12,7 @@ import ProjectionEngine
 /// again when woken; `ledger admin` reads without a position.
 public struct QueryRunner: Sendable {
     /// The primary's connections: every read that no replica can serve.
-    public let pool: PostgresPool
+    public let connections: PostgresPool
     /// The read replicas, nil without any.
     public let replicas: ReplicaSet?
     /// How far each projection has got (the API's one LISTEN); nil in a process without
@@ -24,9 +24,9 @@ public struct QueryRunner: Sendable {
     /// Called with where each read was served (`primary`, `replica-1`, …), for metrics.
     private let served: @Sendable (String) -> Void
 
-    public init(pool: PostgresPool, replicas: ReplicaSet? = nil, progress: ProjectionProgress? = nil, clock: @escaping LedgerClock,
+    public init(connections: PostgresPool, replicas: ReplicaSet? = nil, progress: ProjectionProgress? = nil, clock: @escaping LedgerClock,
                 logger: Logger? = nil, served: @escaping @Sendable (String) -> Void = { _ in }) {
-        self.pool = pool
+        self.connections = connections
         self.replicas = replicas
         self.progress = progress
         self.clock = clock
@@ -49,13 +49,13 @@ public struct QueryRunner: Sendable {
             }
         }
         let now = clock()
-        let read = { (pool: PostgresPool) in try query.read(QueryReads(pool: pool, now: now)) }
+        let read = { (connections: PostgresPool) in try query.read(QueryReads(connections: connections, now: now)) }
         let answer: Q.Answer?
         if let floor = query.replicaFloor {
             answer = try onReplicaOrPrimary(query.projections.map(\.name), atLeast: max(minPosition ?? 0, floor), read)
         } else {
             served("primary")
-            answer = try read(pool)
+            answer = try read(connections)
         }
         guard let answer else { return .notFound(query.subject) }
         return .answered(answer)
@@ -76,14 +76,14 @@ public struct QueryRunner: Sendable {
         if let progress {
             return Dictionary(uniqueKeysWithValues: projections.compactMap { p in progress.position(p.name).map { (p.name, $0) } })
         }
-        let checkpoints = try pool.read { try ProjectionSchema.progress(of: projections.map(\.schema), on: $0) }
+        let checkpoints = try connections.read { try ProjectionSchema.progress(of: projections.map(\.schema), on: $0) }
         return Dictionary(uniqueKeysWithValues: projections.compactMap { p in checkpoints[p.schema].map { (p.name, $0.position) } })
     }
 
     /// The log's head, from the LISTEN when it has seen `target`, else from the log.
     private func headPosition(atLeast target: Int64) throws -> Int64 {
         if let head = progress?.head, head >= target { return head }
-        return try LogReader(pool: pool).headPosition()
+        return try LogReader(connections: connections).headPosition()
     }
 
     /// Runs `body` on a replica in rotation whose copies of `projections` have passed
@@ -93,7 +93,7 @@ public struct QueryRunner: Sendable {
     public func onReplicaOrPrimary<T>(_ projections: [String], atLeast position: Int64, _ body: (PostgresPool) throws -> T) throws -> T {
         if let replicas, let replica = replicas.pick(projections: projections, atLeast: position) {
             do {
-                let value = try body(replica.pool)
+                let value = try body(replica.connections)
                 served(replica.name)
                 return value
             } catch let error as PostgresError where Self.isReplicaFailure(error) {
@@ -103,7 +103,7 @@ public struct QueryRunner: Sendable {
             }
         }
         served("primary")
-        return try body(pool)
+        return try body(connections)
     }
 
     /// A failure of the replica, not of the read: unreachable, gone mid-read, saturated, or

@@ -9,12 +9,12 @@ import Projections
 /// revocation counts from the moment it is in the log.
 public struct SecretKeys: Sendable {
     /// The primary's connections: a key is looked up where it is issued and revoked.
-    public let pool: PostgresPool
+    public let connections: PostgresPool
     /// Keys found valid in the last moments.
     public let cache: KeyCache
 
-    public init(pool: PostgresPool, cache: KeyCache) {
-        self.pool = pool
+    public init(connections: PostgresPool, cache: KeyCache) {
+        self.connections = connections
         self.cache = cache
     }
 
@@ -22,7 +22,7 @@ public struct SecretKeys: Sendable {
     /// (nil: the log's head); nil for a key unknown there or revoked.
     public func principal(sha256 digest: String, through position: Int64? = nil) throws -> KeyPrincipal? {
         if let cached = cache.lookup(digest) { return cached }
-        guard let key = try BillingReadModel(pool: pool).key(sha256: digest, through: position), !key.revoked else { return nil }
+        guard let key = try BillingReadModel(connections: connections).key(sha256: digest, through: position), !key.revoked else { return nil }
         cache.store(digest, key.principal)
         return key.principal
     }

@@ -34,7 +34,7 @@ public final class ReplicaSet: Sendable {
         public let name: String
         /// Its address without credentials, for `/readyz`.
         public let address: String
-        public let pool: PostgresPool
+        public let connections: PostgresPool
     }
 
     public let replicas: [Replica]
@@ -54,7 +54,7 @@ public final class ReplicaSet: Sendable {
                 logger: Logger, primaryHead: @escaping @Sendable () -> Int64?) {
         replicas = urls.enumerated().map { i, url in
             Replica(name: "replica-\(i + 1)", address: Self.address(of: url),
-                    pool: PostgresPool(conninfo: Self.bounded(url), maximumConnections: poolSize, acquireTimeout: 2))
+                    connections: PostgresPool(conninfo: Self.bounded(url), maximumConnections: poolSize, acquireTimeout: 2))
         }
         self.settings = settings
         self.projections = projections
@@ -80,7 +80,7 @@ public final class ReplicaSet: Sendable {
     public func stop() {
         guard !stopping.exchange(true, ordering: .relaxed) else { return }
         if started.load(ordering: .relaxed) { for signal in exited { signal.wait() } }
-        for replica in replicas { replica.pool.closeIdle() }
+        for replica in replicas { replica.connections.closeIdle() }
     }
 
     /// Every replica as its last poll found it, with whether it is in rotation now.
@@ -137,7 +137,7 @@ public final class ReplicaSet: Sendable {
         while !stopping.load(ordering: .relaxed) {
             let started = Date()
             do {
-                let found = try replica.pool.read { try ReplicaStatus.Observed.read(on: $0, projections: projections) }
+                let found = try replica.connections.read { try ReplicaStatus.Observed.read(on: $0, projections: projections) }
                 let head = primaryHead()
                 states.withLock { all in
                     let wasDown = all[index].lastSuccess == nil
@@ -150,7 +150,7 @@ public final class ReplicaSet: Sendable {
                     return all[index].lastSuccess.map { Date().timeIntervalSince($0) < settings.downAfter } ?? false
                 }
                 if wasUp { logger.warning("read replica unreachable", ["replica": .string(replica.name), "error": .string("\(error)")]) }
-                replica.pool.closeIdle()
+                replica.connections.closeIdle()
             }
             let rest = settings.pollInterval - Date().timeIntervalSince(started)
             if rest > 0 { Thread.sleep(forTimeInterval: rest) }

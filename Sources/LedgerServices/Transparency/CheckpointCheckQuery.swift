@@ -28,7 +28,7 @@ public struct CheckpointCheckQuery: LedgerQuery {
     public var replicaFloor: Int64? { nil }
 
     public func read(_ reads: QueryReads) throws -> Checked? {
-        let model = MerkleReadModel(pool: reads.pool)
+        let model = MerkleReadModel(connections: reads.connections)
         guard let found = try position.map(model.checkpoint(at:)) ?? model.latestCheckpoint() else { return nil }
         let signed = Ed25519.verify(publicKey: found.publicKey, message: Array(found.checkpoint.text.utf8), signature: found.signature)
         let root = try ProofRefusal.reading(reads) { try model.root(size: found.checkpoint.size) }

@@ -21,7 +21,7 @@ public struct CheckpointQuery: LedgerQuery {
     public var replicaFloor: Int64? { position }
 
     public func read(_ reads: QueryReads) throws -> TransparencyBodies.CheckpointBody? {
-        let model = MerkleReadModel(pool: reads.pool)
+        let model = MerkleReadModel(connections: reads.connections)
         return try (position.map { try model.checkpoint(at: $0) } ?? model.latestCheckpoint()).map(TransparencyBodies.CheckpointBody.init)
     }
 }

@@ -22,7 +22,7 @@ public struct ConsistencyProofQuery: LedgerQuery {
 
     public func read(_ reads: QueryReads) throws -> TransparencyBodies.ConsistencyBody? {
         try ProofRefusal.reading(reads) {
-            TransparencyBodies.ConsistencyBody(try MerkleReadModel(pool: reads.pool, cache: cache).consistencyProof(from: from, to: to))
+            TransparencyBodies.ConsistencyBody(try MerkleReadModel(connections: reads.connections, cache: cache).consistencyProof(from: from, to: to))
         }
     }
 }

@@ -22,7 +22,7 @@ public struct InclusionProofQuery: LedgerQuery {
 
     public func read(_ reads: QueryReads) throws -> TransparencyBodies.InclusionBody? {
         try ProofRefusal.reading(reads) {
-            TransparencyBodies.InclusionBody(try MerkleReadModel(pool: reads.pool, cache: cache).inclusionProof(position: position, size: size))
+            TransparencyBodies.InclusionBody(try MerkleReadModel(connections: reads.connections, cache: cache).inclusionProof(position: position, size: size))
         }
     }
 }

@@ -40,7 +40,7 @@ public struct MessageFeedQuery: LedgerQuery {
     public func read(_ reads: QueryReads) throws -> Page? {
         guard try reads.billing.snapshot(now: reads.now, { try $0.exists(account) }) else { return nil }
         let subject = account.key
-        let states = WebhookMessageState(pool: reads.pool)
+        let states = WebhookMessageState(connections: reads.connections)
         let page = try reads.webhooks.feed(subject: subject, after: after, limit: limit, through: try states.readyThrough())
         let events = Dictionary(uniqueKeysWithValues: try reads.log.events(at: page.items.map(\.position)).map { ($0.position, $0) })
         let messages = try page.items.map { item -> JSONValue in

@@ -29,7 +29,7 @@ public struct WebhookAddAct: LedgerAct {
             if try !reads.organizations.organizations(id: subject.id).isEmpty { known.insert(subject) }
         }
         for subject in subjects where subject.kind == .app {
-            if try !(CatalogSnapshot.apps(id: subject.id, pool: reads.pool) ?? []).isEmpty { known.insert(subject) }
+            if try !(CatalogSnapshot.apps(id: subject.id, connections: reads.connections) ?? []).isEmpty { known.insert(subject) }
         }
         return try WebhookDecider.add(id: id, project: project, url: url, subjects: subjects, types: types,
                                       balanceLowThreshold: balanceLowThreshold, projectExists: accounts.projects.contains(project),

@@ -20,7 +20,7 @@ public struct WebhookDeliveryAct: LedgerAct {
 
     public func decide(_ reads: ActReads) throws -> Decision {
         try reads.requireAtHead(WebhooksProjection())
-        let model = WebhooksReadModel(pool: reads.pool)
+        let model = WebhooksReadModel(connections: reads.connections)
         switch change {
         case .retry(let sequence):
             let status = try model.deliveryStatus(webhook: id, sequence: sequence)

@@ -24,8 +24,8 @@ extension CatalogSnapshot {
     }
 
     /// Every app by id, or only `id`; nil before the projector created the projection.
-    public static func apps(id: String? = nil, pool: PostgresPool) throws -> [AppRecord]? {
-        try pool.read { conn in
+    public static func apps(id: String? = nil, connections: PostgresPool) throws -> [AppRecord]? {
+        try connections.read { conn in
             guard try conn.query("SELECT to_regclass('proj_iap.apps') IS NOT NULL")[0].bool(0) == true else { return nil }
             return try conn.transaction(isolation: "REPEATABLE READ READ ONLY") { tx in
                 var keys: [String: [AppRecord.Key]] = [:]

@@ -21,16 +21,16 @@ public struct CatalogSnapshot: Sendable {
 
     /// Reads the projection in one consistent snapshot; empty until the projector has
     /// created it.
-    public static func load(pool: PostgresPool) throws -> CatalogSnapshot {
+    public static func load(connections: PostgresPool) throws -> CatalogSnapshot {
         do {
-            return try read(pool: pool)
+            return try read(connections: connections)
         } catch let error as PostgresError where error.sqlState == PostgresError.SQLState.undefinedTable {
             return .empty
         }
     }
 
-    private static func read(pool: PostgresPool) throws -> CatalogSnapshot {
-        try pool.read { conn in
+    private static func read(connections: PostgresPool) throws -> CatalogSnapshot {
+        try connections.read { conn in
             try conn.transaction(isolation: "REPEATABLE READ READ ONLY") { tx in
                 let position = try tx.query("SELECT position FROM proj_iap._checkpoint")[0].requireInt64(0)
                 var apps: [String: AppCatalog] = [:]
@@ -73,8 +73,8 @@ public struct CatalogSnapshot: Sendable {
     }
 
     /// One user's purchases with an app (a database round trip: asked only with `user_id`).
-    public static func purchases(app: String, user: String, pool: PostgresPool) throws -> [UserPurchase] {
-        try pool.read { conn in
+    public static func purchases(app: String, user: String, connections: PostgresPool) throws -> [UserPurchase] {
+        try connections.read { conn in
             try conn.query("""
                 SELECT source, original_id, product_id, purchased_us, expires_us, revoked_us, trial
                 FROM proj_iap.purchases WHERE app_id = $1 AND user_id = $2
@@ -90,8 +90,8 @@ public struct CatalogSnapshot: Sendable {
 
     /// The apps a user id has purchases with, and how many (the console's search), at most
     /// `limit` apps. Each app's purchases are found through `(app_id, user_id)`.
-    public static func apps(withPurchasesBy user: String, limit: Int = 50, pool: PostgresPool) throws -> [(appID: String, purchases: Int64)] {
-        try pool.read { conn in
+    public static func apps(withPurchasesBy user: String, limit: Int = 50, connections: PostgresPool) throws -> [(appID: String, purchases: Int64)] {
+        try connections.read { conn in
             guard try conn.query("SELECT to_regclass('proj_iap.purchases') IS NOT NULL")[0].bool(0) == true else { return [] }
             return try conn.query("""
                 SELECT a.app_id, p.n FROM proj_iap.apps a
@@ -103,8 +103,8 @@ public struct CatalogSnapshot: Sendable {
 
     /// An app's offer impressions by campaign and variant; nil before the projector
     /// created the projection.
-    public static func impressions(app: String, pool: PostgresPool) throws -> [(campaignID: String, variantID: Int64?, count: Int64)]? {
-        try pool.read { conn in
+    public static func impressions(app: String, connections: PostgresPool) throws -> [(campaignID: String, variantID: Int64?, count: Int64)]? {
+        try connections.read { conn in
             guard try conn.query("SELECT to_regclass('proj_iap.impressions') IS NOT NULL")[0].bool(0) == true else { return nil }
             return try conn.query("""
                 SELECT campaign_id, variant_id, count FROM proj_iap.impressions WHERE app_id = $1

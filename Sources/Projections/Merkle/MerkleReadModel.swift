@@ -6,12 +6,12 @@ import Postgres
 /// and consistency proofs, and the signed checkpoints. A proof reads the O(log n) perfect
 /// subtrees it is made of in one statement, in the same snapshot as the tree's size.
 public struct MerkleReadModel: Sendable {
-    public let pool: PostgresPool
+    public let connections: PostgresPool
     /// The upper nodes a long-lived reader keeps (the API's); nil: every node is fetched.
     public let cache: MerkleNodeCache?
 
-    public init(pool: PostgresPool, cache: MerkleNodeCache? = nil) {
-        self.pool = pool
+    public init(connections: PostgresPool, cache: MerkleNodeCache? = nil) {
+        self.connections = connections
         self.cache = cache
     }
 
@@ -73,7 +73,7 @@ public struct MerkleReadModel: Sendable {
 
     /// How many events the tree holds; nil before the projector created it.
     public func treeSize() throws -> Int64? {
-        try pool.read { conn in try Self.size(on: conn) }
+        try connections.read { conn in try Self.size(on: conn) }
     }
 
     /// The proof that the event at `position` is in the tree of `n` events.
@@ -120,7 +120,7 @@ public struct MerkleReadModel: Sendable {
     // MARK: Reading
 
     private func checkpoints(_ clause: String, _ parameters: [any PostgresBindable]) throws -> [Checkpoint] {
-        try pool.read { conn in
+        try connections.read { conn in
             guard try Self.size(on: conn) != nil else { return [] }
             return try conn.query("""
                 SELECT position, size, origin, root, head, time_us, key_id, public_key, signature FROM proj_merkle.checkpoints \(clause)
@@ -176,7 +176,7 @@ public struct MerkleReadModel: Sendable {
         var treeSize: Int64 = 0
         var event: LeafEvent?
         do {
-            try pool.read { conn in
+            try connections.read { conn in
                 for r in try conn.query(Self.proofStatement, [PostgresTextArray(list.map { String(MerkleProjection.id($0)) }), position],
                                         format: .binary).rows {
                     switch try r.requireBinaryInt64(0) {

@@ -22,7 +22,7 @@ extension OrganizationsReadModel {
 
     /// Every organization by id, or only `id`.
     public func organizations(id: String? = nil) throws -> [Record] {
-        try pool.read { conn in
+        try connections.read { conn in
             try conn.transaction(isolation: "REPEATABLE READ READ ONLY") { tx in
                 var admins: [String: [String]] = [:]
                 for r in try tx.query("""
@@ -45,7 +45,7 @@ extension OrganizationsReadModel {
 
     /// The original transaction ids of an organization's App Store subscriptions.
     public func subscriptionIDs(org: String) throws -> [String] {
-        try pool.read { conn in
+        try connections.read { conn in
             try conn.query("""
                 SELECT original_transaction_id FROM proj_organizations.appstore_subscriptions WHERE org_id = $1
                 ORDER BY position

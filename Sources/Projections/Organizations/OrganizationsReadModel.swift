@@ -4,14 +4,14 @@ import Postgres
 
 /// Every read of the organizations projection's tables (`proj_organizations`).
 public struct OrganizationsReadModel: Sendable {
-    public let pool: PostgresPool
+    public let connections: PostgresPool
 
-    public init(pool: PostgresPool) { self.pool = pool }
+    public init(connections: PostgresPool) { self.connections = connections }
 
     /// The organization whose App Store account token this is (N: notifications name
     /// their organization through it).
     public func organization(withAccountToken token: UUID) throws -> String? {
-        try pool.read { conn in
+        try connections.read { conn in
             try conn.query("SELECT org_id FROM proj_organizations.orgs WHERE account_token = $1", [token.uuidString.lowercased()])
                 .rows.first?.string(0)
         }
@@ -22,7 +22,7 @@ public struct OrganizationsReadModel: Sendable {
     /// events up to that position: the organization as it was right after that event
     /// (webhook messages carry it).
     public func snapshot(_ id: String, through: Int64? = nil) throws -> OrganizationSnapshot? {
-        try pool.read { conn in
+        try connections.read { conn in
             try conn.transaction(isolation: "REPEATABLE READ READ ONLY") { tx in
                 let org = try tx.query("""
                     SELECT account_token, reseller_id, staff_education, auto_education_domain,

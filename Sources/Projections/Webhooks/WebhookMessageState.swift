@@ -9,14 +9,14 @@ import ProjectionEngine
 /// message sent again, or read in the feed later, carries the same state. A message is
 /// only built once those projections have folded its event (`readyThrough`).
 public struct WebhookMessageState: Sendable {
-    public let pool: PostgresPool
+    public let connections: PostgresPool
 
-    public init(pool: PostgresPool) { self.pool = pool }
+    public init(connections: PostgresPool) { self.connections = connections }
 
     /// The position through which every projection a state is read from has folded.
     public func readyThrough() throws -> Int64 {
         let schemas = [BillingProjection().schema, OrganizationsProjection().schema]
-        return try pool.read { conn -> Int64 in
+        return try connections.read { conn -> Int64 in
             var ready = Int64.max
             for schema in schemas { ready = min(ready, try ProjectionSchema.progress(schema, on: conn)?.position ?? 0) }
             return ready
@@ -28,7 +28,7 @@ public struct WebhookMessageState: Sendable {
         let data = try event.data()
         switch subject.kind {
         case .org:
-            guard let org = try OrganizationsReadModel(pool: pool).snapshot(subject.id, through: event.position) else { return .object([:]) }
+            guard let org = try OrganizationsReadModel(connections: connections).snapshot(subject.id, through: event.position) else { return .object([:]) }
             let now = org.plans.current(at: event.recordedAt)
             var state: [String: JSONValue] = [
                 "plan": .object(["current": .string(now.plan.rawValue), "source": now.source.map { .string($0.rawValue) } ?? .null]),
@@ -47,7 +47,7 @@ public struct WebhookMessageState: Sendable {
             }
             return .object(state)
         case .payer, .project:
-            let posted = try BillingReadModel(pool: pool).posted(account: subject.description, through: event.position)
+            let posted = try BillingReadModel(connections: connections).posted(account: subject.description, through: event.position)
             var state: [String: JSONValue] = ["balance": .object(["posted": .string(posted.description)])]
             if type == WebhookMessageType.planChanged.rawValue {
                 state["plan"] = .object(["name": data["plan"] ?? .null, "allowance_storage_bytes": data["allowance_storage_bytes"] ?? .null])

@@ -3,9 +3,9 @@ import Postgres
 
 /// Every read of the webhooks projection's tables (`proj_webhooks`).
 public struct WebhooksReadModel: Sendable {
-    public let pool: PostgresPool
+    public let connections: PostgresPool
 
-    public init(pool: PostgresPool) { self.pool = pool }
+    public init(connections: PostgresPool) { self.connections = connections }
 
     /// A subscription as the operator and the dispatcher see it.
     public struct Subscription: Sendable, Encodable, Equatable {
@@ -29,7 +29,7 @@ public struct WebhooksReadModel: Sendable {
 
     /// Every subscription by id, or only `id`, or only those billed to `project`.
     public func subscriptions(id: String? = nil, project: String? = nil) throws -> [Subscription] {
-        try pool.read { conn in
+        try connections.read { conn in
             try conn.query("""
                 SELECT webhook_id, project_id, url, array_to_string(subjects, ','), array_to_string(types, ','),
                        balance_low_threshold::text, active, generation, previous_valid_until_us, position
@@ -66,7 +66,7 @@ extension WebhooksReadModel {
     /// At most `limit` subscriptions' next messages due at `now` (Unix microseconds),
     /// oldest due first, and the position the projection has applied.
     public func due(now: Int64, limit: Int) throws -> (deliveries: [Due], position: Int64) {
-        try pool.read { conn in
+        try connections.read { conn in
             try conn.transaction(isolation: "REPEATABLE READ READ ONLY") { tx in
                 let position = try tx.query("SELECT position FROM proj_webhooks._checkpoint")[0].requireInt64(0)
                 let due = try tx.query("""
@@ -109,7 +109,7 @@ extension WebhooksReadModel {
 
     /// A subscription's last `limit` attempts, newest first.
     public func attempts(webhook: String, limit: Int) throws -> [Attempt] {
-        try pool.read { conn in
+        try connections.read { conn in
             try conn.query("""
                 SELECT sequence, attempt, outcome, status, error, latency_ms, excerpt,
                        to_char(attempted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), position
@@ -125,7 +125,7 @@ extension WebhooksReadModel {
     /// A subscription's last message number (0 before its first), nil when there is no such
     /// subscription.
     public func lastSequence(webhook: String) throws -> Int64? {
-        try pool.read { conn in
+        try connections.read { conn in
             try conn.query("""
                 SELECT (SELECT coalesce(max(sequence), 0) FROM proj_webhooks.deliveries d WHERE d.webhook_id = s.webhook_id)
                 FROM proj_webhooks.subscriptions s WHERE s.webhook_id = $1
@@ -136,7 +136,7 @@ extension WebhooksReadModel {
     /// The delivery state of a subscription's message (`pending`, `delivered`, `dead`), nil
     /// when it has no such message.
     public func deliveryStatus(webhook: String, sequence: Int64) throws -> String? {
-        try pool.read { conn in
+        try connections.read { conn in
             try conn.query("SELECT status FROM proj_webhooks.deliveries WHERE webhook_id = $1 AND sequence = $2", [webhook, sequence])
                 .rows.first?.string(0)
         }
@@ -157,7 +157,7 @@ extension WebhooksReadModel {
     /// `through`, whether more follow, and the position the projection has applied; in
     /// one snapshot.
     public func feed(subject: String, after: Int64, limit: Int, through: Int64) throws -> (items: [FeedItem], hasMore: Bool, position: Int64) {
-        try pool.read { conn in
+        try connections.read { conn in
             try conn.transaction(isolation: "REPEATABLE READ READ ONLY") { tx in
                 let position = try tx.query("SELECT position FROM proj_webhooks._checkpoint")[0].requireInt64(0)
                 let rows = try tx.query("""
@@ -177,7 +177,7 @@ extension WebhooksReadModel {
     /// Which side of its `balance.low` threshold each watched subject of `webhook` was last
     /// recorded on (true: below), and the position of that crossing.
     public func balanceWatch(webhook: String) throws -> [String: (below: Bool, position: Int64)] {
-        try pool.read { conn in
+        try connections.read { conn in
             var sides: [String: (below: Bool, position: Int64)] = [:]
             for r in try conn.query("SELECT subject, below, position FROM proj_webhooks.balance_watch WHERE webhook_id = $1",
                                     [webhook]).rows {

@@ -54,7 +54,7 @@ final class BillingFixture: Sendable {
     /// Waits until the billing projection has applied everything appended so far.
     func settle() throws {
         let head = try service.store.log.headPosition()
-        #expect(try ProjectionWait.until(BillingProjection(), reaches: head, pool: service.context.pool, timeout: 20))
+        #expect(try ProjectionWait.until(BillingProjection(), reaches: head, connections: service.context.connections, timeout: 20))
     }
 
     func payer(_ id: String, allowance: Int64 = 0) throws {
@@ -100,7 +100,7 @@ final class BillingFixture: Sendable {
         let m = UTCMonth(month)!
         try append(MonthClosing(pool: pool, month: m), stream: PoolMonth(pool, m).stream)
         try settle()
-        let closing = try BillingReadModel(pool: service.context.pool).closingMonth(PoolMonth(pool, m))
+        let closing = try BillingReadModel(connections: service.context.connections).closingMonth(PoolMonth(pool, m))
         let closed = try MonthCloseDecider.closed(PoolMonth(pool, m), closing: closing).events[0].decode(MonthClosed.self)
         try append(closed, stream: PoolMonth(pool, m).stream)
         return closed

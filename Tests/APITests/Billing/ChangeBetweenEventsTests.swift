@@ -81,7 +81,7 @@ struct ChangeBetweenEventsTests {
         let batch = [UsageDecider.Measurement(id: "late", projectID: "solo", meter: "api_requests", quantity: 5,
                                               occurredAt: t("2026-10-31T23:00:00Z"))]
         // Decided while the month is open, as an ingestion that has not seen the closing yet.
-        let state = try BillingReadModel(pool: f.service.context.pool).usageState(projects: ["solo"])
+        let state = try BillingReadModel(connections: f.service.context.connections).usageState(projects: ["solo"])
         let decision = try UsageDecider.decide(batch, state: state, now: t("2026-11-01T00:00:00Z"))
         #expect(decision.expectedVersions == [month.stream: .noStream])
         let closing = try #require(try MonthCloseDecider.closing(month, status: nil, now: t("2026-11-02T00:00:00Z"), force: false,
@@ -93,7 +93,7 @@ struct ChangeBetweenEventsTests {
         }
         #expect(try f.service.store.log.headPosition() == head, "nothing appended")
         try f.settle()
-        #expect(try BillingReadModel(pool: f.service.context.pool).lateUsage().isEmpty)
+        #expect(try BillingReadModel(connections: f.service.context.connections).lateUsage().isEmpty)
     }
 
     @Test("U (month close racing ingestion): closes under concurrent ingestion bill every event answered 2xx, and an event refused appended nothing", arguments: [1, 2] as [UInt64])
@@ -146,7 +146,7 @@ struct ChangeBetweenEventsTests {
         let billedUnits = closed.charges.map { Int64($0.units.value) }.reduce(0, +)
         let acceptedUnits = accepted.withLock { $0.values.reduce(0, +) }
         #expect(billedUnits == acceptedUnits, "seed \(seed): every event answered 2xx is in the charge")
-        #expect(try BillingReadModel(pool: f.service.context.pool).lateUsage().isEmpty, "seed \(seed): no usage slipped in")
+        #expect(try BillingReadModel(connections: f.service.context.connections).lateUsage().isEmpty, "seed \(seed): no usage slipped in")
         let refused = refusedStatuses.withLock { $0 }
         #expect(refused.count >= 4 && refused.allSatisfy { $0 == 422 }, "seed \(seed): \(refused)")
         let recorded = try f.service.db.connect().query("SELECT count(*) FROM events WHERE type = 'usage.recorded'")[0].int64(0)

@@ -150,9 +150,9 @@ struct DeciderFoldPropertyTests {
         #expect(run.model.refusalCodes.contains(.outOfRange) && run.model.refusalCodes.contains(.invalidUsageBatch))
 
         try f.settle()
-        let reads = BillingReadModel(pool: f.service.context.pool)
+        let reads = BillingReadModel(connections: f.service.context.connections)
         for projection in AllProjections.all {
-            let checkpoint = try f.service.context.pool.read { try ProjectionSchema.progress(projection.schema, on: $0) }
+            let checkpoint = try f.service.context.connections.read { try ProjectionSchema.progress(projection.schema, on: $0) }
             #expect(checkpoint?.failedPosition == nil, "seed \(seed): \(projection.name) stopped: \(checkpoint?.error ?? "")")
         }
         try reads.snapshot(now: Self.now) { snapshot in

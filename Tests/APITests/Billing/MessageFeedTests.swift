@@ -114,7 +114,7 @@ struct MessageFeedTests {
         let clock = ManualClock.atMachineTime()
         clock.advance(seconds: 5)
         let dispatcher = WebhookSender(configuration: .init(secrets: secrets, policy: .development, interval: 0.05, now: clock.read),
-                                           store: f.service.store, pool: f.service.context.pool, isActive: { true }, log: { _, _, _ in })
+                                           store: f.service.store, connections: f.service.context.connections, isActive: { true }, log: { _, _, _ in })
         defer { dispatcher.stop() }
         try #require(Poll.until(timeout: 30) { receiver.received.count == 80 })
         let webhook = try receiver.received.map { try JSONValue.parse(String(decoding: $0.body, as: UTF8.self)) }

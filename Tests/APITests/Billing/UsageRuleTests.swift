@@ -161,7 +161,7 @@ struct ClosingPriceTests {
         try f.prices(unit: 0, storagePerGiB: 10 << 30)
         try f.append(PlanSet(pool: .project("solo"), plan: "bigger", allowanceStorageBytes: 50), stream: "project-solo")
         try f.settle()
-        let closing = try #require(try BillingReadModel(pool: f.service.context.pool).closingMonth(PoolMonth(.project("solo"), month)))
+        let closing = try #require(try BillingReadModel(connections: f.service.context.connections).closingMonth(PoolMonth(.project("solo"), month)))
         let closed = try MonthCloseDecider.closed(PoolMonth(.project("solo"), month), closing: closing).events[0].decode(MonthClosed.self)
         #expect(closed.charges.map(\.storageAmount) == [Millicredits(100)])
         #expect(closed.allowanceStorageBytes == 0)

@@ -230,7 +230,7 @@ struct CatalogRuleTests {
             #expect(r.status == 200 && r.body["offer"] == .null, "demo=\(other) drops the bypass")
         }
         f.service.context.catalog.flush()
-        let counted = try f.service.context.pool.read { try $0.query("SELECT count(*) FROM events WHERE type = $1", [OfferImpressionsCounted.type])[0].int64(0) }
+        let counted = try f.service.context.connections.read { try $0.query("SELECT count(*) FROM events WHERE type = $1", [OfferImpressionsCounted.type])[0].int64(0) }
         #expect(counted == 0, "demo previews count no impression")
         // A subscriber who would really get the migration offer sees the upgrade preview when asking for it.
         try f.purchase("demo", user: "subscriber", product: "pro.monthly", at: t("2026-01-01T00:00:00Z"), expires: t("2027-01-01T00:00:00Z"))
@@ -258,13 +258,13 @@ struct CatalogRuleTests {
         f.service.context.catalog.flush()
         try f.settle()
         #expect(try f.service.context.catalog.waitUntilCurrent(position: try f.service.store.log.headPosition()))
-        let rows = try f.service.context.pool.read {
+        let rows = try f.service.context.connections.read {
             try $0.query("SELECT variant_id, count FROM proj_iap.impressions WHERE app_id = 'demo' AND campaign_id = 'switch-save'").rows
         }
         var counted: [Int64: Int64] = [:]
         for row in rows { counted[row.int64(0) ?? -1] = row.int64(1) }
         #expect(counted == expected)
-        let events = try f.service.context.pool.read { try $0.query("SELECT count(*) FROM events WHERE type = $1", [OfferImpressionsCounted.type])[0].int64(0) ?? 0 }
+        let events = try f.service.context.connections.read { try $0.query("SELECT count(*) FROM events WHERE type = $1", [OfferImpressionsCounted.type])[0].int64(0) ?? 0 }
         #expect(events >= 1 && events < 40, "batched, not one event per request")
         let metrics = String(decoding: try f.service.get("/metrics").body, as: UTF8.self)
         #expect(metrics.contains("ledger_offer_impressions_total 40"), "\(metrics.split(separator: "\n").filter { $0.contains("impressions") })")

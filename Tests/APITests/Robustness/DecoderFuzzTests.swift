@@ -88,7 +88,7 @@ struct DecoderFuzzTests {
     static func everythingFolds(_ f: BillingFixture) throws {
         let head = try f.service.store.log.headPosition()
         for projection in AllProjections.all {
-            #expect(try ProjectionWait.until(projection, reaches: head, pool: f.service.context.pool, timeout: 60), "\(projection.name)")
+            #expect(try ProjectionWait.until(projection, reaches: head, connections: f.service.context.connections, timeout: 60), "\(projection.name)")
         }
     }
 

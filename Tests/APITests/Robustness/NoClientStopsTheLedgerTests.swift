@@ -38,7 +38,7 @@ struct NoClientStopsTheLedgerTests {
         #expect(ok.status == 200)
         try f.settle()
         #expect(try f.get("/v1/projects/solo/usage?month=2026-11", key: project).body["units"]?["counted"] == 1_000_000_000)
-        let readiness = try f.service.context.pool.read { try ProjectionSchema.progress("proj_billing", on: $0) }
+        let readiness = try f.service.context.connections.read { try ProjectionSchema.progress("proj_billing", on: $0) }
         #expect(readiness?.failedPosition == nil)
     }
 
@@ -112,11 +112,11 @@ struct NoClientStopsTheLedgerTests {
     @Test("the database unreachable is a 503 with Retry-After on reads and writes, never a 500")
     func databaseDown() throws {
         let store = EventStore(conninfo: "postgresql://nobody@127.0.0.1:9/none?connect_timeout=1",
-                               pool: PostgresPool(conninfo: "postgresql://nobody@127.0.0.1:9/none?connect_timeout=1", maximumConnections: 2,
+                               connections: PostgresPool(conninfo: "postgresql://nobody@127.0.0.1:9/none?connect_timeout=1", maximumConnections: 2,
                                                   acquireTimeout: 2),
                                resolveTimeout: 1)
         defer { store.close() }
-        let context = ServiceContext(store: store, pool: store.pool, logger: Logger(sink: MemoryLogSink()), metrics: MetricsRegistry(),
+        let context = ServiceContext(store: store, connections: store.connections, logger: Logger(sink: MemoryLogSink()), metrics: MetricsRegistry(),
                                      migrations: [], cursorSecret: Array("test-cursor-secret-of-at-least-32-bytes".utf8))
         context.start()
         defer { context.stop() }

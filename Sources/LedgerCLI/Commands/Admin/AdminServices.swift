@@ -11,7 +11,7 @@ public struct AdminServices: Sendable {
     /// Where events are appended.
     public var store: EventStore
     /// Reads of the log's head and the billing projection.
-    public var pool: PostgresPool
+    public var connections: PostgresPool
     /// The time the commands judge against (funding changes, month ends, holds' pools).
     public var now: LedgerClock
     /// Seconds to wait for the billing projection to reach the log's head.
@@ -30,12 +30,12 @@ public struct AdminServices: Sendable {
     /// - Parameters:
     ///   - now: the clock (the machine's by default).
     ///   - projectionTimeout: seconds to wait for the billing projection (30 by default).
-    public init(store: EventStore, pool: PostgresPool, now: @escaping LedgerClock = SystemClock.now,
+    public init(store: EventStore, connections: PostgresPool, now: @escaping LedgerClock = SystemClock.now,
                 projectionTimeout: Double = 30, webhookSecrets: WebhookSecrets? = nil, outboundPolicy: OutboundPolicy = .production,
                 ownerURL: String? = nil) {
         self.ownerURL = ownerURL
         self.store = store
-        self.pool = pool
+        self.connections = connections
         self.now = now
         self.projectionTimeout = projectionTimeout
         self.webhookSecrets = webhookSecrets
@@ -46,8 +46,8 @@ public struct AdminServices: Sendable {
     /// the appender's thread finishes.
     public static func connect(_ environment: LedgerEnvironment) throws -> AdminServices {
         let url = try environment.databaseURL()
-        let pool = PostgresPool(conninfo: url, maximumConnections: 2)
-        var services = AdminServices(store: EventStore(conninfo: url, pool: pool), pool: pool,
+        let connections = PostgresPool(conninfo: url, maximumConnections: 2)
+        var services = AdminServices(store: EventStore(conninfo: url, connections: connections), connections: connections,
                                      webhookSecrets: try environment.webhookSecrets(), outboundPolicy: environment.outboundPolicy,
                                      ownerURL: try? environment.migrationDatabaseURL())
         services.consoleIdleTimeout = Double(try environment.positiveInt(.consoleIdleMinutes)) * 60

@@ -5,7 +5,7 @@ import Projections
 
 extension AdminSession {
     /// The shared acts, on the command's pools and clock.
-    var acts: ActRunner { ActRunner(store: services.store, pool: pool, now: services.now) }
+    var acts: ActRunner { ActRunner(store: services.store, connections: connections, now: services.now) }
 
     /// Runs a shared act (LedgerServices) as the console runs it. This is a process of
     /// its own, so where the console answers "retry" when a projection is behind what the

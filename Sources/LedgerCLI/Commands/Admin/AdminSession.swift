@@ -26,12 +26,12 @@ struct AdminSession {
     let idempotencyKey: String
 
     var now: Timestamp { services.now() }
-    var pool: PostgresPool { services.pool }
+    var connections: PostgresPool { services.connections }
 
     /// `query`'s answer for the operator running the command (operators read every
     /// account), read at once; nil when its subject does not exist.
     func answer<Q: LedgerQuery>(_ query: Q) throws -> Q.Answer? {
-        try QueryRunner(pool: pool, clock: services.now).answer(query, as: .operator(identity?.actor.id ?? "ledger admin"))
+        try QueryRunner(connections: connections, clock: services.now).answer(query, as: .operator(identity?.actor.id ?? "ledger admin"))
     }
 
     // MARK: Appending
@@ -67,12 +67,12 @@ struct AdminSession {
     func waitFor(_ projection: any Projection, position target: Int64) throws {
         let name = projection.name
         do {
-            if try ProjectionWait.until(projection, reaches: target, pool: pool, timeout: services.projectionTimeout) { return }
+            if try ProjectionWait.until(projection, reaches: target, connections: connections, timeout: services.projectionTimeout) { return }
         } catch let stopped as ProjectionWait.Stopped {
             throw AdminError(.projectionUnavailable,
                 "the \(name) projection stopped at position \(stopped.position) (\(stopped.error)); set the event aside or fix the code before operating on the ledger (docs/operations.md)")
         }
-        guard let checkpoint = try pool.read({ try ProjectionSchema.progress(projection.schema, on: $0) }) else {
+        guard let checkpoint = try connections.read({ try ProjectionSchema.progress(projection.schema, on: $0) }) else {
             throw AdminError(.projectionUnavailable, "the \(name) projection does not exist yet: start the projector (`ledger project`) and retry")
         }
         throw AdminError(.projectionBehind,
@@ -80,7 +80,7 @@ struct AdminSession {
     }
 
     /// The billing projection's reads.
-    var billing: BillingReadModel { BillingReadModel(pool: pool) }
+    var billing: BillingReadModel { BillingReadModel(connections: connections) }
 
     /// What the account deciders need to judge `pool` as a pool.
     func accountsState(_ pool: Pool) throws -> AccountsDecider.State {

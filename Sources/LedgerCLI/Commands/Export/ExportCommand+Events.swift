@@ -10,9 +10,9 @@ extension ExportCommand {
     /// A segment of the log with what re-verifying its chain needs: `data` and `metadata`
     /// exactly as the hash covers them (the text PostgreSQL prints for the `jsonb`, as a
     /// string), and both hashes in hex.
-    static func events(_ args: Arguments, format: Format, pool: PostgresPool, to output: ExportOutput) throws -> String {
+    static func events(_ args: Arguments, format: Format, connections: PostgresPool, to output: ExportOutput) throws -> String {
         let after = try args.position("after") ?? 0
-        return try pool.read { conn in
+        return try connections.read { conn in
             let through = try args.position("through") ?? LogReader(conn).headPosition()
             guard through >= after else { throw UsageError("--through must not be before --after") }
             if format == .csv { try output.line(CSV.line(eventColumns)) }

@@ -10,10 +10,10 @@ extension ExportCommand {
 
     /// The account's journal through the same pages as `GET …/journal` (J1: a cursor, so
     /// no entry is skipped or repeated while others are posted), filtered by month.
-    static func journal(_ args: Arguments, format: Format, pool: PostgresPool, to output: ExportOutput) throws -> String {
+    static func journal(_ args: Arguments, format: Format, connections: PostgresPool, to output: ExportOutput) throws -> String {
         let account = try account(args)
         let (from, to) = try months(args, fromRequired: false)
-        let queries = QueryRunner(pool: pool, clock: SystemClock.now)
+        let queries = QueryRunner(connections: connections, clock: SystemClock.now)
         if format == .csv { try output.line(CSV.line(journalColumns)) }
         var after: JournalEntryID?
         var exported = 0

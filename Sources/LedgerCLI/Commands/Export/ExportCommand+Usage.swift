@@ -10,7 +10,7 @@ extension ExportCommand {
 
     /// Month by month, the usage endpoint's answer: in JSON lines as it is, in CSV a total
     /// row and, for a payer, a row per project.
-    static func usage(_ args: Arguments, format: Format, pool: PostgresPool, to output: ExportOutput) throws -> String {
+    static func usage(_ args: Arguments, format: Format, connections: PostgresPool, to output: ExportOutput) throws -> String {
         let account = try account(args)
         let (first, last) = try months(args, fromRequired: true)
         guard let first else { throw UsageError("--from YYYY-MM is required") }
@@ -20,7 +20,7 @@ extension ExportCommand {
             if months.count > 1_200 { throw UsageError("--from to --to spans more than 100 years") }
         }
         if format == .csv { try output.line(CSV.line(usageColumns)) }
-        let queries = QueryRunner(pool: pool, clock: SystemClock.now)
+        let queries = QueryRunner(connections: connections, clock: SystemClock.now)
         for month in months {
             guard let view = try queries.answer(UsageQuery(account, month: month), as: .operator("ledger export")) else {
                 throw ExportError.notFound("\(account.kind) \(account.id) does not exist")

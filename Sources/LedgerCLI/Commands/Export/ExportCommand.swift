@@ -45,12 +45,12 @@ public enum ExportCommand: LedgerCommand {
             throw UsageError("--format takes csv or jsonl")
         }
         let output = try ExportOutput(path: args.value("output"))
-        let pool = PostgresPool(conninfo: try environment.databaseURL(), maximumConnections: 1)
+        let connections = PostgresPool(conninfo: try environment.databaseURL(), maximumConnections: 1)
         let summary: String
         switch what {
-        case "journal": summary = try journal(args, format: format, pool: pool, to: output)
-        case "usage": summary = try usage(args, format: format, pool: pool, to: output)
-        default: summary = try events(args, format: format, pool: pool, to: output)
+        case "journal": summary = try journal(args, format: format, connections: connections, to: output)
+        case "usage": summary = try usage(args, format: format, connections: connections, to: output)
+        default: summary = try events(args, format: format, connections: connections, to: output)
         }
         try output.finish()
         FileHandle.standardError.write(Data((summary + "\n").utf8))

@@ -20,10 +20,10 @@ public struct AppQuery: LedgerQuery {
     public var subject: QuerySubject { .ledger }
 
     public func read(_ reads: QueryReads) throws -> AppView? {
-        let snapshot = try CatalogSnapshot.load(pool: reads.pool)
-        guard let catalog = snapshot.apps[id], let record = try CatalogSnapshot.apps(id: id, pool: reads.pool)?.first else { return nil }
-        let impressions = try CatalogSnapshot.impressions(app: id, pool: reads.pool) ?? []
-        let purchases = try user.map { try CatalogSnapshot.purchases(app: id, user: $0, pool: reads.pool) }
+        let snapshot = try CatalogSnapshot.load(connections: reads.connections)
+        guard let catalog = snapshot.apps[id], let record = try CatalogSnapshot.apps(id: id, connections: reads.connections)?.first else { return nil }
+        let impressions = try CatalogSnapshot.impressions(app: id, connections: reads.connections) ?? []
+        let purchases = try user.map { try CatalogSnapshot.purchases(app: id, user: $0, connections: reads.connections) }
         return AppView(app: record, catalog: catalog, position: snapshot.position,
                        impressions: CampaignImpressions.counted(impressions), purchases: purchases)
     }

@@ -11,8 +11,8 @@ public struct AppsQuery: LedgerQuery {
     public var subject: QuerySubject { .ledger }
 
     public func read(_ reads: QueryReads) throws -> [AppListing]? {
-        guard let apps = try CatalogSnapshot.apps(pool: reads.pool) else { return nil }
-        let catalog = try CatalogSnapshot.load(pool: reads.pool)
+        guard let apps = try CatalogSnapshot.apps(connections: reads.connections) else { return nil }
+        let catalog = try CatalogSnapshot.load(connections: reads.connections)
         return apps.map { AppListing(app: $0, products: catalog.apps[$0.id]?.products.count ?? 0) }
     }
 }

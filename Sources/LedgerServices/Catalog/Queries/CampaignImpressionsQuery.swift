@@ -14,6 +14,6 @@ public struct CampaignImpressionsQuery: LedgerQuery {
     public var subject: QuerySubject { .ledger }
 
     public func read(_ reads: QueryReads) throws -> [CampaignImpressions]? {
-        try CatalogSnapshot.impressions(app: app, pool: reads.pool).map(CampaignImpressions.counted)
+        try CatalogSnapshot.impressions(app: app, connections: reads.connections).map(CampaignImpressions.counted)
     }
 }

@@ -17,6 +17,6 @@ public struct UserPurchasesQuery: LedgerQuery {
     public var projections: [any Projection] { [CatalogProjection()] }
     public var subject: QuerySubject { .app(app) }
     public func read(_ reads: QueryReads) throws -> [UserPurchase]? {
-        try CatalogSnapshot.purchases(app: app, user: user, pool: reads.pool)
+        try CatalogSnapshot.purchases(app: app, user: user, connections: reads.connections)
     }
 }

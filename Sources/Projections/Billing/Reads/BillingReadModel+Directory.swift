@@ -18,13 +18,13 @@ extension BillingReadModel {
 
     /// Every secret key, or only those of `principal`, in the order they were issued.
     public func keys(of principal: KeyPrincipal? = nil) throws -> [BillingDirectory.Key] {
-        try pool.read { try BillingSnapshot.keys(of: principal, on: $0) }
+        try connections.read { try BillingSnapshot.keys(of: principal, on: $0) }
     }
 
     /// The net of `account`'s journal entries of events up to `position` (J1: posted
     /// entries never change): what was posted to it right after that event.
     public func posted(account: String, through position: Int64) throws -> Millicredits {
-        try pool.read { conn in
+        try connections.read { conn in
             Millicredits(try conn.query("""
                 SELECT coalesce(sum(amount), 0)::text FROM proj_billing.journal WHERE account = $1 AND position <= $2
                 """, [account, position])[0].requireInt128(0))
@@ -33,7 +33,7 @@ extension BillingReadModel {
 
     /// The ids of a project's holds, for its timeline.
     public func holdIDs(project: String) throws -> [String] {
-        try pool.read { conn in
+        try connections.read { conn in
             try conn.query("SELECT hold_id FROM proj_billing.holds WHERE project_id = $1 ORDER BY position", [project])
                 .rows.map { try $0.requireString(0) }
         }
@@ -42,7 +42,7 @@ extension BillingReadModel {
     /// The months of `pool` that had usage or were closed, oldest first: where their close
     /// is recorded (`PoolMonth.stream`).
     public func months(of pool: Pool) throws -> [UTCMonth] {
-        try self.pool.read { conn in
+        try self.connections.read { conn in
             try conn.query("SELECT month FROM proj_billing.pool_months WHERE pool = $1 ORDER BY month", [pool.description])
                 .rows.compactMap { UTCMonth(try $0.requireString(0)) }
         }

@@ -8,22 +8,22 @@ import ProjectionEngine
 /// operator commands: nothing else names them. Reads that must agree with each other run
 /// in one snapshot (`snapshot`); the rest are single statements.
 public struct BillingReadModel: Sendable {
-    public let pool: PostgresPool
+    public let connections: PostgresPool
     static let schema = BillingProjection().schema
 
-    public init(pool: PostgresPool) { self.pool = pool }
+    public init(connections: PostgresPool) { self.connections = connections }
 
     /// Runs `body` in one repeatable-read, read-only transaction, so that a response is
     /// consistent with the position it names; `now` resolves pending changes (funding).
     public func snapshot<T>(now: Timestamp, _ body: (BillingSnapshot) throws -> T) throws -> T {
-        try pool.read { conn in
+        try connections.read { conn in
             try conn.transaction(isolation: "REPEATABLE READ READ ONLY") { try body(BillingSnapshot(conn: $0, now: now)) }
         }
     }
 
     /// How far the projection has got, nil before the projector created it.
     public func progress() throws -> ProjectionSchema.Progress? {
-        try pool.read { try ProjectionSchema.progress(Self.schema, on: $0) }
+        try connections.read { try ProjectionSchema.progress(Self.schema, on: $0) }
     }
 
     /// Whom a secret key speaks for, by its SHA-256, and whether it was revoked, as of
@@ -32,7 +32,7 @@ public struct BillingReadModel: Sendable {
     /// in one statement and so one snapshot. A key issued a moment ago is found before the
     /// projector folds it, and a revocation counts as soon as it is in the log.
     public func key(sha256: String, through position: Int64? = nil) throws -> (principal: KeyPrincipal, revoked: Bool)? {
-        let rows = try pool.read { conn in
+        let rows = try connections.read { conn in
             try conn.query(Self.keyStatement, [sha256, position ?? Int64.max])
         }
         guard rows.rowCount >= 1, let kind = KeyPrincipal.Kind(rawValue: try rows[0].requireString(0)) else { return nil }
@@ -75,7 +75,7 @@ public struct BillingReadModel: Sendable {
 
     /// The state the account deciders need about the payers, projects and pools named.
     public func accountsState(payers: [String] = [], projects: [String] = [], pools: [Pool] = []) throws -> AccountsDecider.State {
-        try pool.read { conn in
+        try connections.read { conn in
             var state = AccountsDecider.State()
             if !payers.isEmpty {
                 for row in try conn.query("SELECT payer_id FROM proj_billing.payers WHERE payer_id = ANY($1::text[])",
@@ -103,7 +103,7 @@ public struct BillingReadModel: Sendable {
     /// pools' months are no longer open.
     public func usageState(projects: [String]) throws -> UsageState {
         guard !projects.isEmpty else { return UsageState(funding: [:], closedMonths: []) }
-        return try pool.read { conn in
+        return try connections.read { conn in
             let funding = try Self.fundingHistories(of: projects, on: conn)
             let pools = Set(funding.values.flatMap { $0.changes.map(\.pool.description) })
             var closed: Set<PoolMonth> = []
@@ -141,7 +141,7 @@ public struct BillingReadModel: Sendable {
 
     /// A journal entry, for a correction of it.
     public func entry(_ id: JournalEntryID) throws -> JournalEntryRef? {
-        try pool.read { conn in
+        try connections.read { conn in
             let rows = try conn.query("""
                 SELECT account, pool, project_id, amount::text, kind FROM proj_billing.journal WHERE entry_id = $1 ORDER BY account
                 """, [id.description])
@@ -159,7 +159,7 @@ public struct BillingReadModel: Sendable {
 
     /// A pool-month's status, nil when it has no usage yet.
     public func monthStatus(_ month: PoolMonth) throws -> MonthStatus? {
-        try pool.read { conn in
+        try connections.read { conn in
             let rows = try conn.query("SELECT status FROM proj_billing.pool_months WHERE pool = $1 AND month = $2",
                                       [month.pool.description, month.month.description])
             return rows.rowCount == 0 ? nil : try rows[0].requireMonthStatus(0)
@@ -180,7 +180,7 @@ public struct BillingReadModel: Sendable {
     /// The corrections `filter` selects across every account, oldest first, each once per
     /// account it was posted to (`ledger audit corrections`).
     public func corrections(_ filter: CorrectionFilter = CorrectionFilter()) throws -> [CorrectionRecord] {
-        try pool.read { conn in
+        try connections.read { conn in
             try conn.query("""
                 SELECT account, correction_id, entry_id, amount::text, reason, actor,
                        to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), position

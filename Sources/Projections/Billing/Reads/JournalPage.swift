@@ -123,7 +123,7 @@ extension BillingReadModel {
     /// the page, and each entry's corrections.
     public func journalPage(_ account: BillingAccount, after: JournalEntryID?, limit: Int) throws -> JournalPage? {
         let statement = Self.journalPageStatement(account, after: after, limit: limit)
-        let rows = try pool.read { conn in try conn.query(statement.sql, statement.parameters) }
+        let rows = try connections.read { conn in try conn.query(statement.sql, statement.parameters) }
         return try JournalPage(rows: rows, limit: limit)
     }
 

@@ -18,7 +18,7 @@ public struct LateUsageRecord: Sendable, Codable, Equatable {
 extension BillingReadModel {
     /// Late usage, oldest first, of one pool and month when given.
     public func lateUsage(pool: Pool? = nil, month: UTCMonth? = nil) throws -> [LateUsageRecord] {
-        try self.pool.read { conn in
+        try self.connections.read { conn in
             try conn.query("""
                 SELECT position, usage_id, project_id, pool, month, meter, quantity FROM proj_billing.late_usage
                 WHERE ($1::text IS NULL OR pool = $1) AND ($2::text IS NULL OR month = $2) ORDER BY position

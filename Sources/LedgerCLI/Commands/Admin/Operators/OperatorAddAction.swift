@@ -25,7 +25,7 @@ struct OperatorAddAction: AdminAction {
         // Decided before anything is stored: a refusal leaves no credential behind.
         try session.check(OperatorAct(name, .add(role, credential: "")))
         let password = OperatorDirectory.generatePassword()
-        let credential = try OperatorDirectory(pool: session.pool).storeCredential(operator: name, password: password)
+        let credential = try OperatorDirectory(connections: session.connections).storeCredential(operator: name, password: password)
         let appended = try session.perform(OperatorAct(name, .add(role, credential: credential)))
         return OperatorPasswordReceipt.make(appended, name: name, password: password)
     }

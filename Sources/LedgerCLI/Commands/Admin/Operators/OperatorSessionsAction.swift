@@ -21,11 +21,11 @@ struct OperatorSessionsAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let operators = OperatorDirectory(pool: session.pool)
+        let operators = OperatorDirectory(connections: session.connections)
         let now = session.now.microseconds
         var states: [String: OperatorDecider.State?] = [:]
         var rows: [(ConsoleSession, ConsoleSession.Status)] = []
-        for s in try ConsoleSessionStore(pool: session.pool).list(operator: name, limit: 1_000) {
+        for s in try ConsoleSessionStore(connections: session.connections).list(operator: name, limit: 1_000) {
             if states[s.operatorName] == nil { states[s.operatorName] = .some(try operators.state(of: s.operatorName)) }
             let status = s.status(at: now, idleTimeout: session.services.consoleIdleTimeout, operator: states[s.operatorName] ?? nil)
             if all || status == .active { rows.append((s, status)) }

@@ -26,7 +26,7 @@ struct OperatorSessionsEndAction: AdminAction {
     }
 
     func perform(_ session: AdminSession) throws -> AdminReceipt {
-        let sessions = ConsoleSessionStore(pool: session.pool)
+        let sessions = ConsoleSessionStore(connections: session.connections)
         let operatorName: String
         if let sessionID {
             guard OperatorDecider.isValidSessionID(sessionID), let found = try sessions.session(sessionID) else {
