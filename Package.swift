@@ -58,9 +58,19 @@ let package = Package(
         .testTarget(name: "APITests", dependencies: ["LedgerServices", "API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "ProjectionEngine", "Projections", "Workers", "WebhookSigning", "Threads"]),
         .testTarget(name: "LedgerServicesTests", dependencies: ["LedgerServices", "Projections", "ProjectionEngine", "EventStore", "Postgres", "LedgerDomain", "TestSupport"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "TestSupport", "LedgerJSON", "LedgerDomain", "Crypto"]),
-        .testTarget(name: "WebhooksTests", dependencies: ["WebhookSigning", "Outbound", "HTTP", "Observability", "TestSupport", "Crypto", "LedgerCLI"]),
+        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "TestSupport", "HTTP", "Observability"]),
+        .testTarget(name: "WebhooksTests", dependencies: ["WebhookSigning", "Outbound", "TestSupport", "Crypto", "LedgerCLI"]),
         .testTarget(name: "LedgerBenchTests", dependencies: ["LedgerBench", "TestSupport"]),
-        .testTarget(name: "AdminTests", dependencies: ["LedgerCLI", "LedgerServices", "API", "BenchHTTP", "EventStore", "ProjectionEngine", "Projections", "LedgerDomain", "LedgerJSON", "TestSupport", "Postgres", "Crypto", "WebhookSigning", "Outbound", "HTTP", "Workers", "Observability", "Threads"]),
+        // A database with a projector and `ledger admin` in-process (AdminFixture), shared by the
+        // tests of the surfaces below: the command line, the console, the workers.
+        .target(name: "LedgerFixtures", dependencies: ["TestSupport", "LedgerCLI", "EventStore", "ProjectionEngine", "Projections", "LedgerDomain", "LedgerJSON",
+                                                       "Postgres", "WebhookSigning"], path: "Tests/LedgerFixtures"),
+        .testTarget(name: "AdminCLITests", dependencies: ["LedgerFixtures", "LedgerCLI", "LedgerServices", "API", "BenchHTTP", "EventStore", "ProjectionEngine", "Projections",
+                                                          "LedgerDomain", "LedgerJSON", "TestSupport", "Postgres", "Crypto", "WebhookSigning", "HTTP", "Workers", "Observability"]),
+        .testTarget(name: "ConsoleTests", dependencies: ["LedgerFixtures", "LedgerCLI", "LedgerServices", "API", "BenchHTTP", "EventStore", "Projections", "LedgerDomain",
+                                                         "LedgerJSON", "TestSupport", "Postgres", "Crypto", "HTTP", "Observability", "Threads"]),
+        .testTarget(name: "WorkersTests", dependencies: ["Workers", "LedgerFixtures", "API", "LedgerServices", "EventStore", "ProjectionEngine", "Projections", "LedgerDomain",
+                                                         "LedgerJSON", "TestSupport", "Outbound", "WebhookSigning", "HTTP", "Observability"]),
     ],
     swiftLanguageModes: [.v6]
 )

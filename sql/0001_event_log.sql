@@ -1,4 +1,5 @@
--- The event log: the one source of truth (DESIGN §2). Every other table is a projection.
+-- The event log: the one source of truth (docs/event-log.md). Every other table is a
+-- projection.
 
 DO $$
 BEGIN

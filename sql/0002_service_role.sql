@@ -1,6 +1,7 @@
--- The role the API and the projector run as (DESIGN §2: the service's role has no
--- UPDATE, DELETE or TRUNCATE privilege on the log). A login role is made a member of
--- ledger_service by the operator (`ledger dev` does it for the embedded cluster).
+-- The role the API and the projector run as. It has no UPDATE, DELETE or TRUNCATE
+-- privilege on the log, so that a compromised service cannot rewrite it (docs/security.md,
+-- "Database roles"). A login role is made a member of ledger_service by the operator
+-- (`ledger dev` does it for the embedded cluster).
 
 DO $$
 BEGIN

@@ -1,6 +1,6 @@
 -- The insert trigger's checks, unchanged in what they guarantee (gapless from the head,
 -- linked chain, dense stream versions, append lock held), rewritten so that their cost
--- does not grow with the log (issue 10).
+-- does not grow with the log.
 --
 -- The trigger of 0001 was planned once per session and kept: a plpgsql statement's plan
 -- is generic after five calls, and one chosen while `events` was small stays chosen. Its

@@ -1,10 +1,11 @@
--- The log partitioned by ranges of position (issue 13), with every guarantee of
--- docs/event-log.md unchanged. A partitioned table's unique indexes must include the
--- partition key, so the three uniqueness rules that do not (event ids, idempotency keys,
--- stream versions) move to side tables that the insert trigger fills under the append
--- lock. They are never archived: an id, a key or a stream version stays taken after the
--- partition that held it is exported and detached (`ledger archive`), and a stream keeps
--- counting from its last version when its first events are no longer in the database.
+-- The log partitioned by ranges of position (docs/scaling.md, "A partitioned log"), with
+-- every guarantee of docs/event-log.md unchanged. A partitioned table's unique indexes
+-- must include the partition key, so the three uniqueness rules that do not (event ids,
+-- idempotency keys, stream versions) move to side tables that the insert trigger fills
+-- under the append lock. They are never archived: an id, a key or a stream version stays
+-- taken after the partition that held it is exported and detached (`ledger archive`), and
+-- a stream keeps counting from its last version when its first events are no longer in
+-- the database.
 
 -- Every event id ever appended.
 CREATE TABLE event_ids (

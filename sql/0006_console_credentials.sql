@@ -1,4 +1,4 @@
--- Console operators' password hashes (issue 14). The acts are in the log
+-- Console operators' password hashes (docs/console.md). The acts are in the log
 -- (operator.added, operator.password_reset, operator.disabled); the hashes are not,
 -- because exports of the log reach auditors. A row is written before the event that names
 -- it by its credential id, and is never changed: a reset writes a new row, and a row no

@@ -1,4 +1,5 @@
--- The stream-version statement of the insert trigger planned at every append (issue 10).
+-- The stream-version statement of the insert trigger planned at every append
+-- (docs/benchmarks.md, "The log's own ceiling, and a plan kept from an empty table").
 -- 0007 kept one plan per session for every statement of the trigger. For the statement
 -- that moves `event_streams`, the plan kept depends on what the statistics said when the
 -- session first ran it: on a table analysed as empty (a new database after `VACUUM

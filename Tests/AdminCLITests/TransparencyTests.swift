@@ -6,6 +6,7 @@ import Foundation
 import HTTP
 import LedgerCLI
 import LedgerDomain
+import LedgerFixtures
 import LedgerJSON
 import LedgerServices
 import Observability

@@ -4,6 +4,7 @@ import EventStore
 import Foundation
 import LedgerCLI
 import LedgerDomain
+import LedgerFixtures
 import LedgerJSON
 import Postgres
 import ProjectionEngine

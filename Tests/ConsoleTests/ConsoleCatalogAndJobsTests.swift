@@ -2,6 +2,7 @@
 import EventStore
 import Foundation
 import LedgerDomain
+import LedgerFixtures
 import LedgerServices
 import Postgres
 import Projections

@@ -2,6 +2,7 @@ import Crypto
 import EventStore
 import Foundation
 @testable import LedgerCLI
+import LedgerFixtures
 import LedgerJSON
 import Testing
 import TestSupport

@@ -1,6 +1,7 @@
 import EventStore
 import LedgerCLI
 import LedgerDomain
+import LedgerFixtures
 import LedgerJSON
 import Testing
 import TestSupport

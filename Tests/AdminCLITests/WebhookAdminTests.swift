@@ -1,5 +1,6 @@
 import LedgerCLI
 import LedgerDomain
+import LedgerFixtures
 import LedgerJSON
 import Testing
 import TestSupport

@@ -4,16 +4,16 @@ import LedgerJSON
 
 extension RecordedEvent {
     /// The data, parsed (null when it does not parse, which no expectation accepts).
-    var json: JSONValue { (try? data()) ?? .null }
+    public var json: JSONValue { (try? data()) ?? .null }
     /// `kind:id` of the metadata's actor.
-    var actor: String? { (try? metadata())??.actor.description }
-    var reason: String? { (try? metadata())??.reason }
+    public var actor: String? { (try? metadata())??.actor.description }
+    public var reason: String? { (try? metadata())??.reason }
 }
 
 extension JSONValue {
     /// The `events` of a command's `--json` object.
-    var appended: [JSONValue] { self["events"]?.arrayValue ?? [] }
+    public var appended: [JSONValue] { self["events"]?.arrayValue ?? [] }
 }
 
 /// An instant from its RFC 3339 text (a test's literal).
-func t(_ iso: String) -> Timestamp { Timestamp(iso8601: iso)! }
+public func t(_ iso: String) -> Timestamp { Timestamp(iso8601: iso)! }

@@ -1,5 +1,6 @@
 import EventStore
 import LedgerDomain
+import LedgerFixtures
 import LedgerServices
 import Testing
 import TestSupport

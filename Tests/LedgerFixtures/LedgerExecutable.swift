@@ -5,8 +5,8 @@ import TestSupport
 /// The real `ledger` executable. It is found, in this order, at LEDGER_BINARY, beside the
 /// test bundle (the executable of the very build under test, whatever --scratch-path the
 /// build used), or where `LedgerBinary` looks (.build/debug/ledger).
-enum LedgerExecutable {
-    static func path() throws -> String {
+public enum LedgerExecutable {
+    public static func path() throws -> String {
         if let configured = ProcessInfo.processInfo.environment["LEDGER_BINARY"], !configured.isEmpty { return configured }
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("ledger").path
         if FileManager.default.isExecutableFile(atPath: beside) { return beside }
@@ -14,7 +14,7 @@ enum LedgerExecutable {
     }
 
     /// Runs `ledger ARGUMENTS` to completion; its status, stdout and stderr.
-    static func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String, errors: String) {
+    public static func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try path())
         process.arguments = arguments

@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import LedgerCLI
 import LedgerDomain
+import LedgerFixtures
 import LedgerJSON
 import Postgres
 import ProjectionEngine

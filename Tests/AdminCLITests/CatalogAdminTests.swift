@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 @testable import LedgerCLI
 import LedgerDomain
+import LedgerFixtures
 import LedgerJSON
 import Postgres
 import Testing
@@ -479,22 +480,6 @@ extension AdminFixture {
         #expect(outcome.errors.contains(message), "\(outcome.errors) does not say \(message)", sourceLocation: sourceLocation)
         #expect(try self.head() == head, "\(arguments.joined(separator: " ")) appended events", sourceLocation: sourceLocation)
         return outcome
-    }
-
-    func app(_ id: String) throws {
-        _ = try adminJSON(["app", "create", "--id", id, "--name", "App \(id)", "--bundle-id", "com.example.\(id)"])
-    }
-
-    /// A monthly auto-renewable subscription with a web price.
-    func subscription(_ id: String, app: String) throws {
-        _ = try adminJSON(["product", "set", "--app", app, "--id", id, "--type", "auto_renewable_subscription", "--name", id,
-                           "--description", "d", "--group", "1", "--period", "P1M", "--trial", "P7D", "--web-price", "9.99",
-                           "--currency", "USD"])
-    }
-
-    func migration(_ id: String, app: String, product: String, eligible: String) throws {
-        _ = try adminJSON(["campaign", "migration", "--app", app, "--id", id, "--product", product, "--eligible", eligible,
-                           "--discount", "20", "--title", "t", "--message", "m"])
     }
 }
 

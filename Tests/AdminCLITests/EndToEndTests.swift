@@ -1,4 +1,5 @@
 import Foundation
+import LedgerFixtures
 import LedgerJSON
 import Testing
 import TestSupport

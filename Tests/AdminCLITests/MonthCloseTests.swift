@@ -1,6 +1,7 @@
 import Dispatch
 import LedgerCLI
 import LedgerDomain
+import LedgerFixtures
 import LedgerJSON
 import Synchronization
 import Testing

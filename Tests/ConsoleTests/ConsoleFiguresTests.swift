@@ -1,6 +1,7 @@
 import API
 import Foundation
 import LedgerDomain
+import LedgerFixtures
 import LedgerJSON
 import LedgerServices
 import Projections

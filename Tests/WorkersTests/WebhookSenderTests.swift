@@ -5,6 +5,7 @@ import Foundation
 import Glibc
 import HTTP
 import LedgerDomain
+import LedgerFixtures
 import LedgerJSON
 import LedgerServices
 import Observability

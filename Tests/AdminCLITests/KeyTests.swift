@@ -1,5 +1,6 @@
 import Crypto
 import LedgerCLI
+import LedgerFixtures
 import LedgerJSON
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import LedgerCLI
+import LedgerFixtures
 import LedgerJSON
 import Testing
 import TestSupport

@@ -13,16 +13,16 @@ import WebhookSigning
 
 /// A fresh database, a projector on a thread of the test process, and the operator
 /// commands run in-process against both, with a clock the test sets.
-final class AdminFixture: Sendable {
-    let db: TestDatabase
-    let store: EventStore
-    let pool: PostgresPool
-    let clock = ManualClock("2026-11-15T12:00:00Z")
+public final class AdminFixture: Sendable {
+    public let db: TestDatabase
+    public let store: EventStore
+    public let pool: PostgresPool
+    public let clock = ManualClock("2026-11-15T12:00:00Z")
     private let projector = Mutex<ProjectorThread?>(nil)
     /// How long commands wait for the projection (short in tests that stop the projector).
-    let projectionTimeout: Double
+    public let projectionTimeout: Double
 
-    init(projector startsProjector: Bool = true, projectionTimeout: Double = 20,
+    public init(projector startsProjector: Bool = true, projectionTimeout: Double = 20,
          partitionSize: Int64 = TestDatabase.partitionSize) throws {
         db = try TestDatabase.create(partitionSize: partitionSize)
         pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 4)
@@ -31,36 +31,36 @@ final class AdminFixture: Sendable {
         if startsProjector { startProjector() }
     }
 
-    func startProjector() {
+    public func startProjector() {
         projector.withLock { $0 = $0 ?? ProjectorThread(url: db.projectorURL) }
     }
 
-    func stopProjector() {
+    public func stopProjector() {
         projector.withLock { current in
             current?.stop()
             current = nil
         }
     }
 
-    func shutdown() {
+    public func shutdown() {
         stopProjector()
         store.close()
         pool.closeIdle()
         db.drop()
     }
 
-    var services: AdminServices {
+    public var services: AdminServices {
         AdminServices(store: store, connections: pool, now: clock.read, projectionTimeout: projectionTimeout,
                       webhookSecrets: Self.webhookSecrets, outboundPolicy: .development, ownerURL: db.superuserURL)
     }
 
-    static let operatorEnvironment = ["LEDGER_OPERATOR": "alice"]
-    static let webhookKey = "a webhook key of the tests, 32+ bytes"
-    static let webhookSecrets = WebhookSecrets(key: Array(webhookKey.utf8))
+    public static let operatorEnvironment = ["LEDGER_OPERATOR": "alice"]
+    public static let webhookKey = "a webhook key of the tests, 32+ bytes"
+    public static let webhookSecrets = WebhookSecrets(key: Array(webhookKey.utf8))
 
     /// `ledger admin ARGUMENTS --reason REASON`, in-process.
     @discardableResult
-    func admin(_ arguments: [String], reason: String? = "checked by the tests",
+    public func admin(_ arguments: [String], reason: String? = "checked by the tests",
                environment: [String: String] = operatorEnvironment) -> AdminOutcome {
         var all = arguments
         if let reason { all += ["--reason", reason] }
@@ -68,7 +68,7 @@ final class AdminFixture: Sendable {
     }
 
     /// `ledger admin ARGUMENTS --json`, which must succeed; its JSON object.
-    func adminJSON(_ arguments: [String], reason: String = "checked by the tests",
+    public func adminJSON(_ arguments: [String], reason: String = "checked by the tests",
                    environment: [String: String] = operatorEnvironment,
                    sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
         let outcome = admin(arguments + ["--json"], reason: reason, environment: environment)
@@ -78,27 +78,27 @@ final class AdminFixture: Sendable {
     }
 
     /// `ledger audit ARGUMENTS`, in-process.
-    func audit(_ arguments: [String]) -> AdminOutcome {
+    public func audit(_ arguments: [String]) -> AdminOutcome {
         AuditCommand.execute(arguments, environment: [:]) { services }
     }
 
     // MARK: The log and the projection
 
-    func head() throws -> Int64 { try store.log.headPosition() }
+    public func head() throws -> Int64 { try store.log.headPosition() }
 
     /// Every event after `position`, in order.
-    func events(after position: Int64 = 0) throws -> [RecordedEvent] { try store.log.read(after: position, limit: 10_000) }
+    public func events(after position: Int64 = 0) throws -> [RecordedEvent] { try store.log.read(after: position, limit: 10_000) }
 
     /// Appends an event directly, as another writer (or a crashed command) would have.
     @discardableResult
-    func append<E: DomainEvent>(_ event: E, stream: String, occurredAt: Timestamp? = nil, key: String? = nil) throws -> AppendResult {
+    public func append<E: DomainEvent>(_ event: E, stream: String, occurredAt: Timestamp? = nil, key: String? = nil) throws -> AppendResult {
         try store.append(AppendRequest(events: [EventToAppend(stream: stream, type: E.type, data: try JSONValueEncoder().encode(event),
                                                               metadata: EventMetadata(actor: Actor(.system, "tests")),
                                                               occurredAt: occurredAt, idempotencyKey: key)]))
     }
 
     /// Waits until the billing projection has applied the whole log.
-    func settle(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    public func settle(sourceLocation: SourceLocation = #_sourceLocation) throws {
         let head = try head()
         let reached = try Poll.until(timeout: 20) {
             try pool.read { try ProjectionSchema.progress("proj_billing", on: $0)?.position ?? -1 } >= head
@@ -107,7 +107,7 @@ final class AdminFixture: Sendable {
     }
 
     /// Rows of a query on the projection (after `settle`), as text.
-    func rows(_ sql: String, _ parameters: [String] = []) throws -> [[String?]] {
+    public func rows(_ sql: String, _ parameters: [String] = []) throws -> [[String?]] {
         try settle()
         return try pool.read { conn in
             let result = try conn.query(sql, parameters.map { $0 as any PostgresBindable })
@@ -117,26 +117,44 @@ final class AdminFixture: Sendable {
 
     // MARK: Set-ups most tests need
 
-    func payer(_ id: String, plan: String = "team", allowance: Int64 = 0) throws {
+    public func payer(_ id: String, plan: String = "team", allowance: Int64 = 0) throws {
         _ = try adminJSON(["payer", "create", "--id", id, "--name", "Payer \(id)", "--plan", plan,
                            "--allowance-storage-bytes", String(allowance)])
     }
 
-    func project(_ id: String, payer: String? = nil) throws {
+    public func project(_ id: String, payer: String? = nil) throws {
         _ = try adminJSON(["project", "create", "--id", id, "--name", "Project \(id)"]
                           + (payer.map { ["--payer", $0] } ?? ["--self-paying"]))
     }
 
-    func usage(_ project: String, _ meter: Meter, _ quantity: Int64, at instant: String) throws {
+    public func usage(_ project: String, _ meter: Meter, _ quantity: Int64, at instant: String) throws {
         let id = UUID().uuidString
         try append(UsageRecorded(usageID: id, projectID: project, meter: meter, quantity: quantity),
                    stream: UsageDecider.stream(project), occurredAt: Timestamp(iso8601: instant)!, key: UsageDecider.idempotencyKey(usageID: id))
+    }
+
+    /// An app `id` with the bundle id `com.example.<id>`.
+    public func app(_ id: String) throws {
+        _ = try adminJSON(["app", "create", "--id", id, "--name", "App \(id)", "--bundle-id", "com.example.\(id)"])
+    }
+
+    /// A monthly auto-renewable subscription with a web price.
+    public func subscription(_ id: String, app: String) throws {
+        _ = try adminJSON(["product", "set", "--app", app, "--id", id, "--type", "auto_renewable_subscription", "--name", id,
+                           "--description", "d", "--group", "1", "--period", "P1M", "--trial", "P7D", "--web-price", "9.99",
+                           "--currency", "USD"])
+    }
+
+    /// A Switch & Save campaign of 20 % from `eligible` to `product`.
+    public func migration(_ id: String, app: String, product: String, eligible: String) throws {
+        _ = try adminJSON(["campaign", "migration", "--app", app, "--id", id, "--product", product, "--eligible", eligible,
+                           "--discount", "20", "--title", "t", "--message", "m"])
     }
 }
 
 extension AdminFixture {
     /// A read-only command with `--json` (no reason: it appends nothing), its JSON.
-    func read(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
+    public func read(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
         let outcome = admin(arguments + ["--json"], reason: nil)
         try #require(outcome.status == 0, "\(arguments.joined(separator: " ")): \(outcome.errors)", sourceLocation: sourceLocation)
         return try JSONValue.parse(outcome.output)

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LedgerDomain
+import LedgerFixtures
 import LedgerJSON
 import LedgerServices
 import Testing
