@@ -37,8 +37,9 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product ledger
 
-# The benchmarks are an executable of their own (they link a test-only HTTP client).
-release-bench: release-bench
+# The benchmarks are an executable of their own (they link a test-only HTTP client);
+# `make bench` also runs `ledger pg` from the release build, hence `release` first.
+release-bench: release
 	$(SWIFT) build -c release --product ledger-bench
 
 run: release

@@ -463,9 +463,7 @@ struct CatalogAdminTests {
 
     /// A temporary file holding `text`, for `--display` and `--prompts`.
     static func file(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString).json").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
+        try ScratchFile.write(text, prefix: "catalog", suffix: ".json")
     }
 }
 

@@ -43,9 +43,7 @@ import TestSupport
 
     /// A temporary file holding `text`.
     static func file(_ text: String, suffix: String = ".jws") throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-appstore-\(UUID().uuidString)\(suffix)").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
+        try ScratchFile.write(text, prefix: "appstore", suffix: suffix)
     }
 
     /// LEDGER_APPSTORE_EXTRA_ROOTS naming a PEM file of the shared test root, under the

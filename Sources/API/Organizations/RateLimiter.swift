@@ -1,4 +1,5 @@
-import Foundation
+import LedgerDomain
+import LedgerServices
 import Synchronization
 
 /// A token bucket per client address (N8): `rate` requests a second, bursts of twice that.
@@ -12,10 +13,10 @@ public final class RateLimiter: Sendable {
     private let buckets = Mutex<[String: Bucket]>([:])
     private let rate: Double
     private let burst: Double
-    private let clock: @Sendable () -> Double
+    private let clock: LedgerClock
     private let capacity = 100_000
 
-    public init(perSecond rate: Double, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+    public init(perSecond rate: Double, clock: @escaping LedgerClock = SystemClock.now) {
         self.rate = rate
         self.burst = max(1, rate * 2)
         self.clock = clock
@@ -24,7 +25,7 @@ public final class RateLimiter: Sendable {
     /// Nil when the request may go on; otherwise the seconds to wait (for `Retry-After`).
     public func admit(_ address: String) -> Int? {
         guard rate > 0 else { return nil }
-        let now = clock()
+        let now = clock().seconds
         return buckets.withLock { b in
             if b.count >= capacity {
                 b = b.filter { now - $0.value.updated < burst / rate }

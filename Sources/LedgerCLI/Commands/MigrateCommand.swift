@@ -10,8 +10,9 @@ public enum MigrateCommand: LedgerCommand {
         usage: ledger migrate [--status]
 
         Applies every pending migration in order, each in its own transaction with the row
-        that records its SHA-256. A migration file changed after it was applied is an
-        error: add a new migration instead.
+        that records the SHA-256 of its statements (comment lines, blank lines and trailing
+        blanks left out, so a comment may be reworded). A migration whose statements changed
+        after it was applied is an error: add a new migration instead.
 
           --status   list applied and pending migrations, change nothing (exit 3 if any pending)
 

@@ -1,5 +1,4 @@
 import Crypto
-import EventStore
 import Foundation
 import LedgerDomain
 import LedgerJSON

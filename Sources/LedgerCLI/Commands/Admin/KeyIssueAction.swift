@@ -1,5 +1,4 @@
 import Crypto
-import EventStore
 import LedgerDomain
 import LedgerJSON
 import LedgerServices

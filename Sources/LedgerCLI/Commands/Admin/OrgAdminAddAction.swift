@@ -1,4 +1,3 @@
-import EventStore
 import LedgerDomain
 
 /// `ledger admin org admin add`: a designated billing administrator (O1).

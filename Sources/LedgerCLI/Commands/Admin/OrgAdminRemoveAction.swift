@@ -1,4 +1,3 @@
-import EventStore
 import LedgerDomain
 
 /// `ledger admin org admin remove`.

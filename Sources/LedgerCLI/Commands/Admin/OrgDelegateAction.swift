@@ -1,4 +1,3 @@
-import EventStore
 import LedgerDomain
 
 /// `ledger admin org delegate` / `--end`: delegation to a reseller, which pays the plan (O3).

@@ -1,4 +1,3 @@
-import EventStore
 import LedgerDomain
 
 /// `ledger admin org education`: staff's decision on education eligibility, final either

@@ -1,4 +1,3 @@
-import EventStore
 import LedgerDomain
 
 /// `ledger admin org plan`: a staff decision or a billing plan change; upgrades apply at

@@ -1,4 +1,3 @@
-import EventStore
 import LedgerDomain
 import LedgerServices
 

@@ -1,4 +1,3 @@
-import EventStore
 import LedgerDomain
 
 /// The stream `app-<id>` that holds an app's configuration, read whole (`ActReads.app`).
