@@ -26,8 +26,9 @@ public final class ServiceContext: Sendable {
     public let cursorSecret: [UInt8]
     /// The request's clock, injected so that tests can set the time.
     public let now: LedgerClock
-    /// Recently authenticated keys (a revoked key stops working within its lifetime).
-    public let keyCache: KeyCache
+    /// Secret keys that verified in the last minute: the server's admission counts their
+    /// requests apart from their address's (never an authorization).
+    public let verifiedKeys: VerifiedKeys
     /// The App Store surfaces' configuration (bundle, products, sessions, school domains).
     public let appStore: AppStoreSettings
     /// The IAP catalog in memory, and the offer impressions to record.
@@ -54,7 +55,7 @@ public final class ServiceContext: Sendable {
     public init(store: EventStore, connections: PostgresPool, logger: Logger, metrics: MetricsRegistry,
                 migrations: [Migration], projections: [any Projection] = AllProjections.all, readyMaxLag: Int64 = 10_000,
                 cursorSecret: [UInt8], now: @escaping LedgerClock = SystemClock.now,
-                keyCache: KeyCache = KeyCache(), appStore: AppStoreSettings = AppStoreSettings(sessionSecret: []),
+                verifiedKeys: VerifiedKeys = VerifiedKeys(), appStore: AppStoreSettings = AppStoreSettings(sessionSecret: []),
                 readinessInterval: Double = 1, readReplicaURLs: [String] = [],
                 replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings(), publicCheckpoints: Bool = false) {
         self.store = store
@@ -66,7 +67,7 @@ public final class ServiceContext: Sendable {
         self.readyMaxLag = readyMaxLag
         self.cursorSecret = cursorSecret
         self.now = now
-        self.keyCache = keyCache
+        self.verifiedKeys = verifiedKeys
         self.publicCheckpoints = publicCheckpoints
         self.appStore = appStore
         self.notificationLimiter = RateLimiter(perSecond: appStore.notificationsPerSecond)

@@ -21,6 +21,8 @@ final class AcceptLoop: Sendable {
     /// Written by `stop()` to wake the loop from `poll`.
     private let wake: Int32
     private let stopping = Atomic<Bool>(false)
+    /// The second (Unix time) the last refusal was logged in.
+    private let lastRefusalLogged = Atomic<Int64>(0)
     private let exited = DispatchSemaphore(value: 0)
 
     /// Starts accepting on `descriptor` (bound, listening, non-blocking), which it owns
@@ -68,6 +70,48 @@ final class AcceptLoop: Sendable {
         }
     }
 
+    /// Answers a connection over its address's share 503 and closes it, before
+    /// libmicrohttpd ever sees it: it holds no slot while its client retries. Logged at
+    /// most once a second, since a flood is exactly when a line per refusal would hurt.
+    private func refuse(_ client: Int32, peer: String, context: ServerContext) {
+        var response = context.router.problemResponse(Problem(
+            status: 503, code: "too_many_connections",
+            detail: "This address has as many connections open as the server allows one address; close some, or retry shortly.",
+            retryAfter: 1), path: "/")
+        response.addServerHeaders(requestID: RequestID.generate())
+        ServerContext.sendBestEffort(response.wireBytes(), to: client)
+        close(client)
+        context.metrics?.refusedConnections.increment(labels: ["address"])
+        let second = Int64(Date().timeIntervalSince1970)
+        if lastRefusalLogged.exchange(second, ordering: .relaxed) != second {
+            context.logger.warning("connection refused: the address is over its share", [
+                "address": .string(peer), "limit": .int(context.addresses.perAddress)])
+        }
+    }
+
+    /// The address literal of a peer, as libmicrohttpd prints it (`inet_ntop`).
+    static func text(of address: inout sockaddr_storage) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let family = Int32(address.ss_family)
+        let ok: Bool = withUnsafePointer(to: &address) { pointer in
+            switch family {
+            case AF_INET:
+                return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
+                    var a = v4.pointee.sin_addr
+                    return inet_ntop(AF_INET, &a, &buffer, socklen_t(buffer.count)) != nil
+                }
+            case AF_INET6:
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
+                    var a = v6.pointee.sin6_addr
+                    return inet_ntop(AF_INET6, &a, &buffer, socklen_t(buffer.count)) != nil
+                }
+            default:
+                return false
+            }
+        }
+        return ok ? String(cString: buffer) : "unknown"
+    }
+
     /// Accepts what the backlog holds, up to the limit.
     private func acceptPending(daemon: MicroHTTPDaemon, context: ServerContext, limit: Int) {
         var accepted = 0
@@ -90,10 +134,20 @@ final class AcceptLoop: Sendable {
                     return
                 }
             }
+            let peer = Self.text(of: &address)
+            let key = context.addressKey(peer)
+            if let key, !context.addresses.enter(key, open: context.openConnections.load(ordering: .relaxed) + accepted) {
+                refuse(client, peer: peer, context: context)
+                continue
+            }
             let added = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { daemon.add(client, address: $0, length: length) }
             }
-            if added { accepted += 1 }
+            if added {
+                accepted += 1
+            } else if let key {
+                context.addresses.leave(key)
+            }
         }
     }
 }

@@ -22,7 +22,7 @@ public final class HTTPServer: Sendable {
         case stopped
     }
 
-    private let context: ServerContext
+    let context: ServerContext
     private let lifecycle = Mutex(Lifecycle.created)
     private let boundPort = Atomic<Int>(0)
 

@@ -13,12 +13,18 @@ public struct HTTPServerConfiguration: Sendable {
     public var networkThreads: Int
     /// Complete requests that may wait for a handler thread; beyond, 503 `overloaded`.
     public var maxQueuedRequests: Int
-    /// Requests one client (credential, or address without one) may have in the server
-    /// at once, running, queued or waiting for a projection; beyond, 429.
+    /// Requests one client may have in the server at once, running, queued or waiting for
+    /// a projection; beyond, 429. A client is what `admissionClient` names, else the
+    /// request's address (an IPv6 address by its /64).
     public var maxRequestsPerClient: Int
-    /// The header fields that name a client for `maxRequestsPerClient`, first found wins.
-    /// Each but `Cookie` (a list by nature) is a credential a request may carry once: two
-    /// are a 400 `conflicting_credentials`, never "the first wins".
+    /// The client a request's credential proves, when that can be told at once without
+    /// I/O (a secret key that verified lately); nil counts the request against its
+    /// address. A credential is never a client by its mere presence: one invented per
+    /// request would otherwise be a new client each time.
+    public var admissionClient: (@Sendable (HTTPHeaders) -> String?)?
+    /// The header fields that carry a credential. Each but `Cookie` (a list by nature) is
+    /// one a request may carry once: two are a 400 `conflicting_credentials`, never "the
+    /// first wins".
     public var clientCredentialHeaders: [String]
     /// Larger bodies are refused with 413 `payload_too_large`.
     public var maxBodyBytes: Int
@@ -35,6 +41,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var requestBodyTimeoutSeconds: Double
     /// Connections beyond this are answered 503 and closed at once.
     public var maxConnections: Int
+    /// Connections one address (an IPv6 address by its /64) may hold; beyond, or when the
+    /// server is past three quarters of `maxConnections` and the address already holds an
+    /// eighth of this, 503 and closed at once (`AddressConnections`). Trusted proxies are
+    /// not limited: the clients behind them are theirs to limit.
+    public var maxConnectionsPerAddress: Int
     /// The reverse proxies whose `X-Forwarded-For` names the client (`HTTPRequest.remoteAddress`).
     public var trustedProxies: TrustedProxies = .none
 
@@ -52,7 +63,9 @@ public struct HTTPServerConfiguration: Sendable {
         requestHeadTimeoutSeconds: Double = 10,
         requestBodyTimeoutSeconds: Double = 30,
         maxConnections: Int = 1024,
-        trustedProxies: TrustedProxies = .none
+        maxConnectionsPerAddress: Int = 64,
+        trustedProxies: TrustedProxies = .none,
+        admissionClient: (@Sendable (HTTPHeaders) -> String?)? = nil
     ) {
         self.host = host
         self.port = port
@@ -67,6 +80,8 @@ public struct HTTPServerConfiguration: Sendable {
         self.requestHeadTimeoutSeconds = requestHeadTimeoutSeconds
         self.requestBodyTimeoutSeconds = requestBodyTimeoutSeconds
         self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.trustedProxies = trustedProxies
+        self.admissionClient = admissionClient
     }
 }

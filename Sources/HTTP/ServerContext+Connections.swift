@@ -11,7 +11,7 @@ extension ServerContext {
         let open = openConnections.add(1, ordering: .relaxed).newValue
         let descriptor = ledger_mhd_connection_fd(connection)
         let refused = open > configuration.maxConnections
-        let record = ConnectionRecord(descriptor: descriptor, refused: refused)
+        let record = ConnectionRecord(descriptor: descriptor, refused: refused, address: addressKey(Self.clientIP(connection)))
         if refused, descriptor >= 0 {
             var response = router.problemResponse(Problem(
                 status: 503, code: "too_many_connections",
@@ -32,7 +32,15 @@ extension ServerContext {
 
     func connectionClosed(_ record: ConnectionRecord) {
         connections.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(record)) }
+        if let address = record.address { addresses.leave(address) }
         openConnections.subtract(1, ordering: .relaxed)
+    }
+
+    /// The key a peer's connections are counted under, nil for a trusted proxy (whose
+    /// clients are many): the same for the accept loop, which counts a connection in,
+    /// and for the close notification, which counts it out.
+    func addressKey(_ peer: String) -> String? {
+        configuration.trustedProxies.contains(peer) ? nil : AddressConnections.key(of: peer)
     }
 
     /// Writes a whole response to the socket behind libmicrohttpd's back, for the cases it

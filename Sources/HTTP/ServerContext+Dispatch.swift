@@ -22,12 +22,11 @@ extension ServerContext {
         configuration.clientCredentialHeaders.filter { !HTTPHeaders.sameName($0, "Cookie") } + ["Proxy-Authorization"]
     }
 
-    /// The client a request counts against: its credential, or its address.
+    /// The client a request counts against: the one its credential proves
+    /// (`admissionClient`), else its address (an IPv6 address by its /64).
     func clientKey(of state: RequestState) -> String {
-        for name in configuration.clientCredentialHeaders {
-            if let value = state.headers[name], !value.isEmpty { return name.lowercased() + ":" + value }
-        }
-        return "address:" + state.remoteAddress
+        if let client = configuration.admissionClient?(state.headers) { return "client:" + client }
+        return "address:" + AddressConnections.key(of: state.remoteAddress)
     }
 
     func dispatch(_ match: Router.Match, state: RequestState, connection: OpaquePointer) -> Bool {

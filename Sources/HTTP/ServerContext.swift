@@ -26,6 +26,8 @@ final class ServerContext: Sendable {
     let metrics: ServerMetrics?
     let workers: WorkerPool
     let admission: ClientAdmission
+    /// Open connections per address (`AcceptLoop` counts them in, the close notification out).
+    let addresses: AddressConnections
     /// Requests between their request line and the end of their response.
     let inFlight = Atomic<Int>(0)
     /// Open connections, counted here because libmicrohttpd's own limit makes new
@@ -48,6 +50,7 @@ final class ServerContext: Sendable {
         self.metrics = metrics.map(ServerMetrics.init(registry:))
         self.workers = WorkerPool(threads: configuration.threads, queueLimit: configuration.maxQueuedRequests, name: "http-worker")
         self.admission = ClientAdmission(limit: configuration.maxRequestsPerClient)
+        self.addresses = AddressConnections(perAddress: configuration.maxConnectionsPerAddress, serverLimit: configuration.maxConnections)
         self.messageSink = .allocate(capacity: 1)
         messageSink.initialize(to: ledger_mhd_logger(callback: microHTTPDMessage, cls: nil))
         messageSink.pointee.cls = Unmanaged.passUnretained(self).toOpaque()

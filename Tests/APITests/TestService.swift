@@ -39,13 +39,12 @@ final class TestService: Sendable {
                                  migrations: try Migration.load(from: TestDatabase.migrationsDirectory),
                                  projections: projections, readyMaxLag: 100,
                                  cursorSecret: Array("test-cursor-secret-of-at-least-32-bytes".utf8), now: clock.read,
-                                 keyCache: KeyCache(lifetime: 0),
                                  appStore: AppStoreSettings(sessionSecret: TestService.sessionSecret, publicOrigin: TestService.origin,
                                                             notificationsPerSecond: notificationsPerSecond,
                                                             policy: TestCertificateAuthority.shared.developmentPolicy),
                                  readinessInterval: 0.05, readReplicaURLs: readReplicaURLs, replicaSettings: replicaSettings)
         context.start()
-        server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4),
+        server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4, admissionClient: context.admissionClient),
                             router: LedgerAPI.router(context), logger: logger, metrics: metrics)
         try server.start()
     }

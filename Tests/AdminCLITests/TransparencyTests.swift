@@ -37,7 +37,7 @@ struct TransparencyTests {
             f = try AdminFixture(partitionSize: partitionSize)
             let context = ServiceContext(store: f.store, connections: f.pool, logger: Logger(minimumLevel: .error, sink: MemoryLogSink()),
                                          metrics: MetricsRegistry(), migrations: try Migration.load(from: TestDatabase.migrationsDirectory),
-                                         cursorSecret: Array("test-cursor-secret-of-at-least-32-bytes".utf8), keyCache: KeyCache(lifetime: 0), publicCheckpoints: publicCheckpoints)
+                                         cursorSecret: Array("test-cursor-secret-of-at-least-32-bytes".utf8), publicCheckpoints: publicCheckpoints)
             context.start()
             self.context = context
             server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4), router: LedgerAPI.router(context),

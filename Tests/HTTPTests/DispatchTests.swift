@@ -33,8 +33,13 @@ struct DispatchTests {
 
     static func server(workers: Int = 2, perClient: Int = 64, queue: Int = 1024, gate: Gate,
                        blocking: DispatchSemaphore? = nil, blockStarted: DispatchSemaphore? = nil) throws -> TestServer {
+        // Two keys the server knows as verified (as the API's `VerifiedKeys` would); any
+        // other credential proves nobody.
         let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: workers, maxQueuedRequests: queue,
-                                                    maxRequestsPerClient: perClient, connectionTimeoutSeconds: 30, maxConnections: 1024)
+                                                    maxRequestsPerClient: perClient, connectionTimeoutSeconds: 30, maxConnections: 1024,
+                                                    admissionClient: { headers in
+                                                        ["Bearer sk_one", "Bearer sk_two"].contains(headers["authorization"] ?? "") ? headers["authorization"] : nil
+                                                    })
         return try TestServer(configuration: configuration) { router in
             router.add("GET", "/healthz", inline: true) { _ in .text("ok") }
             router.add("GET", "/fast") { _ in .text("fast") }
@@ -113,6 +118,21 @@ struct DispatchTests {
         #expect(over.status == 429)
         #expect(over.headers["Retry-After"] == "1")
         #expect(try server.client().send(method: "GET", path: "/fast", headers: [("Authorization", "Bearer sk_two")]).status == 200)
+        gate.open()
+    }
+
+    @Test("a credential nobody verified names nobody: one invented per request shares its address's limit")
+    func inventedCredentialsShareTheAddress() throws {
+        let gate = Gate()
+        let server = try Self.server(perClient: 3, gate: gate)
+        defer { server.stop() }
+        for i in 0..<3 {
+            _ = Self.background(1, port: server.port, path: "/wait", headers: [("Authorization", "Bearer sk_invented_\(i)")])
+        }
+        #expect(Poll.until(timeout: 10) { server.server.inFlight >= 3 })
+        let over = try server.client().send(method: "GET", path: "/fast", headers: [("Authorization", "Bearer sk_invented_9")])
+        #expect(over.status == 429)
+        #expect(try server.client().send(method: "GET", path: "/fast", headers: [("Authorization", "Bearer sk_one")]).status == 200)
         gate.open()
     }
 

@@ -25,10 +25,15 @@ enum Authentication {
         guard let header = request.headers["authorization"] else {
             throw unauthenticated("missing Authorization header: send `Authorization: Bearer <secret key>`")
         }
+        guard let digest = bearerDigest(header) else { throw unauthenticated("the Authorization header must be `Bearer sk_…`") }
+        return digest
+    }
+
+    /// The SHA-256 (hex) of the key in an `Authorization` value of the form `Bearer sk_…`;
+    /// nil for any other form.
+    static func bearerDigest(_ header: String) -> String? {
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", parts[1].hasPrefix("sk_"), parts[1].utf8.count <= 200 else {
-            throw unauthenticated("the Authorization header must be `Bearer sk_…`")
-        }
+        guard parts.count == 2, parts[0].lowercased() == "bearer", parts[1].hasPrefix("sk_"), parts[1].utf8.count <= 200 else { return nil }
         return Hex.encode(SHA256.hash(Array(parts[1].utf8)))
     }
 

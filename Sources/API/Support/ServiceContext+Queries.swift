@@ -9,8 +9,8 @@ extension ServiceContext {
                     served: { [readCounter] in readCounter.increment(labels: ["target": $0]) })
     }
 
-    /// The API's secret keys, on the primary, through the service's cache.
-    var keys: SecretKeys { SecretKeys(connections: connections, cache: keyCache) }
+    /// The API's secret keys, on the primary.
+    var keys: SecretKeys { SecretKeys(connections: connections, verified: verifiedKeys) }
 
     /// The one read skeleton of the HTTP surfaces: runs `query` for `reader` (already
     /// authenticated, once) at `target`, parks the request, holding no thread, while a

@@ -3,9 +3,9 @@ import Synchronization
 /// Bounds the requests one client has in the server at once (running, queued or waiting
 /// for a projection), so that no client can take every worker or fill the queue.
 ///
-/// A client is its credential (the first of the configured headers it sends) or, without
-/// one, its address. Credentials are not checked here: a client that invents a new one
-/// per request is still bounded by the queue and the connection limit.
+/// A client is what its verified credential names (`HTTPServerConfiguration.admissionClient`)
+/// or, without one, its address: a credential that nobody verified names nobody, so a
+/// client that invents one per request still shares its address's limit.
 final class ClientAdmission: Sendable {
     let limit: Int
     private let counts = Mutex<[String: Int]>([:])

@@ -30,11 +30,14 @@ final class ConnectionRecord: Sendable {
     let descriptor: Int32
     /// Refused at accept (over the connection limit): its requests are not served.
     let refused: Bool
+    /// The address it is counted under in `AddressConnections`; nil for a trusted proxy's.
+    let address: String?
     let state: Mutex<State>
 
-    init(descriptor: Int32, refused: Bool) {
+    init(descriptor: Int32, refused: Bool, address: String?) {
         self.descriptor = descriptor
         self.refused = refused
+        self.address = address
         self.state = Mutex(State(phase: .idle(bytesReceived: 0)))
     }
 

@@ -75,7 +75,9 @@ struct Service {
             connectionTimeoutSeconds: try environment.positiveInt(.connectionTimeout),
             requestHeadTimeoutSeconds: try environment.positiveSeconds(.requestHeadTimeout),
             requestBodyTimeoutSeconds: try environment.positiveSeconds(.requestBodyTimeout),
-            maxConnections: try environment.positiveInt(.maxConnections), trustedProxies: try environment.trustedProxies())
+            maxConnections: try environment.positiveInt(.maxConnections),
+            maxConnectionsPerAddress: try environment.positiveInt(.maxConnectionsPerAddress),
+            trustedProxies: try environment.trustedProxies(), admissionClient: context.admissionClient)
         server = HTTPServer(configuration: configuration, router: LedgerAPI.router(context), logger: logger, metrics: metrics)
         consoleExplicit = environment.string(.consoleAddress) != nil
         if let address = try environment.consoleAddress() {
@@ -86,6 +88,7 @@ struct Service {
             consoleConfiguration.host = address.host
             consoleConfiguration.port = address.port
             consoleConfiguration.threads = 4
+            consoleConfiguration.admissionClient = nil  // operators are counted by address
             let settings = try environment.consoleSettings(address: address, logger: logger)
             console = HTTPServer(configuration: consoleConfiguration, router: Console(database: LedgerDatabase(store: store, connections: connections), settings: settings).router(), logger: logger)
             consoleHost = address.host

@@ -104,6 +104,8 @@ extension LedgerEnvironment.Setting {
         help: "Seconds a connection may stay idle or stall mid-request before it is closed (408 when a request was started).")
     public static let maxConnections = Self(name: "LEDGER_MAX_CONNECTIONS", defaultValue: "1024",
         help: "Concurrent HTTP connections accepted; more are refused.")
+    public static let maxConnectionsPerAddress = Self(name: "LEDGER_MAX_CONNECTIONS_PER_ADDRESS", defaultValue: "64",
+        help: "Concurrent HTTP connections one client address (an IPv6 /64) may hold; more, or an eighth of it once the server is three quarters full, are refused. Trusted proxies are not limited.")
     public static let poolSize = Self(name: "LEDGER_DB_POOL_SIZE", defaultValue: "16",
         help: "Database connections of the API process.")
     public static let logLevel = Self(name: "LEDGER_LOG_LEVEL", defaultValue: "info", help: "debug, info, warning or error.")
@@ -165,7 +167,7 @@ extension LedgerEnvironment.Setting {
     public static let all: [Self] = [
         .databaseURL, .projectorDatabaseURL, .migrationDatabaseURL, .archiveDirectory, .consoleAddress, .consoleSecret, .consoleURL, .consoleIdleMinutes, .consoleSessionHours, .trustedProxies, .host, .port, .httpThreads, .networkThreads, .maxQueuedRequests,
         .maxRequestsPerClient, .requestHeadTimeout, .requestBodyTimeout, .maxBodyBytes, .maxHeaderBytes,
-        .connectionTimeout, .maxConnections, .poolSize, .logLevel, .readyMaxLag, .readDatabaseURLs, .readMaxLagEvents,
+        .connectionTimeout, .maxConnections, .maxConnectionsPerAddress, .poolSize, .logLevel, .readyMaxLag, .readDatabaseURLs, .readMaxLagEvents,
         .readMaxLagSeconds, .pollInterval,
         .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .sessionSecret, .webhookKey, .publicOrigin, .appStoreBundleID, .appStoreProducts, .schoolDomains,
         .notificationRate, .operatorName, .environment, .appStoreExtraRoots, .checkpointKeyFile, .checkpointOrigin, .checkpointEvents,

@@ -26,8 +26,8 @@ public struct BillingReadModel: Sendable {
         try connections.read { try ProjectionSchema.progress(Self.schema, on: $0) }
     }
 
-    /// Whom a secret key speaks for, by its SHA-256, and whether it was revoked, as of
-    /// `position` (nil: the log's head): what the projection has folded, and the key
+    /// Whom a secret key speaks for, by its SHA-256, as of `position` (nil: the log's
+    /// head), and whether it is revoked now: what the projection has folded, and the key
     /// events of the log it has not folded yet (`events_key_events_idx`, migration 0010),
     /// in one statement and so one snapshot. A key issued a moment ago is found before the
     /// projector folds it, and a revocation counts as soon as it is in the log.
@@ -40,9 +40,12 @@ public struct BillingReadModel: Sendable {
     }
 
     /// The key by its SHA-256 ($1) as of position $2: the folded row, else its `key.issued`
-    /// after the checkpoint; revoked if the row says so or a `key.revoked` of its id lies
-    /// between the checkpoint and $2. The types are literals, so that the planner proves
-    /// the partial index's predicate from them whatever the plan.
+    /// between the projection's position and $2; revoked if the row says so or a
+    /// `key.revoked` of its id lies anywhere past the projection's position. A revocation
+    /// is not bounded by $2: it holds from the moment it is in the log, whatever position
+    /// a read asks for (an old `min_position` must not revive a revoked key). The types are
+    /// literals, so that the planner proves the partial index's predicate from them
+    /// whatever the plan.
     static let keyStatement = """
         WITH cp AS (SELECT position FROM proj_billing._checkpoint),
         folded AS (
@@ -60,7 +63,7 @@ public struct BillingReadModel: Sendable {
                found.revoked OR EXISTS (
                    SELECT 1 FROM events r
                    WHERE r.type = 'key.revoked'
-                     AND r.position > (SELECT position FROM cp) AND r.position <= $2
+                     AND r.position > (SELECT position FROM cp)
                      AND r.data->>'key_id' = found.key_id)
         FROM found
         """

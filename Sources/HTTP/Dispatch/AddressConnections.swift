@@ -1,0 +1,62 @@
+import Synchronization
+
+/// Open connections per client address, so that one address cannot take the server's
+/// connections from everyone else.
+///
+/// An address is the connection's peer (IPv4), or the /64 network an IPv6 peer is in:
+/// a single host is commonly handed a whole /64, and counting its addresses one by one
+/// would give it 2⁶⁴ shares. Each address holds at most `perAddress` connections; and
+/// once the server is past three quarters of its limit, an address that already holds
+/// `modestShare` or more gets no new one, so that the last quarter stays for the
+/// addresses that are not hoarding. A connection refused here never reaches
+/// libmicrohttpd: `AcceptLoop` answers 503 and closes it at once, so a refused client
+/// holds nothing while it retries.
+final class AddressConnections: Sendable {
+    let perAddress: Int
+    let serverLimit: Int
+    private let counts = Mutex<[String: Int]>([:])
+
+    init(perAddress: Int, serverLimit: Int) {
+        precondition(perAddress > 0 && serverLimit > 0, "limits of \(perAddress) per address and \(serverLimit) in all")
+        self.perAddress = perAddress
+        self.serverLimit = serverLimit
+    }
+
+    /// Connections an address may still open once the server is past three quarters full.
+    var modestShare: Int { max(1, perAddress / 8) }
+
+    /// Counts one more connection of `address` (a key from `key(of:)`) when the limits
+    /// allow it, with `open` connections in the server; `false` (nothing counted) else.
+    func enter(_ address: String, open: Int) -> Bool {
+        counts.withLock { counts in
+            let held = counts[address, default: 0]
+            guard held < perAddress else { return false }
+            if open >= serverLimit - serverLimit / 4, held >= modestShare { return false }
+            counts[address] = held + 1
+            return true
+        }
+    }
+
+    func leave(_ address: String) {
+        counts.withLock { counts in
+            guard let held = counts[address] else { return }
+            counts[address] = held > 1 ? held - 1 : nil
+        }
+    }
+
+    /// Connections `address` holds now.
+    func count(_ address: String) -> Int { counts.withLock { $0[address, default: 0] } }
+
+    /// The key an address literal is counted under: an IPv4 address as itself (an
+    /// IPv4-mapped IPv6 address as the IPv4 one), an IPv6 address as its /64 network.
+    /// Text that is not an address literal is its own key.
+    static func key(of address: String) -> String {
+        guard let bytes = TrustedProxies.parse(address) else { return address }
+        if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
+            return bytes[12..<16].map(String.init).joined(separator: ".")
+        }
+        let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+        return groups.joined(separator: ":") + "::/64"
+    }
+}
