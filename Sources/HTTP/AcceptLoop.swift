@@ -81,7 +81,7 @@ final class AcceptLoop: Sendable {
         response.addServerHeaders(requestID: RequestID.generate())
         ServerContext.sendBestEffort(response.wireBytes(), to: client)
         close(client)
-        context.metrics?.refusedConnections.increment(labels: ["address"])
+        context.metrics?.refusedConnections.increment(labels: ["limit": "address"])
         let second = Int64(Date().timeIntervalSince1970)
         if lastRefusalLogged.exchange(second, ordering: .relaxed) != second {
             context.logger.warning("connection refused: the address is over its share", [

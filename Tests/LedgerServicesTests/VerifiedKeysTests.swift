@@ -1,38 +1,32 @@
 import LedgerDomain
 @testable import LedgerServices
-import Synchronization
 import Testing
 import TestSupport
 
 @Suite("Keys that verified lately, for admission", .bounded)
 struct VerifiedKeysTests {
-    static func clock() -> (Mutex<Timestamp>, LedgerClock) {
-        let now = Mutex(Timestamp(microseconds: 1_000_000_000_000)!)
-        return (now, { now.withLock { $0 } })
-    }
-
     @Test("a key is remembered for its lifetime, and each verification starts it again")
     func lifetime() {
-        let (now, clock) = Self.clock()
-        let keys = VerifiedKeys(lifetime: 60, clock: clock)
+        let clock = ManualClock()
+        let keys = VerifiedKeys(lifetime: 60, clock: clock.read)
         #expect(!keys.contains("d"))
         keys.note("d")
         #expect(keys.contains("d"))
-        now.withLock { $0 = Timestamp(microseconds: $0.microseconds + 59_000_000)! }
+        clock.advance(seconds: 59)
         #expect(keys.contains("d"))
         keys.note("d")
-        now.withLock { $0 = Timestamp(microseconds: $0.microseconds + 59_000_000)! }
+        clock.advance(seconds: 59)
         #expect(keys.contains("d"))
-        now.withLock { $0 = Timestamp(microseconds: $0.microseconds + 2_000_000)! }
+        clock.advance(seconds: 2)
         #expect(!keys.contains("d"))
     }
 
     @Test("past its capacity the oldest go first, and a key just verified is always remembered")
     func bounded() {
-        let (now, clock) = Self.clock()
-        let keys = VerifiedKeys(lifetime: 60, capacity: 100, clock: clock)
+        let clock = ManualClock()
+        let keys = VerifiedKeys(lifetime: 60, capacity: 100, clock: clock.read)
         for i in 0..<1_000 {
-            now.withLock { $0 = Timestamp(microseconds: $0.microseconds + 1)! }
+            clock.advance(seconds: 0.000_001)
             keys.note("k\(i)")
             #expect(keys.contains("k\(i)"))
             #expect(keys.count <= 100)
@@ -44,11 +38,11 @@ struct VerifiedKeysTests {
 
     @Test("a key noted again is not dropped by its older entry reaching the front")
     func notedAgain() {
-        let (now, clock) = Self.clock()
-        let keys = VerifiedKeys(lifetime: 60, capacity: 3, clock: clock)
+        let clock = ManualClock()
+        let keys = VerifiedKeys(lifetime: 60, capacity: 3, clock: clock.read)
         keys.note("a")
         keys.note("b")
-        now.withLock { $0 = Timestamp(microseconds: $0.microseconds + 1)! }
+        clock.advance(seconds: 0.000_001)
         keys.note("a")
         keys.note("c")
         keys.note("d")  // over capacity: "b" is the oldest now, not "a"
