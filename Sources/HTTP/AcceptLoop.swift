@@ -136,7 +136,7 @@ final class AcceptLoop: Sendable {
             }
             let peer = Self.text(of: &address)
             let key = context.addressKey(peer)
-            if let key, !context.addresses.enter(key, open: context.openConnections.load(ordering: .relaxed) + accepted) {
+            if let key, !context.addresses.enter(key, reported: context.openConnections.load(ordering: .relaxed)) {
                 refuse(client, peer: peer, context: context)
                 continue
             }

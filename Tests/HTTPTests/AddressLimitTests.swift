@@ -106,7 +106,8 @@ struct AddressLimitTests {
         defer { server.stop() }
         let first = try Self.halfSent(6, from: "127.0.0.4", port: server.port)
         let second = try Self.halfSent(6, from: "127.0.0.5", port: server.port)
-        #expect(Poll.until(timeout: 5) { server.server.context.openConnections.load(ordering: .relaxed) == 12 })
+        #expect(Poll.until(timeout: 5) { server.server.context.openConnections.load(ordering: .relaxed) == 12 },
+                "open \(server.server.context.openConnections.load(ordering: .relaxed)): \(server.server.context.addresses.count("127.0.0.4")) and \(server.server.context.addresses.count("127.0.0.5"))")
         let refused = try LoopbackPeer(from: "127.0.0.4", port: server.port)
         #expect(parseRawResponse(refused.readToEnd())?.status == 503)
         #expect(try LoopbackPeer(from: "127.0.0.6", port: server.port).get("/hello") == 200)

@@ -37,6 +37,9 @@ struct DispatchTests {
         // other credential proves nobody.
         let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: workers, maxQueuedRequests: queue,
                                                     maxRequestsPerClient: perClient, connectionTimeoutSeconds: 30, maxConnections: 1024,
+                                                    // Every client here is 127.0.0.1: the share per address is
+                                                    // AddressLimitTests' subject, not these tests'.
+                                                    maxConnectionsPerAddress: 1024,
                                                     admissionClient: { headers in
                                                         ["Bearer sk_one", "Bearer sk_two"].contains(headers["authorization"] ?? "") ? headers["authorization"] : nil
                                                     })

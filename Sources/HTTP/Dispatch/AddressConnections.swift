@@ -14,7 +14,10 @@ import Synchronization
 final class AddressConnections: Sendable {
     let perAddress: Int
     let serverLimit: Int
-    private let counts = Mutex<[String: Int]>([:])
+    /// Connections per address, and their sum: exact, since a connection is counted in
+    /// when it is accepted and out when it closes, where the server's own count of open
+    /// connections moves only when libmicrohttpd reports them, a little later.
+    private let state = Mutex<(counts: [String: Int], total: Int)>(([:], 0))
 
     init(perAddress: Int, serverLimit: Int) {
         precondition(perAddress > 0 && serverLimit > 0, "limits of \(perAddress) per address and \(serverLimit) in all")
@@ -26,26 +29,31 @@ final class AddressConnections: Sendable {
     var modestShare: Int { max(1, perAddress / 8) }
 
     /// Counts one more connection of `address` (a key from `key(of:)`) when the limits
-    /// allow it, with `open` connections in the server; `false` (nothing counted) else.
-    func enter(_ address: String, open: Int) -> Bool {
-        counts.withLock { counts in
-            let held = counts[address, default: 0]
+    /// allow it; `false` (nothing counted) else. `reported` is the server's count of open
+    /// connections, which also holds those no address is counted for (a trusted proxy's):
+    /// the fuller of the two counts decides, and neither counts a connection twice.
+    func enter(_ address: String, reported: Int) -> Bool {
+        state.withLock { state in
+            let held = state.counts[address, default: 0]
             guard held < perAddress else { return false }
-            if open >= serverLimit - serverLimit / 4, held >= modestShare { return false }
-            counts[address] = held + 1
+            if max(reported, state.total) >= serverLimit - serverLimit / 4, held >= modestShare { return false }
+            state.counts[address] = held + 1
+            state.total += 1
             return true
         }
     }
 
     func leave(_ address: String) {
-        counts.withLock { counts in
-            guard let held = counts[address] else { return }
-            counts[address] = held > 1 ? held - 1 : nil
+        state.withLock { state in
+            guard let held = state.counts[address] else { return }
+            state.counts[address] = held > 1 ? held - 1 : nil
+            state.total -= 1
+            assert(state.total >= 0, "more connections left than entered")
         }
     }
 
     /// Connections `address` holds now.
-    func count(_ address: String) -> Int { counts.withLock { $0[address, default: 0] } }
+    func count(_ address: String) -> Int { state.withLock { $0.counts[address, default: 0] } }
 
     /// The key an address literal is counted under: an IPv4 address as itself (an
     /// IPv4-mapped IPv6 address as the IPv4 one), an IPv6 address as its /64 network.
