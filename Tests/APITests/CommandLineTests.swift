@@ -15,7 +15,7 @@ struct CommandLineTests {
     func verifyExitStatus() throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         for i in 0..<5 { _ = try store.append(AppendRequest(event("org-\(i)"))) }
         store.close()
         let env = ["DATABASE_URL": db.superuserURL, "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory]
@@ -74,7 +74,7 @@ struct CommandLineTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-dev-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let demo: JSONValue = ["database_url": .string(db.serviceURL), "admin_database_url": .string(db.superuserURL)]
+        let demo: JSONValue = ["database_url": .string(db.writerURL), "admin_database_url": .string(db.superuserURL)]
         try Data(demo.prettyText().utf8).write(to: directory.appendingPathComponent("demo.json"))
         let environment = ["DATABASE_URL": "", "LEDGER_MIGRATION_DATABASE_URL": "", "LEDGER_DATA_DIR": directory.path]
         let status = try LedgerBinary.start(["migrate", "--status"], environment: environment)
@@ -83,7 +83,7 @@ struct CommandLineTests {
         let verify = try LedgerBinary.start(["verify"], environment: environment)
         #expect(verify.wait() == 0, "\(verify.errors)")
         #expect(verify.errors.components(separatedBy: "using the dev cluster").count == 2, "said once: \(verify.errors)")
-        #expect(verify.errors.contains("(\(PostgresURL.redacted(db.serviceURL));"))
+        #expect(verify.errors.contains("(\(PostgresURL.redacted(db.writerURL));"))
         #expect(!verify.errors.contains(TestDatabase.loginPassword), "the password is never printed")
     }
 
@@ -208,7 +208,7 @@ struct CommandLineTests {
         let db = try TestDatabase.create()
         defer { db.drop() }
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-no-dev-\(UUID().uuidString)").path
-        let base = ["DATABASE_URL": db.serviceURL, "LEDGER_DATA_DIR": empty, "LEDGER_PORT": String(Self.freePort()),
+        let base = ["DATABASE_URL": db.writerURL, "LEDGER_DATA_DIR": empty, "LEDGER_PORT": String(Self.freePort()),
                     "LEDGER_CONSOLE_ADDRESS": "off", "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory]
         let unset = try LedgerBinary.start(["serve"], environment: base.merging(["LEDGER_ENVIRONMENT": ""]) { $1 })
         #expect(unset.wait(timeout: 30) == 1)
@@ -255,7 +255,7 @@ struct CommandLineTests {
         // A role that may not create databases is refused before anything is written.
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let service = try LedgerBinary.startBench(["ingest", "--batches", "1"], environment: ["DATABASE_URL": db.serviceURL,
+        let service = try LedgerBinary.startBench(["ingest", "--batches", "1"], environment: ["DATABASE_URL": db.writerURL,
                                                                                               "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory])
         #expect(service.wait(timeout: 60) == 2 && service.errors.contains("may not create"), "\(service.errors)")
     }

@@ -16,7 +16,10 @@ import TestSupport
 /// The real HTTP server with the real router, on an ephemeral port, over a fresh database.
 final class TestService: Sendable {
     let db: TestDatabase
+    /// The tests' own writer (any event type), for setting up what the service reads.
     let store: EventStore
+    /// The service's, on the API's login.
+    let serviceStore: EventStore
     let server: HTTPServer
     let logs = MemoryLogSink()
     let context: ServiceContext
@@ -31,11 +34,15 @@ final class TestService: Sendable {
     init(projections: [any Projection] = AllProjections.all, notificationsPerSecond: Double = 1_000, database: TestDatabase? = nil,
          readReplicaURLs: [String] = [], replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings()) throws {
         db = try database ?? TestDatabase.create()
-        let pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 4)
-        store = EventStore(conninfo: db.serviceURL, connections: pool)
+        // The tests set up through the writer login; the service runs as the API's login,
+        // which may append only the API's event types (migration 0013), so every endpoint
+        // these tests drive proves it appends nothing else.
+        store = EventStore(conninfo: db.writerURL, connections: PostgresPool(conninfo: db.writerURL, maximumConnections: 2))
+        let pool = PostgresPool(conninfo: db.apiURL, maximumConnections: 4)
+        serviceStore = EventStore(conninfo: db.apiURL, connections: pool)
         let logger = Logger(minimumLevel: .debug, sink: logs)
         let metrics = MetricsRegistry()
-        context = ServiceContext(store: store, connections: pool, logger: logger, metrics: metrics,
+        context = ServiceContext(store: serviceStore, connections: pool, logger: logger, metrics: metrics,
                                  migrations: try Migration.load(from: TestDatabase.migrationsDirectory),
                                  projections: projections, readyMaxLag: 100,
                                  cursorSecret: Array("test-cursor-secret-of-at-least-32-bytes".utf8), now: clock.read,
@@ -63,6 +70,7 @@ final class TestService: Sendable {
     func shutdown() {
         server.shutdown(gracePeriod: 5)
         context.stop()
+        serviceStore.close()
         store.close()
         db.drop()
     }

@@ -76,7 +76,7 @@ struct ArchiveTests {
         try superuser.query(#"UPDATE events SET type = 'forged' WHERE position = 205"#)
         #expect(try superuser.query(query).rows.first?.int64(0) == 205)
         try superuser.query("ROLLBACK")
-        let env = ["DATABASE_URL": f.db.serviceURL, "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory]
+        let env = ["DATABASE_URL": f.db.writerURL, "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory]
         let verify = try LedgerBinary.start(["verify"] + files.flatMap { ["--archive", $0] }, environment: env)
         #expect(verify.wait() == 0, "\(verify.output) \(verify.errors)")
         #expect(verify.output.contains("archive \(files[1]): valid, events 101 to 200 (100)"))

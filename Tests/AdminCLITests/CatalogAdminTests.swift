@@ -423,8 +423,8 @@ struct CatalogAdminTests {
             CREATE TABLE IF NOT EXISTS proj_iap.impressions (app_id text NOT NULL, campaign_id text NOT NULL, variant_id bigint,
                 count bigint NOT NULL)
             """)
-        try db.query("GRANT USAGE ON SCHEMA proj_iap TO ledger_service")
-        try db.query("GRANT SELECT ON proj_iap.impressions TO ledger_service")
+        try db.query("GRANT USAGE ON SCHEMA proj_iap TO ledger_service, ledger_operator")
+        try db.query("GRANT SELECT ON proj_iap.impressions TO ledger_service, ledger_operator")
         #expect(f.admin(["campaign", "stats", "--app", "demo"], reason: nil).output == "no impressions counted for app demo\n")
         try db.query("""
             INSERT INTO proj_iap.impressions (app_id, campaign_id, variant_id, count) VALUES

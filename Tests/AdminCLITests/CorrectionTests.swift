@@ -74,8 +74,8 @@ struct CorrectionTests {
         _ = try f.adminJSON(["hold", "place", "--id", hold, "--project", project, "--amount", "900", "--description", "job"])
         let capture = try f.adminJSON(["hold", "capture", "--id", hold])
         let entry = "je_\(try #require(capture.appended.first?["position"]?.int64Value))_0"
-        let first = try f.adminJSON(["correct", "--entry", entry, "--amount", "300", "--operator", "bob"], reason: "job failed at 2/3")
-        let second = try f.adminJSON(["correct", "--entry", entry, "--amount", "-100", "--operator", "carol"], reason: "bob over-refunded")
+        let first = try f.adminJSON(["correct", "--entry", entry, "--amount", "300"], reason: "job failed at 2/3", as: "bob")
+        let second = try f.adminJSON(["correct", "--entry", entry, "--amount", "-100"], reason: "bob over-refunded", as: "carol")
         let ids = [first, second].compactMap { $0.appended.first?["position"]?.int64Value }.map { "je_\($0)_0" }
         try #require(ids.count == 2)
         return (entry, ids)

@@ -10,12 +10,13 @@ struct EndToEndTests {
     func executable() throws {
         let f = try AdminFixture()
         defer { f.shutdown() }
-        let env = ["DATABASE_URL": f.db.serviceURL, "LEDGER_OPERATOR": "", "USER": "ops-bot"]
+        // The operator is the database login, whatever USER says.
+        let env = ["DATABASE_URL": try f.db.operatorURL("ops_bot"), "LEDGER_OPERATOR": "", "USER": "someone-else"]
         let created = try LedgerExecutable.run(["admin", "payer", "create", "--id", "acme", "--name", "Acme",
                                                 "--reason", "e2e", "--json"], environment: env)
         #expect(created.status == 0, "\(created.errors)")
         let json = try JSONValue.parse(created.output)
-        #expect(json["operator"] == "ops-bot")
+        #expect(json["operator"] == "ops_bot")
         #expect(json.appended.map { $0["type"] } == ["payer.created"])
         #expect(created.output.filter { $0 == "\n" }.count == 1)
 
@@ -36,7 +37,8 @@ struct EndToEndTests {
         #expect(granted.status == 0, "\(granted.errors)")
         let entry = "je_\(try f.head())_0"
         let corrected = try LedgerExecutable.run(["admin", "correct", "--entry", entry, "--amount", "-200",
-                                                  "--reason", "typo in the grant", "--operator", "erin"], environment: env)
+                                                  "--reason", "typo in the grant", "--operator", "erin"],
+                                                 environment: env.merging(["DATABASE_URL": try f.db.operatorURL("erin")]) { $1 })
         #expect(corrected.status == 0, "\(corrected.errors)")
         #expect(corrected.output.contains("appended entry.corrected to payer-acme"))
 

@@ -12,7 +12,7 @@ import TestSupport
 @Suite("ledger log and ledger export", .bounded)
 struct TimelineExportTests {
     static func run(_ f: AdminFixture, _ arguments: [String]) throws -> (status: Int32?, output: String, errors: String) {
-        let process = try LedgerBinary.start(arguments, environment: ["DATABASE_URL": f.db.serviceURL])
+        let process = try LedgerBinary.start(arguments, environment: ["DATABASE_URL": f.db.writerURL])
         let status = process.wait()
         return (status, process.output, process.errors)
     }

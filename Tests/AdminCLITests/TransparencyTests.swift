@@ -336,8 +336,8 @@ struct TransparencyTests {
         let cluster = try TestCluster()
         defer { cluster.destroy() }
         let db = try TestDatabase.create(cluster: cluster.url)
-        let pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 2)
-        let store = EventStore(conninfo: db.serviceURL, connections: pool)
+        let pool = PostgresPool(conninfo: db.writerURL, maximumConnections: 2)
+        let store = EventStore(conninfo: db.writerURL, connections: pool)
         defer { store.close() }
         var projector: ProjectorThread? = ProjectorThread(url: db.projectorURL, projections: [MerkleProjection()])
         let key = Ed25519SigningKey()

@@ -20,7 +20,7 @@ struct AppendPlanTests {
         let db = try TestDatabase.create()
         defer { db.drop() }
         let before = try Self.scans(db)
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         let threads = 8, appendsPerThread = 250, eventsPerAppend = 100
         let failures = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: threads) { t in
@@ -87,7 +87,7 @@ struct AppendPlanTests {
         try owner.query("VACUUM (ANALYZE) events, event_ids, event_keys, event_streams")
         let before = try Self.scans(db)
         let streamsBefore = try Self.entriesRead(db, index: "event_streams_pkey")
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         for a in 0..<appends {
             let events = (0..<2 * streamsPerAppend).map { e in
                 event("grown-\(a)-\(e % streamsPerAppend)", data: ["e": .integer(Int64(e))], key: e % 2 == 0 ? "grown-\(a)-\(e)" : nil)
@@ -114,7 +114,7 @@ struct AppendPlanTests {
             try db.connect().query("""
                 SELECT count(*) FROM pg_stat_activity
                 WHERE datname = current_database() AND usename = $1 AND backend_type = 'client backend'
-                """, [TestDatabase.serviceLogin])[0].requireInt64(0) == 0
+                """, [TestDatabase.writerLogin])[0].requireInt64(0) == 0
         }
         try #require(gone, "the appending sessions did not end within 30 s", sourceLocation: sourceLocation)
     }

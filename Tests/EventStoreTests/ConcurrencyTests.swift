@@ -28,7 +28,7 @@ struct ConcurrencyTests {
         let reader = Thread {
             defer { readerDone.signal() }
             do {
-                let connection = try PostgresConnection(conninfo: db.serviceURL)
+                let connection = try PostgresConnection(conninfo: db.writerURL)
                 var last: Int64 = 0
                 while true {
                     let done = writing.load(ordering: .acquiring) == 0
@@ -53,7 +53,7 @@ struct ConcurrencyTests {
             var random = SeededRandom(seed: UInt64(w))
             // Seeded too: which commits abort follows the writer's seed (the interleaving does not).
             let faults = Mutex(SeededRandom(seed: UInt64(w) &+ 0xFA_0175))
-            let store = EventStore(conninfo: db.serviceURL, faults: AppendFaults(abortAfterInsert: {
+            let store = EventStore(conninfo: db.writerURL, faults: AppendFaults(abortAfterInsert: {
                 faults.withLock { $0.int(0...3) } == 0
             }))
             defer { store.close() }

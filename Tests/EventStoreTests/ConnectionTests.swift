@@ -14,7 +14,7 @@ struct ConnectionTests {
         try db.connect().query("""
             SELECT pg_terminate_backend(pid) FROM pg_stat_activity
             WHERE datname = current_database() AND usename = $1
-            """, [TestDatabase.serviceLogin])
+            """, [TestDatabase.writerLogin])
     }
 
     /// Until the terminated sessions have ended, so that the next step meets dead connections.
@@ -22,7 +22,7 @@ struct ConnectionTests {
         let admin = try db.connect()
         return try Poll.until(timeout: 10) {
             try admin.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND usename = $1",
-                            [TestDatabase.serviceLogin]).rowCount == 0
+                            [TestDatabase.writerLogin]).rowCount == 0
         }
     }
 
@@ -61,7 +61,7 @@ struct ConnectionTests {
     @Test("an append notifies listeners with the new head position")
     func notifies() throws {
         try withStore { store, db in
-            let listener = try PostgresConnection(conninfo: db.serviceURL)
+            let listener = try PostgresConnection(conninfo: db.writerURL)
             try listener.listen(EventStore.notificationChannel)
             _ = try store.append(AppendRequest(events: [event("org-1"), event("org-2")]))
             var received: [PostgresNotification] = []

@@ -29,11 +29,11 @@ struct FailoverTests {
         })
         let db = try TestDatabase.create(cluster: primary.url)
         // Whichever of the two takes writes: the primary, then the promoted standby.
-        let both = "postgresql://\(TestDatabase.serviceLogin):\(TestDatabase.loginPassword)@127.0.0.1:\(primary.port),127.0.0.1:\(standby.port)/\(db.name)"
+        let both = "postgresql://\(TestDatabase.writerLogin):\(TestDatabase.loginPassword)@127.0.0.1:\(primary.port),127.0.0.1:\(standby.port)/\(db.name)"
             + "?target_session_attrs=read-write&connect_timeout=2"
         let store = EventStore(conninfo: both)
         defer { store.close() }
-        let projector = ProjectorThread(url: both.replacingOccurrences(of: TestDatabase.serviceLogin, with: TestDatabase.projectorLogin),
+        let projector = ProjectorThread(url: both.replacingOccurrences(of: TestDatabase.writerLogin, with: TestDatabase.projectorLogin),
                                         projections: [BillingProjection()], batchSize: 200)
         defer { projector.stop() }
 

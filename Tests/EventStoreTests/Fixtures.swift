@@ -15,7 +15,7 @@ func event(_ stream: String, _ type: String = "test.happened", data: JSONValue =
 func withStore<T>(faults: AppendFaults = .none, _ body: (EventStore, TestDatabase) throws -> T) throws -> T {
     let db = try TestDatabase.create()
     defer { db.drop() }
-    let store = EventStore(conninfo: db.serviceURL, faults: faults)
+    let store = EventStore(conninfo: db.writerURL, faults: faults)
     defer { store.close() }
     return try body(store, db)
 }

@@ -15,7 +15,7 @@ struct ImmutabilityTests {
     func serviceRoleLacksPrivilege(_ sql: String) throws {
         try withStore { store, db in
             _ = try store.append(AppendRequest(event("org-1")))
-            let service = try db.connectAsService()
+            let service = try db.connectAsWriter()
             do {
                 try service.query(sql)
                 Issue.record("the service role could run: \(sql)")

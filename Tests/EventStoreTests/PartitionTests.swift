@@ -23,7 +23,7 @@ struct PartitionTests {
     func groupCommitsCrossBoundaries() throws {
         let db = try TestDatabase.create(partitionSize: 100)
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         // Appends of 1 to 37 events from 8 threads at once: group commits of several
         // appends whose rows straddle the boundaries at 101, 201, …
@@ -70,7 +70,7 @@ struct PartitionTests {
     func uniquenessAcrossPartitions() throws {
         let db = try TestDatabase.create(partitionSize: 100)
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         let chosen = UUID()
         let first = try store.append(AppendRequest(events: [event("unique-a", id: chosen)], idempotencyKey: "append-key-1"))
@@ -109,7 +109,7 @@ struct PartitionTests {
     func partitionsGuardThemselves() throws {
         let db = try TestDatabase.create(partitionSize: 100)
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         _ = try store.append(AppendRequest(events: (0..<5).map { _ in event("guard") }))
         let superuser = try db.connect()
@@ -172,7 +172,7 @@ struct PartitionTests {
         try db.ensureServiceLogin()
         try superuser.query("UPDATE event_log_settings SET partition_size = 100")
         #expect(try Self.partitions(db).first.map { [$0.first, $0.last] } == [1, 3])
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         let next = try store.append(AppendRequest(events: [event("old-a"), event("old-b")]))
         #expect(next.events.map(\.position) == [4, 5])

@@ -45,7 +45,7 @@ struct StreamVersionCheckTests {
     func generatedAppends() throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         // Streams that exist already, at versions 1 to 4.
         for (i, stream) in Self.streams.prefix(4).enumerated() {

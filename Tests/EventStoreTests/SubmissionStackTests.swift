@@ -92,7 +92,7 @@ struct SubmissionStackTests {
         let db = try TestDatabase.create()
         defer { db.drop() }
         for round in 0..<5 {
-            let store = EventStore(conninfo: db.serviceURL)
+            let store = EventStore(conninfo: db.writerURL)
             let answers = Mutex<[String: [Bool]]>([:])
             let started = Atomic<Int>(0)
             let closer = Thread {

@@ -19,14 +19,17 @@ public final class AdminFixture: Sendable {
     public let pool: PostgresPool
     public let clock = ManualClock("2026-11-15T12:00:00Z")
     private let projector = Mutex<ProjectorThread?>(nil)
+    /// Each operator's services, on their own database login (`ledger admin` records its
+    /// acts under the login: migration 0013).
+    private let operators = Mutex<[String: AdminServices]>([:])
     /// How long commands wait for the projection (short in tests that stop the projector).
     public let projectionTimeout: Double
 
     public init(projector startsProjector: Bool = true, projectionTimeout: Double = 20,
          partitionSize: Int64 = TestDatabase.partitionSize) throws {
         db = try TestDatabase.create(partitionSize: partitionSize)
-        pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 4)
-        store = EventStore(conninfo: db.serviceURL, connections: pool)
+        pool = PostgresPool(conninfo: db.writerURL, maximumConnections: 4)
+        store = EventStore(conninfo: db.writerURL, connections: pool)
         self.projectionTimeout = projectionTimeout
         if startsProjector { startProjector() }
     }
@@ -44,6 +47,10 @@ public final class AdminFixture: Sendable {
 
     public func shutdown() {
         stopProjector()
+        for services in operators.withLock({ Array($0.values) }) {
+            services.store.close()
+            services.connections.closeIdle()
+        }
         store.close()
         pool.closeIdle()
         db.drop()
@@ -54,24 +61,41 @@ public final class AdminFixture: Sendable {
                       webhookSecrets: Self.webhookSecrets, outboundPolicy: .development, ownerURL: db.superuserURL)
     }
 
-    public static let operatorEnvironment = ["LEDGER_OPERATOR": "alice"]
+    /// The services `ledger admin` runs with as the operator `name`: a login of that name
+    /// in `ledger_operator`, made on the test cluster when missing.
+    public func services(as name: String) throws -> AdminServices {
+        try operators.withLock { operators in
+            if let made = operators[name] { return made }
+            let url = try db.operatorURL(name)
+            let pool = PostgresPool(conninfo: url, maximumConnections: 2)
+            var made = services
+            made.store = EventStore(conninfo: url, connections: pool)
+            made.connections = pool
+            operators[name] = made
+            return made
+        }
+    }
+
+    /// The operator the tests act as unless they say otherwise.
+    public static let defaultOperator = "alice"
+    public static let operatorEnvironment: [String: String] = [:]
     public static let webhookKey = "a webhook key of the tests, 32+ bytes"
     public static let webhookSecrets = WebhookSecrets(key: Array(webhookKey.utf8))
 
     /// `ledger admin ARGUMENTS --reason REASON`, in-process.
     @discardableResult
     public func admin(_ arguments: [String], reason: String? = "checked by the tests",
-               environment: [String: String] = operatorEnvironment) -> AdminOutcome {
+                      environment: [String: String] = operatorEnvironment, as operator: String = defaultOperator) -> AdminOutcome {
         var all = arguments
         if let reason { all += ["--reason", reason] }
-        return AdminCommand.execute(all, environment: environment) { services }
+        return AdminCommand.execute(all, environment: environment) { try services(as: `operator`) }
     }
 
     /// `ledger admin ARGUMENTS --json`, which must succeed; its JSON object.
     public func adminJSON(_ arguments: [String], reason: String = "checked by the tests",
-                   environment: [String: String] = operatorEnvironment,
+                   environment: [String: String] = operatorEnvironment, as operator: String = defaultOperator,
                    sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
-        let outcome = admin(arguments + ["--json"], reason: reason, environment: environment)
+        let outcome = admin(arguments + ["--json"], reason: reason, environment: environment, as: `operator`)
         try #require(outcome.status == 0, "ledger admin \(arguments.joined(separator: " ")) failed: \(outcome.errors)",
                      sourceLocation: sourceLocation)
         return try JSONValue.parse(outcome.output)

@@ -25,8 +25,8 @@ struct DirectoryQueriesTests {
 
         init() throws {
             db = try TestDatabase.create()
-            pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 4)
-            store = EventStore(conninfo: db.serviceURL, connections: pool)
+            pool = PostgresPool(conninfo: db.writerURL, maximumConnections: 4)
+            store = EventStore(conninfo: db.writerURL, connections: pool)
             projector = ProjectorThread(url: db.projectorURL)
         }
 

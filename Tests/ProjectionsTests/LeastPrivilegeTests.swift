@@ -26,7 +26,7 @@ struct LeastPrivilegeTests {
         let superuser = try db.connect()
         let tables = try tables(on: superuser)
         #expect(tables.count >= 20, "every projection's tables, _checkpoint and _set_aside included: \(tables.count)", sourceLocation: sourceLocation)
-        let service = try db.connectAsService()
+        let service = try db.connectAsWriter()
         for (schema, table, column) in tables {
             let name = service.quoteIdentifier(schema) + "." + service.quoteIdentifier(table)
             let col = service.quoteIdentifier(column)
@@ -66,25 +66,25 @@ struct LeastPrivilegeTests {
     func serviceCannotWriteProjections() throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         let key = KeyIssued(keyID: "key_a", principal: KeyPrincipal(kind: .project, id: "a"), sha256: String(repeating: "ab", count: 32), prefix: "sk_live_abcd")
         _ = try store.append(AppendRequest(EventToAppend(stream: "key-key_a", type: KeyIssued.type, data: try JSONValueEncoder().encode(key),
                                                          metadata: EventMetadata(actor: Actor(.operator, "test"), reason: "test"))))
         let projector = ProjectorThread(url: db.projectorURL, batchSize: 50, pollInterval: 0.05)
-        #expect(try waitForProjections(AllProjections.all, url: db.serviceURL))
+        #expect(try waitForProjections(AllProjections.all, url: db.writerURL))
         projector.stop()
         try Self.checkServiceIsReadOnly(db)
         // What the service's role could do before migration 0011: mint a key or un-revoke one
         // with no event in the log.
-        let service = try db.connectAsService()
+        let service = try db.connectAsWriter()
         #expect(throws: PostgresError.self) { try service.query("UPDATE proj_billing.keys SET revoked = false") }
         // A rebuild (as `ledger replay`) hands its new schemas over the same way.
         try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: 10, log: { _, _, _ in }).rebuild(AllProjections.all)
         try Self.checkServiceIsReadOnly(db)
         // And the service's role may not rebuild one itself.
         #expect(throws: (any Error).self) {
-            try ProjectionRebuilder(conninfo: db.serviceURL, batchSize: 10, log: { _, _, _ in }).rebuild([BillingProjection()])
+            try ProjectionRebuilder(conninfo: db.writerURL, batchSize: 10, log: { _, _, _ in }).rebuild([BillingProjection()])
         }
     }
 
@@ -93,15 +93,15 @@ struct LeastPrivilegeTests {
         let db = try TestDatabase.create()
         defer { db.drop() }
         let projector = ProjectorThread(url: db.projectorURL, batchSize: 50, pollInterval: 0.05)
-        #expect(try waitForProjections(AllProjections.all, url: db.serviceURL))
+        #expect(try waitForProjections(AllProjections.all, url: db.writerURL))
         projector.stop()
         // The layout before 0011: the service's login owned the schemas it projected into.
         let superuser = try db.connect()
         for (schema, table, _) in try Self.tables(on: superuser) {
-            try superuser.query("ALTER TABLE \(superuser.quoteIdentifier(schema)).\(superuser.quoteIdentifier(table)) OWNER TO \(TestDatabase.serviceLogin)")
+            try superuser.query("ALTER TABLE \(superuser.quoteIdentifier(schema)).\(superuser.quoteIdentifier(table)) OWNER TO \(TestDatabase.writerLogin)")
         }
         for schema in Set(try Self.tables(on: superuser).map(\.0)) {
-            try superuser.query("ALTER SCHEMA \(superuser.quoteIdentifier(schema)) OWNER TO \(TestDatabase.serviceLogin)")
+            try superuser.query("ALTER SCHEMA \(superuser.quoteIdentifier(schema)) OWNER TO \(TestDatabase.writerLogin)")
         }
         let migration = try String(contentsOfFile: TestDatabase.migrationsDirectory + "/0011_projector_role.sql", encoding: .utf8)
         try superuser.transaction { try $0.query(migration) }

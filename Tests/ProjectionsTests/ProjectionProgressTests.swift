@@ -15,10 +15,10 @@ struct ProjectionProgressTests {
     func wakesOnProgress() throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         let catalogue = LogIndexProjection()
-        let pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 2)
+        let pool = PostgresPool(conninfo: db.writerURL, maximumConnections: 2)
         // Nothing to wait for yet: the projection does not even exist.
         #expect(try ProjectionWait.until(catalogue, reaches: 1, connections: pool, timeout: 0.3) == false)
         let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 10, pollInterval: 5)
@@ -33,13 +33,13 @@ struct ProjectionProgressTests {
     func stoppedProjection() throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         for i in 0..<5 { _ = try store.append(AppendRequest(event("s-\(i)"))) }
         let poison = try store.append(AppendRequest(event("s-x", "poison"))).position
         let projector = ProjectorThread(url: db.projectorURL, projections: [PoisonProjection()], batchSize: 10, pollInterval: 0.2)
         defer { projector.stop() }
-        let pool = PostgresPool(conninfo: db.serviceURL, maximumConnections: 2)
+        let pool = PostgresPool(conninfo: db.writerURL, maximumConnections: 2)
         // A wait that reached its timeout returns false rather than throwing: the throw is
         // proof the stop was seen before it.
         let stopped = #expect(throws: ProjectionWait.Stopped.self) {

@@ -21,7 +21,7 @@ struct ProjectorProcessTests {
     func crashBetweenApplyAndCheckpoint() throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         for i in 0..<200 { _ = try store.append(AppendRequest(event("s-\(i % 9)"))) }
         let crashing = try LedgerBinary.start(["project", "--batch", "30"],
@@ -44,7 +44,7 @@ struct ProjectorProcessTests {
     func takeover() throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         for i in 0..<50 { _ = try store.append(AppendRequest(event("s-\(i % 4)"))) }
         let first = try LedgerBinary.start(["project"], environment: environment(db))

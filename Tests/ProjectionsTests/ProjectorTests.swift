@@ -13,14 +13,14 @@ struct ProjectorTests {
     func foldsTheCatalogue() throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         for i in 0..<120 { _ = try store.append(AppendRequest(event("project-\(i % 7)", "type.\(i % 3)"))) }
         let projector = ProjectorThread(url: db.projectorURL, projections: [LogIndexProjection()], batchSize: 25, pollInterval: 0.2)
-        #expect(try waitForProjections([LogIndexProjection()], url: db.serviceURL))
+        #expect(try waitForProjections([LogIndexProjection()], url: db.writerURL))
         // Events appended while it runs are picked up through NOTIFY.
         for i in 0..<30 { _ = try store.append(AppendRequest(event("payer-\(i % 2)", "type.9"))) }
-        #expect(try waitForProjections([LogIndexProjection()], url: db.serviceURL))
+        #expect(try waitForProjections([LogIndexProjection()], url: db.writerURL))
         projector.stop()
         let connection = try db.connect()
         let totals = try catalogueTotals(on: connection)
@@ -34,14 +34,14 @@ struct ProjectorTests {
     func poisonEventStopsOneProjection() throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         for i in 0..<10 { _ = try store.append(AppendRequest(event("org-\(i)"))) }
         let poison = try store.append(AppendRequest(event("org-x", "poison"))).position
         for i in 0..<10 { _ = try store.append(AppendRequest(event("org-\(i)"))) }
         let projections: [any Projection] = [PoisonProjection(), LogIndexProjection()]
         let projector = ProjectorThread(url: db.projectorURL, projections: projections, batchSize: 7, pollInterval: 0.2)
-        #expect(try waitForProjections(projections, url: db.serviceURL))
+        #expect(try waitForProjections(projections, url: db.writerURL))
         projector.stop()
         let connection = try db.connect()
         let checkpoint = try #require(try ProjectionSchema.progress("proj_poison_test", on: connection))
@@ -57,12 +57,12 @@ struct ProjectorTests {
     func replayIsByteIdentical() throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         for i in 0..<400 { _ = try store.append(AppendRequest(event("s-\(i % 37)", "t.\(i % 11)", ["i": .integer(Int64(i))]))) }
         let catalogue = LogIndexProjection()
         let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 64, pollInterval: 0.2)
-        #expect(try waitForProjections([catalogue], url: db.serviceURL))
+        #expect(try waitForProjections([catalogue], url: db.writerURL))
         let connection = try db.connect()
         let live = try checksums(catalogue, on: connection)
         let oid = try connection.query("SELECT oid FROM pg_namespace WHERE nspname = 'proj_catalogue'")[0].int64(0)
@@ -82,7 +82,7 @@ struct ProjectorTests {
         #expect(try connection.query("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'proj_catalogue__%'")[0].int64(0) == 0)
         // And it keeps projecting into the swapped-in schema.
         for i in 0..<20 { _ = try store.append(AppendRequest(event("late-\(i)"))) }
-        #expect(try waitForProjections([catalogue], url: db.serviceURL))
+        #expect(try waitForProjections([catalogue], url: db.writerURL))
         projector.stop()
         #expect(try catalogueTotals(on: connection).types == 420)
     }
@@ -91,7 +91,7 @@ struct ProjectorTests {
     func replayUnderLoad() throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         for i in 0..<300 { _ = try store.append(AppendRequest(event("s-\(i % 13)"))) }
         let catalogue = LogIndexProjection()
@@ -102,7 +102,7 @@ struct ProjectorTests {
         writer.start()
         try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: 30, log: { _, _, _ in }).rebuild([catalogue])
         #expect(try Poll.until { try store.log.headPosition() == 600 })
-        #expect(try waitForProjections([catalogue], url: db.serviceURL))
+        #expect(try waitForProjections([catalogue], url: db.writerURL))
         projector.stop()
         let connection = try db.connect()
         let totals = try catalogueTotals(on: connection)
@@ -113,11 +113,11 @@ struct ProjectorTests {
     func versionBumpRebuilds() throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         for i in 0..<50 { _ = try store.append(AppendRequest(event("s-\(i % 3)"))) }
         var projector = ProjectorThread(url: db.projectorURL, projections: [LogIndexProjection()], batchSize: 50, pollInterval: 0.2)
-        #expect(try waitForProjections([LogIndexProjection()], url: db.serviceURL))
+        #expect(try waitForProjections([LogIndexProjection()], url: db.writerURL))
         projector.stop()
         let connection = try db.connect()
         try connection.query("UPDATE proj_catalogue._checkpoint SET version = 0")

@@ -48,12 +48,12 @@ struct RebuildPipelineTests {
     func sideBySide(batchSize: Int) throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         for i in 0..<230 { _ = try store.append(AppendRequest(event("s-\(i % 17)", "t.\(i % 5)"))) }
         let projections: [any Projection] = [LogIndexProjection(), PreparingProjection(), PoisonProjection()]
         let projector = ProjectorThread(url: db.projectorURL, projections: projections, batchSize: 33, pollInterval: 0.2)
-        #expect(try waitForProjections(projections, url: db.serviceURL))
+        #expect(try waitForProjections(projections, url: db.writerURL))
         projector.stop()
         let connection = try db.connect()
         let live = try projections.map { try checksums($0, on: connection) }
@@ -90,12 +90,12 @@ struct RebuildPipelineTests {
     func deferredIndexes() throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         for i in 0..<120 { _ = try store.append(AppendRequest(event("s-\(i % 7)"))) }
         let projection = DeferredIndexProjection()
         let projector = ProjectorThread(url: db.projectorURL, projections: [projection], batchSize: 25, pollInterval: 0.2)
-        #expect(try waitForProjections([projection], url: db.serviceURL))
+        #expect(try waitForProjections([projection], url: db.writerURL))
         projector.stop()
         let connection = try db.connect()
         func hasPrimaryKey(_ schema: String) throws -> Bool {
@@ -121,12 +121,12 @@ struct RebuildPipelineTests {
     func poisonStopsTheRebuild(batchSize: Int) throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         for i in 0..<40 { _ = try store.append(AppendRequest(event("s-\(i % 3)"))) }
         let catalogue = LogIndexProjection()
         let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 16, pollInterval: 0.2)
-        #expect(try waitForProjections([catalogue], url: db.serviceURL))
+        #expect(try waitForProjections([catalogue], url: db.writerURL))
         projector.stop()
         let poison = try store.append(AppendRequest(event("s-x", "poison"))).position
         for i in 0..<300 { _ = try store.append(AppendRequest(event("s-\(i % 3)"))) }

@@ -32,7 +32,7 @@ struct ReplayDifferencesTests {
     func fixedFoldShowsItsMoney() throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         let metadata = EventMetadata(actor: Actor(.system, "tests"))
         func append<E: DomainEvent>(_ stream: String, _ event: E) throws {
@@ -52,7 +52,7 @@ struct ReplayDifferencesTests {
         #expect(expectedMissing == 4_650, "the figure docs/operations.md quotes")
         let buggy = CreditDroppingBilling(dropped: "p2")
         let projector = ProjectorThread(url: db.projectorURL, projections: [buggy], batchSize: 16, pollInterval: 0.05)
-        #expect(try waitForProjections([buggy], url: db.serviceURL))
+        #expect(try waitForProjections([buggy], url: db.writerURL))
         projector.stop()
 
         let rebuilt = try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: 25, log: { _, _, _ in }).build([BillingProjection()])
@@ -112,12 +112,12 @@ struct ReplayDifferencesTests {
     static func withFoldedIndex(_ body: (TestDatabase, LogIndexProjection) throws -> Void) throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
-        let store = EventStore(conninfo: db.serviceURL)
+        let store = EventStore(conninfo: db.writerURL)
         defer { store.close() }
         for i in 0..<40 { _ = try store.append(AppendRequest(event("s-\(i % 5)"))) }
         let catalogue = LogIndexProjection()
         let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 16, pollInterval: 0.05)
-        #expect(try waitForProjections([catalogue], url: db.serviceURL))
+        #expect(try waitForProjections([catalogue], url: db.writerURL))
         projector.stop()
         try body(db, catalogue)
     }

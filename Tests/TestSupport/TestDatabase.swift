@@ -10,24 +10,36 @@ public final class TestDatabase: Sendable {
     public let name: String
     /// Superuser URL of this database (for tampering and inspection).
     public let superuserURL: String
-    /// URL of a login role that is only a member of `ledger_service`, as the API runs.
-    public let serviceURL: String
+    /// URL of the tests' writer: a login in `ledger_service` that this database's
+    /// `event_writers` also lets append any event type, with the console's tables granted
+    /// to it: it reads and appends as a non-owner, as the services do, without being held
+    /// to one surface's event types (`apiURL` is).
+    public let writerURL: String
+    /// URL of a login that is only a member of `ledger_service`, as the API runs (migration
+    /// 0013: it appends only the API's event types).
+    public let apiURL: String
+    /// URL of a login that is only a member of `ledger_console`, as the console runs.
+    public let consoleURL: String
     /// URL of a login role that is only a member of `ledger_projector`, as the projector runs
     /// (migration 0011: it alone writes the projections).
     public let projectorURL: String
     /// The superuser URL of the cluster it is on.
     let clusterURL: String
 
-    public static let serviceLogin = "ledger_test_service"
+    public static let writerLogin = "ledger_test_service"
+    public static let apiLogin = "ledger_test_api"
+    public static let consoleLogin = "ledger_test_console"
     public static let projectorLogin = "ledger_test_projector"
     /// The test logins' password: the test cluster wants one over TCP (`EmbeddedPostgres`).
     /// Not a secret: the cluster is a throwaway on loopback, its superuser's is random.
     public static let loginPassword = "ledger-test-login"
 
-    private init(name: String, superuserURL: String, serviceURL: String, projectorURL: String, clusterURL: String) {
+    private init(name: String, superuserURL: String, projectorURL: String, clusterURL: String) throws {
         self.name = name
         self.superuserURL = superuserURL
-        self.serviceURL = serviceURL
+        self.writerURL = try Self.url(clusterURL, user: Self.writerLogin, database: name)
+        self.apiURL = try Self.url(clusterURL, user: Self.apiLogin, database: name)
+        self.consoleURL = try Self.url(clusterURL, user: Self.consoleLogin, database: name)
         self.projectorURL = projectorURL
         self.clusterURL = clusterURL
     }
@@ -44,14 +56,14 @@ public final class TestDatabase: Sendable {
         let name = "ledger_test_" + Hex.encode(SecureRandom.bytes(6))
         let admin = try PostgresConnection(conninfo: clusterURL)
         try admin.query("CREATE DATABASE \(admin.quoteIdentifier(name)) ENCODING 'UTF8' TEMPLATE template0")
-        let db = TestDatabase(name: name, superuserURL: try url(clusterURL, user: nil, database: name),
-                              serviceURL: try url(clusterURL, user: serviceLogin, database: name),
-                              projectorURL: try url(clusterURL, user: projectorLogin, database: name), clusterURL: clusterURL)
+        let db = try TestDatabase(name: name, superuserURL: try url(clusterURL, user: nil, database: name),
+                                  projectorURL: try url(clusterURL, user: projectorLogin, database: name), clusterURL: clusterURL)
         if migrated {
             let connection = try PostgresConnection(conninfo: db.superuserURL)
             try Migrator(migrations: try Migration.load(from: migrationsDirectory)).migrate(on: connection)
             try connection.query("UPDATE event_log_settings SET partition_size = $1", [partitionSize])
             try ensureServiceLogin(admin)
+            try grantWriter(on: connection)
         }
         return db
     }
@@ -62,10 +74,24 @@ public final class TestDatabase: Sendable {
         _ = try? admin.query("DROP DATABASE IF EXISTS \(admin.quoteIdentifier(name)) WITH (FORCE)")
     }
 
-    /// The service login's URL of this database on another server that holds it (a
+    /// The writer login's URL of this database on another server that holds it (a
     /// streaming replica of its cluster, whose superuser URL is `cluster`).
-    public func serviceURL(onCluster cluster: String) throws -> String {
-        try Self.url(cluster, user: Self.serviceLogin, database: name)
+    public func writerURL(onCluster cluster: String) throws -> String {
+        try Self.url(cluster, user: Self.writerLogin, database: name)
+    }
+
+    /// The URL of an operator's own login, `name`, a member of `ledger_operator` alone (made
+    /// on the cluster when missing): `ledger admin` records its acts under that name.
+    public func operatorURL(_ name: String) throws -> String {
+        let admin = try PostgresConnection(conninfo: clusterURL)
+        if try admin.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [name]).rowCount == 0 {
+            do {
+                try admin.query("CREATE ROLE \(admin.quoteIdentifier(name)) LOGIN PASSWORD '\(Self.loginPassword)' IN ROLE ledger_operator")
+            } catch let error as PostgresError where error.sqlState == "42710" || error.sqlState == "23505" {
+                // Another test made it meanwhile.
+            }
+        }
+        return try Self.url(clusterURL, user: name, database: self.name)
     }
 
     /// The projector login's URL of this database on another server that holds it.
@@ -79,7 +105,8 @@ public final class TestDatabase: Sendable {
     }
 
     public func connect() throws -> PostgresConnection { try PostgresConnection(conninfo: superuserURL) }
-    public func connectAsService() throws -> PostgresConnection { try PostgresConnection(conninfo: serviceURL) }
+    public func connectAsWriter() throws -> PostgresConnection { try PostgresConnection(conninfo: writerURL) }
+    public func connectAsAPI() throws -> PostgresConnection { try PostgresConnection(conninfo: apiURL) }
     public func connectAsProjector() throws -> PostgresConnection { try PostgresConnection(conninfo: projectorURL) }
 
     /// The repository's `sql/` folder.
@@ -93,11 +120,20 @@ public final class TestDatabase: Sendable {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     }
 
-    /// Creates the service's and the projector's login roles on the cluster when missing
-    /// (after migrations made `ledger_service` and `ledger_projector`); `create(migrated:
-    /// true)` does it.
+    /// Creates the tests' logins on the cluster when missing (after migrations made the
+    /// group roles), and lets the writer login append anything in this database;
+    /// `create(migrated: true)` does it.
     public func ensureServiceLogin() throws {
         try Self.ensureServiceLogin(try PostgresConnection(conninfo: clusterURL))
+        try Self.grantWriter(on: try connect())
+    }
+
+    /// The writer login's rights beyond `ledger_service`'s, in this database alone: any
+    /// event type, and the console's tables.
+    private static func grantWriter(on connection: PostgresConnection) throws {
+        try connection.query("INSERT INTO event_writers (role, event_type) VALUES ($1, '*') ON CONFLICT DO NOTHING", [writerLogin])
+        try connection.query("GRANT SELECT, INSERT ON console_credentials TO \(writerLogin)")
+        try connection.query("GRANT SELECT, INSERT, UPDATE, DELETE ON console_sessions TO \(writerLogin)")
     }
 
     private static func ensureServiceLogin(_ admin: PostgresConnection) throws {
@@ -109,6 +145,12 @@ public final class TestDatabase: Sendable {
                 END IF;
                 IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ledger_test_projector') THEN
                     CREATE ROLE ledger_test_projector LOGIN PASSWORD 'ledger-test-login' IN ROLE ledger_projector;
+                END IF;
+                IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ledger_test_api') THEN
+                    CREATE ROLE ledger_test_api LOGIN PASSWORD 'ledger-test-login' IN ROLE ledger_service;
+                END IF;
+                IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ledger_test_console') THEN
+                    CREATE ROLE ledger_test_console LOGIN PASSWORD 'ledger-test-login' IN ROLE ledger_console;
                 END IF;
             EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
             END $$

@@ -170,7 +170,7 @@ struct WebhookSenderTests {
         try Self.plan(f, "pro")
         let clock = ManualClock.atMachineTime()
         // A dispatcher whose store is closed: it sends, then cannot record (as if killed).
-        let closed = EventStore(conninfo: f.db.serviceURL)
+        let closed = EventStore(conninfo: f.db.writerURL)
         closed.close()
         let lost = WebhookSender(configuration: .init(secrets: AdminFixture.webhookSecrets, policy: .development, interval: 0.05,
                                                           timeout: 0.5, now: clock.read, jitter: { 0.5 }),

@@ -24,7 +24,7 @@ struct ReplicaTests {
             replica = try TestCluster(replicaOf: primary)
             let db = try TestDatabase.create(cluster: primary.url)
             replicaURL = try db.superuserURL(onCluster: replica.url)
-            let service = try TestService(database: db, readReplicaURLs: [try db.serviceURL(onCluster: replica.url)],
+            let service = try TestService(database: db, readReplicaURLs: [try db.writerURL(onCluster: replica.url)],
                                           replicaSettings: settings)
             f = try BillingFixture(service: service)
         }

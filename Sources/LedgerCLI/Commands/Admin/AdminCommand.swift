@@ -31,8 +31,9 @@ public enum AdminCommand: LedgerCommand {
         Every command but list, show and stats appends events to the log (docs/events.md)
         with the operator and the reason in their metadata, and prints what it appended:
         type, stream, position, event id and data; with --json, one JSON object instead.
-        list and show read the projections once they have reached the log's head. --operator defaults to
-        LEDGER_OPERATOR, then USER. Amounts are millicredits written canonically (1500, -25);
+        list and show read the projections once they have reached the log's head. The operator
+        recorded is the database login (DATABASE_URL's user, a member of ledger_operator);
+        --operator or LEDGER_OPERATOR, when given, must name that login. Amounts are millicredits written canonically (1500, -25);
         catalog prices are decimals of the currency (4.99), kept as integer micros.
         Commands that check what exists first wait (up to 30 s) for the billing projection
         to reach the log's head, so `ledger project` must be running.

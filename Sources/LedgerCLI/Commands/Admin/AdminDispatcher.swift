@@ -48,10 +48,13 @@ enum AdminDispatcher {
                                            valued: action.valued.union(action.isOperatorAct ? commonValued : []),
                                            boolean: action.boolean.union(["json"]), repeatable: action.repeatable)
             json = options.flag("json")
-            let identity = action.isOperatorAct ? try self.identity(options, environment: environment) : nil
+            let reason = action.isOperatorAct ? try options.text("reason", maximumLength: 2_000) : nil
+            let claimed = try claimedOperator(options, environment: environment)
             let givenKey = try idempotencyKey(options)
             let request = try action.init(options)
-            let session = AdminSession(services: try services(), identity: identity,
+            let connected = try services()
+            let identity = try reason.map { try self.identity(reason: $0, claimed: claimed, login: try connected.login()) }
+            let session = AdminSession(services: connected, identity: identity,
                                        requestID: "cli-" + Hex.encode(SecureRandom.bytes(8)),
                                        idempotencyKey: givenKey ?? "adm-" + Hex.encode(SecureRandom.bytes(12)))
             var receipt: AdminReceipt
@@ -83,15 +86,23 @@ enum AdminDispatcher {
         return key
     }
 
-    /// `--operator`, else LEDGER_OPERATOR, else USER; and the mandatory `--reason`.
-    static func identity(_ options: AdminOptions, environment: [String: String]) throws -> AdminSession.Identity {
-        let reason = try options.text("reason", maximumLength: 2_000)
-        let candidates = [options.arguments.value("operator"), environment["LEDGER_OPERATOR"], environment["USER"]]
-        guard let name = candidates.compactMap({ $0 }).first(where: { !$0.isEmpty }) else {
-            throw UsageError("who is acting? pass --operator NAME, or set LEDGER_OPERATOR (USER is not set either)")
-        }
+    /// The operator named by `--operator`, else LEDGER_OPERATOR: no longer who acts (that
+    /// is the database login), only a name the login must match, so that a script written
+    /// for one operator does not run as another.
+    static func claimedOperator(_ options: AdminOptions, environment: [String: String]) throws -> String? {
+        guard let name = [options.arguments.value("operator"), environment["LEDGER_OPERATOR"]].compactMap({ $0 })
+            .first(where: { !$0.isEmpty }) else { return nil }
         try AdminOptions.checkText(name, option: "operator", maximumLength: 100)
-        return AdminSession.Identity(actor: Actor(.operator, name), reason: reason)
+        return name
+    }
+
+    /// Who acts: the operator signed in to the database (`session_user`), whom the log's
+    /// trigger also checks every act against (migration 0013); never a typed name.
+    static func identity(reason: String, claimed: String?, login: String) throws -> AdminSession.Identity {
+        if let claimed, claimed != login {
+            throw AdminError(.operatorNotLogin, "acts are recorded under the database login that makes them, and this one is \(login.debugDescription), not \(claimed.debugDescription) (--operator, LEDGER_OPERATOR): connect as your own login (docs/security.md, \"Operators\")")
+        }
+        return AdminSession.Identity(actor: Actor(.operator, login), reason: reason)
     }
 
     static func render(_ receipt: AdminReceipt, command: [String], session: AdminSession, json: Bool) -> String {

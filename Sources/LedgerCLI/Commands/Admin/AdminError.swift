@@ -43,6 +43,9 @@ public struct AdminError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let configuration = Code(rawValue: "configuration_missing")
         /// A signed checkpoint whose signature or root does not check (`ledger audit checkpoint`).
         public static let checkpointInvalid = Code(rawValue: "checkpoint_invalid")
+        /// `--operator` or LEDGER_OPERATOR names someone other than the database login,
+        /// under whose name every act is recorded.
+        public static let operatorNotLogin = Code(rawValue: "operator_not_login")
         /// A URL the outbound policy refuses (not https, credentials in it).
         public static let refusedURL = Code(rawValue: "refused_url")
     }

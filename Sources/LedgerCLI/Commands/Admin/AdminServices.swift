@@ -42,6 +42,12 @@ public struct AdminServices: Sendable {
         self.outboundPolicy = outboundPolicy
     }
 
+    /// The database login the commands run as (`session_user`): the operator every act is
+    /// recorded under.
+    public func login() throws -> String {
+        try connections.read { try $0.query("SELECT session_user::text").rows.first?.requireString(0) } ?? ""
+    }
+
     /// Services on DATABASE_URL with the machine's clock. Close `store` when done, so that
     /// the appender's thread finishes.
     public static func connect(_ environment: LedgerEnvironment) throws -> AdminServices {
