@@ -28,7 +28,7 @@ let package = Package(
         // the projections, each a folder of Projections with its fold and its read model.
         .target(name: "ProjectionEngine", dependencies: ["EventStore", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto"]),
         .target(name: "Projections", dependencies: ["ProjectionEngine", "EventStore", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto"]),
-        .target(name: "Outbound", dependencies: ["CCurl"]),
+        .target(name: "Outbound", dependencies: ["CCurl", "Crypto"]),
         .target(name: "WebhookSigning", dependencies: ["Crypto"]),
         .target(name: "Workers", dependencies: ["WebhookSigning", "Outbound", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "Crypto"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CSocket", "Crypto", "LedgerJSON", "Observability"]),
@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "APITests", dependencies: ["LedgerServices", "API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "ProjectionEngine", "Projections", "Workers", "WebhookSigning", "Threads"]),
         .testTarget(name: "LedgerServicesTests", dependencies: ["LedgerServices", "Projections", "ProjectionEngine", "EventStore", "Postgres", "LedgerDomain", "TestSupport"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "TestSupport", "LedgerJSON", "LedgerDomain", "Crypto"]),
-        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "TestSupport", "HTTP", "Observability"]),
+        .testTarget(name: "OutboundTests", dependencies: ["Outbound", "TestSupport", "HTTP", "Observability", "Crypto"]),
         .testTarget(name: "WebhooksTests", dependencies: ["WebhookSigning", "Outbound", "TestSupport", "Crypto", "LedgerCLI"]),
         .testTarget(name: "LedgerBenchTests", dependencies: ["LedgerBench", "TestSupport"]),
         // A database with a projector and `ledger admin` in-process (AdminFixture), shared by the
@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "ConsoleTests", dependencies: ["LedgerFixtures", "LedgerCLI", "LedgerServices", "API", "BenchHTTP", "EventStore", "Projections", "LedgerDomain",
                                                          "LedgerJSON", "TestSupport", "Postgres", "Crypto", "HTTP", "Observability", "Threads"]),
         .testTarget(name: "WorkersTests", dependencies: ["Workers", "LedgerFixtures", "API", "LedgerServices", "EventStore", "ProjectionEngine", "Projections", "LedgerDomain",
-                                                         "LedgerJSON", "TestSupport", "Outbound", "WebhookSigning", "HTTP", "Observability"]),
+                                                         "LedgerJSON", "TestSupport", "Outbound", "WebhookSigning", "HTTP", "Observability", "Crypto"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import CCurl
+import Crypto
 import Foundation
 
 /// One request on a libcurl easy handle: owns the handle, the header list and the body
@@ -15,8 +16,9 @@ final class CurlTransfer {
     let completion: @Sendable (Result<OutboundResponse, OutboundError>) -> Void
     let started = DispatchTime.now().uptimeNanoseconds
 
-    /// What the write callback kept of the answer.
-    var excerpt: [UInt8] = []
+    /// The answer's SHA-256 so far. The answer's bytes themselves are not kept: what a
+    /// receiver says is not ours to record (docs/webhooks.md), only that it said it.
+    var digest = SHA256Hasher()
     var received = 0
     /// Set by the open-socket callback when it refused an address.
     var refusal: OutboundError?
@@ -100,25 +102,20 @@ final class CurlTransfer {
         var ip: UnsafeMutablePointer<CChar>?
         ledger_curl_getinfo_string(easy, CURLINFO_PRIMARY_IP, &ip)
         let latency = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        return .success(OutboundResponse(status: status, excerpt: String(decoding: excerpt, as: UTF8.self), bodyBytes: received,
+        return .success(OutboundResponse(status: status, bodySHA256: Hex.encode(digest.digestAndRestart()), bodyBytes: received,
                                          latency: latency, remoteAddress: ip.map { String(cString: $0) }))
     }
 }
 
-/// libcurl's write callback: keeps the start of the answer, counts the rest, and stops a
-/// receiver that sends more than the client reads.
+/// libcurl's write callback: hashes and counts the answer, and stops a receiver that sends
+/// more than the client reads.
 private func curlWrite(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?) -> Int {
     guard let userdata, let data else { return 0 }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
     let bytes = size * count
     transfer.received += bytes
     guard transfer.received <= OutboundClient.maximumAnswerBytes else { return 0 }
-    let room = OutboundClient.excerptBytes - transfer.excerpt.count
-    if room > 0 {
-        data.withMemoryRebound(to: UInt8.self, capacity: bytes) {
-            transfer.excerpt.append(contentsOf: UnsafeBufferPointer(start: $0, count: min(room, bytes)))
-        }
-    }
+    transfer.digest.update(UnsafeRawBufferPointer(start: data, count: bytes))
     return bytes
 }
 

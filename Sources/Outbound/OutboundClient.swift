@@ -10,8 +10,6 @@ public final class OutboundClient: @unchecked Sendable {
     // allows from any thread.
     public typealias Completion = @Sendable (Result<OutboundResponse, OutboundError>) -> Void
 
-    /// Bytes of an answer kept for the record.
-    public static let excerptBytes = 1_024
     /// An answer longer than this is cut off (`answer_too_large`).
     public static let maximumAnswerBytes = 1 << 20
 

@@ -17,12 +17,14 @@ public struct OutboundRequest: Sendable {
     }
 }
 
-/// The answer to an `OutboundRequest`: its status, the start of its body, how long it took.
+/// The answer to an `OutboundRequest`: its status, its body's digest and length, how long
+/// it took. Never the body: nothing that reads an answer here needs more, and what is not
+/// kept cannot end up in the log.
 public struct OutboundResponse: Sendable, Equatable {
     public var status: Int
-    /// The first `OutboundClient.excerptBytes` bytes of the body, as UTF-8 (invalid bytes
-    /// replaced): enough to tell an operator what the receiver said.
-    public var excerpt: String
+    /// The SHA-256 of the whole body, lowercase hex: what an operator can match against
+    /// the receiver's own record of what it answered.
+    public var bodySHA256: String
     /// The body's whole length as received.
     public var bodyBytes: Int
     /// Seconds from the start of the request to the end of the answer.
@@ -30,9 +32,9 @@ public struct OutboundResponse: Sendable, Equatable {
     /// The address connected to.
     public var remoteAddress: String?
 
-    public init(status: Int, excerpt: String, bodyBytes: Int, latency: Double, remoteAddress: String?) {
+    public init(status: Int, bodySHA256: String, bodyBytes: Int, latency: Double, remoteAddress: String?) {
         self.status = status
-        self.excerpt = excerpt
+        self.bodySHA256 = bodySHA256
         self.bodyBytes = bodyBytes
         self.latency = latency
         self.remoteAddress = remoteAddress

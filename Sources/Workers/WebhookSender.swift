@@ -233,18 +233,20 @@ public final class WebhookSender: Sendable {
 
     private func append(_ a: Answered) throws -> Int64 {
         let now = configuration.now()
-        var status: Int64?, error: String?, excerpt = "", latency: Int64 = 0
+        var status: Int64?, error: String?, digest: String?, bytes: Int64?, latency: Int64 = 0
         switch a.result {
         case .success(let response):
             status = Int64(response.status)
-            excerpt = response.excerpt
+            digest = response.bodySHA256
+            bytes = Int64(response.bodyBytes)
             latency = Int64(response.latency * 1_000)
         case .failure(let failure):
             error = "\(failure.code.rawValue): \(failure.message)"
         }
         let attempt = WebhookDeliveryDecider.Attempt(
             webhookID: a.due.webhookID, projectID: a.due.projectID, sequence: a.due.sequence, messageID: a.due.messageID,
-            number: a.due.attempts + 1, madeAt: a.madeAt, status: status, error: error, latencyMilliseconds: latency, excerpt: excerpt)
+            number: a.due.attempts + 1, madeAt: a.madeAt, status: status, error: error, latencyMilliseconds: latency,
+            answerSHA256: digest, answerBytes: bytes)
         let usage = try BillingReadModel(connections: connections).usageState(projects: [a.due.projectID])
         let decision = WebhookDeliveryDecider.record(attempt, now: now, jitter: configuration.jitter(), usage: usage)
         let metadata = EventMetadata(actor: Actor(.system, "webhooks"))

@@ -1,3 +1,4 @@
+import Crypto
 import Dispatch
 import Foundation
 import Outbound
@@ -9,7 +10,7 @@ import TestSupport
 /// receiver on loopback.
 @Suite("Outbound HTTP over libcurl", .bounded)
 struct OutboundClientTests {
-    @Test("a POST reaches the receiver with its headers and body; the answer's status, excerpt and time come back")
+    @Test("a POST reaches the receiver with its headers and body; the answer's status, digest, length and time come back")
     func post() throws {
         let receiver = try Receiver()
         defer { receiver.stop() }
@@ -18,7 +19,8 @@ struct OutboundClientTests {
         let response = try client.send(OutboundRequest(url: receiver.url("/ok"), headers: [("X-Test", "1"), ("Content-Type", "application/json")],
                                                        body: Array(#"{"a":1}"#.utf8)))
         #expect(response.status == 200)
-        #expect(response.excerpt == "thanks")
+        #expect(response.bodySHA256 == Hex.encode(SHA256.hash(Array("thanks".utf8))))
+        #expect(response.bodyBytes == 6)
         #expect(response.latency > 0)
         #expect(response.remoteAddress == "127.0.0.1")
         let got = try #require(receiver.received.first)
@@ -30,6 +32,18 @@ struct OutboundClientTests {
         let redirect = try client.send(OutboundRequest(url: receiver.url("/redirect")))
         #expect(redirect.status == 302, "a redirect is an answer, never followed")
         #expect(receiver.received.map(\.path) == ["/ok", "/fail", "/redirect"])
+    }
+
+    @Test("a long answer is hashed whole, across every piece libcurl hands over")
+    func longAnswerDigest() throws {
+        let receiver = try Receiver()
+        defer { receiver.stop() }
+        let client = OutboundClient(policy: .development)
+        defer { client.close() }
+        let response = try client.send(OutboundRequest(url: receiver.url("/long")))
+        #expect(response.status == 200)
+        #expect(response.bodyBytes == Receiver.longAnswer.count)
+        #expect(response.bodySHA256 == Hex.encode(SHA256.hash(Receiver.longAnswer)))
     }
 
     @Test("production refuses plain http, and loopback, private and link-local addresses at connect time")

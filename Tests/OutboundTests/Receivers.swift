@@ -21,6 +21,7 @@ final class Receiver: Sendable {
         router.add("POST", "/ok") { record($0); return .text("thanks") }
         router.add("POST", "/fail") { record($0); return .text("broken", status: 500) }
         router.add("POST", "/slow") { record($0); _ = release.wait(timeout: .now() + 30); return .text("late") }
+        router.add("POST", "/long") { record($0); return HTTPResponse(status: 200, body: Receiver.longAnswer) }
         router.add("POST", "/big") { record($0); return HTTPResponse(status: 200, body: [UInt8](repeating: 0x61, count: 2 << 20)) }
         router.add("POST", "/redirect") { record($0); return HTTPResponse(status: 302, headers: ["Location": "/ok"]) }
         server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 8, maxRequestsPerClient: 256, connectionTimeoutSeconds: 10),
@@ -38,6 +39,10 @@ final class Receiver: Sendable {
     }
 
     var received: [HTTPRequest] { inbox.requests.withLock { $0 } }
+
+    /// What `/long` answers: 300 KB that differ along their length, so that a digest of
+    /// only some of libcurl's pieces, or of them out of order, would not match.
+    static let longAnswer: [UInt8] = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 251) }
 }
 
 /// What a receiver was sent.

@@ -19,6 +19,8 @@ public final class ScriptedReceiver: Sendable {
     private let box = Box()
     final class Box: Sendable {
         let statuses = Mutex<[Int]>([])
+        /// The body of a 200 answer.
+        let body = Mutex<[UInt8]>(Array("ok".utf8))
         let received = Mutex<[Received]>([])
         let held = DispatchSemaphore(value: 0)
     }
@@ -37,7 +39,8 @@ public final class ScriptedReceiver: Sendable {
                 _ = box.held.wait(timeout: .now() + 30)
                 return .text("late", status: 200)
             }
-            return .text(status == 200 ? "ok" : "not now", status: status)
+            guard status == 200 else { return .text("not now", status: status) }
+            return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain; charset=utf-8"], body: box.body.withLock { $0 })
         }
         server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 4), router: router,
                             logger: Logger(minimumLevel: .error))
@@ -46,6 +49,8 @@ public final class ScriptedReceiver: Sendable {
 
     public var url: String { "http://127.0.0.1:\(server.port)/hook" }
     public func answer(_ statuses: [Int]) { box.statuses.withLock { $0 += statuses } }
+    /// What a 200 answer says from now on (`ok` until then).
+    public func answerBody(_ body: [UInt8]) { box.body.withLock { $0 = body } }
     public var received: [Received] { box.received.withLock { $0 } }
     public func release() { box.held.signal() }
     public func stop() {

@@ -1,4 +1,5 @@
 import API
+import Crypto
 import Dispatch
 import EventStore
 import Foundation
@@ -96,6 +97,58 @@ struct WebhookSenderTests {
         again.stop()
         #expect(receiver.received.map(\.sequence) == [1, 2, 3, 2, 3])
         #expect(receiver.received[3].body == received[1].body && receiver.received[4].body == received[2].body)
+        try Self.rebuildsTheSame(f)
+    }
+
+    @Test("an answer is recorded in the log by its SHA-256 and length, never by its bytes")
+    func answerRecordedByDigest() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        let receiver = try ScriptedReceiver()
+        defer { receiver.stop() }
+        let answer = Array("{\"received\": true, \"note\": \"words of the receiver's, not the ledger's\"}\n".utf8)
+        receiver.answerBody(answer)
+        try Self.subscribe(f, receiver)
+        try Self.plan(f, "pro")
+        let dispatcher = Self.dispatcher(f, clock: ManualClock.atMachineTime())
+        let recorded = "SELECT data::text FROM events WHERE type = 'webhook.delivery_attempted'"
+        try #require(try Poll.until(timeout: 20) { try f.rows(recorded).count == 1 })
+        dispatcher.stop()
+        let text = try #require(try f.rows(recorded).first?.first ?? nil)
+        let data = try JSONValue.parse(text)
+        #expect(data["excerpt"] == nil, "no field for the answer's bytes: \(text)")
+        #expect(data["answer_sha256"]?.stringValue == Hex.encode(SHA256.hash(answer)))
+        #expect(data["answer_bytes"] == .integer(Int64(answer.count)))
+        #expect(data["status"] == .integer(200))
+        #expect(!text.contains("receiver's"), "none of the answer's words is in the event")
+
+        try f.settle()
+        let listed = try #require(try f.read(["webhook", "deliveries", "--id", "hook"])["attempts"]?.arrayValue?.first)
+        #expect(listed["answer_sha256"] == data["answer_sha256"] && listed["answer_bytes"] == data["answer_bytes"])
+        #expect(listed["excerpt"] == nil)
+        try Self.rebuildsTheSame(f)
+    }
+
+    @Test("an attempt recorded with an excerpt, before the digest, still folds; a rebuild from zero keeps no excerpt")
+    func oldAttemptWithAnExcerptFolds() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        let receiver = try ScriptedReceiver()
+        defer { receiver.stop() }
+        try Self.subscribe(f, receiver)
+        try Self.plan(f, "pro")
+        try f.settle()
+        let message = try #require(try f.rows("SELECT message_id FROM proj_webhooks.deliveries WHERE sequence = 1").first?.first ?? nil)
+        // As the sender wrote attempts before issue 52: the answer's first KiB in the event.
+        let old: JSONValue = ["webhook_id": "hook", "sequence": 1, "message_id": .string(message), "attempt": 1, "outcome": "delivered",
+                              "status": 200, "latency_ms": 7, "excerpt": "what the receiver said, kept before the digest"]
+        _ = try f.store.append(AppendRequest(EventToAppend(stream: WebhookDeliveryDecider.stream("hook"), type: WebhookDeliveryAttempted.type,
+                                                           data: old, metadata: EventMetadata(actor: Actor(.system, "webhooks")))))
+        try f.settle()
+        #expect(try f.rows("SELECT status, attempts::text FROM proj_webhooks.deliveries") == [["delivered", "1"]])
+        #expect(try f.rows("SELECT answer_sha256, answer_bytes::text, latency_ms::text FROM proj_webhooks.attempts") == [[nil, nil, "7"]])
+        let listed = try #require(try f.read(["webhook", "deliveries", "--id", "hook"])["attempts"]?.arrayValue?.first)
+        #expect(listed["outcome"] == "delivered" && listed["excerpt"] == nil && listed["answer_sha256"]?.stringValue == nil)
         try Self.rebuildsTheSame(f)
     }
 

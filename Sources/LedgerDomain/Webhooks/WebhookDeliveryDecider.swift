@@ -24,10 +24,13 @@ public enum WebhookDeliveryDecider {
         public var status: Int64?
         public var error: String?
         public var latencyMilliseconds: Int64
-        public var excerpt: String
+        /// The SHA-256 of the answer's body (lowercase hex) and its length, when there was
+        /// an answer.
+        public var answerSHA256: String?
+        public var answerBytes: Int64?
 
         public init(webhookID: String, projectID: String, sequence: Int64, messageID: String, number: Int64, madeAt: Timestamp,
-                    status: Int64?, error: String?, latencyMilliseconds: Int64, excerpt: String) {
+                    status: Int64?, error: String?, latencyMilliseconds: Int64, answerSHA256: String?, answerBytes: Int64?) {
             self.webhookID = webhookID
             self.projectID = projectID
             self.sequence = sequence
@@ -37,7 +40,8 @@ public enum WebhookDeliveryDecider {
             self.status = status
             self.error = error
             self.latencyMilliseconds = latencyMilliseconds
-            self.excerpt = excerpt
+            self.answerSHA256 = answerSHA256
+            self.answerBytes = answerBytes
         }
     }
 
@@ -66,11 +70,12 @@ public enum WebhookDeliveryDecider {
                 next = Timestamp(microseconds: at)
             }
         }
-        // jsonb cannot hold U+0000, and an answer may contain anything.
-        let excerpt = String(attempt.excerpt.unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : Character($0) }.prefix(1_024))
+        // The answer is recorded by its digest and length, never its bytes: the log is
+        // permanent and what a receiver says is not ours to keep (docs/webhooks.md).
         let event = WebhookDeliveryAttempted(webhookID: attempt.webhookID, sequence: attempt.sequence, messageID: attempt.messageID,
                                              attempt: attempt.number, outcome: outcome, status: attempt.status, error: attempt.error,
-                                             latencyMilliseconds: attempt.latencyMilliseconds, excerpt: excerpt, nextAttemptAt: next)
+                                             latencyMilliseconds: attempt.latencyMilliseconds, answerSHA256: attempt.answerSHA256,
+                                             answerBytes: attempt.answerBytes, nextAttemptAt: next)
         let key = "webhook-attempt:\(attempt.webhookID):\(attempt.sequence):\(attempt.number)"
         var events = [PendingEvent(event, on: stream(attempt.webhookID), idempotencyKey: key)]
         let measurement = UsageDecider.Measurement(id: "webhook-\(attempt.webhookID)-\(attempt.sequence)-\(attempt.number)",

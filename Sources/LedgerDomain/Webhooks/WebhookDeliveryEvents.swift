@@ -25,17 +25,25 @@ public struct WebhookDeliveryAttempted: DomainEvent {
     /// Why there was no answer (`timed_out`, `refused_address`, …).
     public var error: String?
     public var latencyMilliseconds: Int64
-    /// The start of the answer (at most 1 KiB), for the operator.
-    public var excerpt: String
+    /// The SHA-256 of the answer's body, lowercase hex, when there was an answer: enough
+    /// to match what the receiver says it answered, without its bytes in the log.
+    public var answerSHA256: String?
+    /// The answer body's length in bytes, when there was an answer.
+    public var answerBytes: Int64?
+    /// The answer's first KiB, as events recorded before the digest carry it (issue 52):
+    /// read so that they still decode and fold, never written again (no initializer sets
+    /// it) and never projected.
+    public private(set) var excerpt: String?
     public var nextAttemptAt: Timestamp?
 
     enum CodingKeys: String, CodingKey {
         case webhookID = "webhook_id", sequence, messageID = "message_id", attempt, outcome, status, error
-        case latencyMilliseconds = "latency_ms", excerpt, nextAttemptAt = "next_attempt_at"
+        case latencyMilliseconds = "latency_ms", answerSHA256 = "answer_sha256", answerBytes = "answer_bytes", excerpt
+        case nextAttemptAt = "next_attempt_at"
     }
 
     public init(webhookID: String, sequence: Int64, messageID: String, attempt: Int64, outcome: Outcome, status: Int64?,
-                error: String?, latencyMilliseconds: Int64, excerpt: String, nextAttemptAt: Timestamp?) {
+                error: String?, latencyMilliseconds: Int64, answerSHA256: String?, answerBytes: Int64?, nextAttemptAt: Timestamp?) {
         self.webhookID = webhookID
         self.sequence = sequence
         self.messageID = messageID
@@ -44,7 +52,9 @@ public struct WebhookDeliveryAttempted: DomainEvent {
         self.status = status
         self.error = error
         self.latencyMilliseconds = latencyMilliseconds
-        self.excerpt = excerpt
+        self.answerSHA256 = answerSHA256
+        self.answerBytes = answerBytes
+        self.excerpt = nil
         self.nextAttemptAt = nextAttemptAt
     }
 }

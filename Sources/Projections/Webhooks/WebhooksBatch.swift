@@ -23,7 +23,7 @@ final class WebhooksBatch {
     private var plans: [String: Plan] = [:]
     private var changedPlans = OrderedKeys<String>()
     private var messages = RowBuffer(columns: 5)
-    private var attempts = RowBuffer(columns: 11)
+    private var attempts = RowBuffer(columns: 12)
 
     /// A delivery made in this batch: kept in memory until the batch is written, so that an
     /// attempt, retry or replay later in the same batch changes it (an UPDATE would run
@@ -167,7 +167,9 @@ final class WebhooksBatch {
         return last + 1
     }
 
-    /// An attempt: the delivery's state after it, and the attempt's own row.
+    /// An attempt: the delivery's state after it, and the attempt's own row. An attempt
+    /// recorded before the digest (with an excerpt of the answer instead) folds with
+    /// neither: the excerpt stays out of every table.
     private func attempted(_ e: WebhookDeliveryAttempted, _ event: RecordedEvent) throws {
         // `retrying` leaves the message pending until its next attempt.
         let status = e.outcome == .retrying ? "pending" : e.outcome.rawValue
@@ -185,7 +187,7 @@ final class WebhooksBatch {
                 """, [e.webhookID, e.sequence, status, e.attempt, e.nextAttemptAt?.microseconds, event.position])
         }
         attempts.append([e.webhookID, e.sequence, e.attempt, event.position, e.outcome.rawValue, e.status, e.error,
-                         e.latencyMilliseconds, e.excerpt, e.nextAttemptAt?.microseconds, event.recordedAt.iso8601])
+                         e.latencyMilliseconds, e.answerSHA256, e.answerBytes, e.nextAttemptAt?.microseconds, event.recordedAt.iso8601])
     }
 
     func write() throws {
@@ -198,7 +200,8 @@ final class WebhooksBatch {
         try context.copy(into: "deliveries", columns: ["webhook_id", "sequence", "message_id", "position", "status", "attempts",
                                                       "next_attempt_us", "last_attempt_position"], rows: deliveries)
         try context.copy(into: "attempts", columns: ["webhook_id", "sequence", "attempt", "position", "outcome", "status", "error",
-                                                    "latency_ms", "excerpt", "next_attempt_us", "attempted_at"], rows: attempts)
+                                                    "latency_ms", "answer_sha256", "answer_bytes", "next_attempt_us", "attempted_at"],
+                         rows: attempts)
         var plansRows = RowBuffer(columns: 2)
         for original in changedPlans.keys { if let plan = plans[original] { plansRows.append([original, plan.rawValue]) } }
         context.enqueue("""

@@ -13,7 +13,8 @@ public struct WebhooksProjection: Projection {
     public init() {}
 
     public var name: String { "webhooks" }
-    public var version: Int { 5 }
+    /// 6: an attempt keeps its answer's SHA-256 and length, no longer an excerpt of it.
+    public var version: Int { 6 }
 
     /// The sender's look for each subscription's next pending message; without it the
     /// look would step over every delivered one. Reads only: the fold never uses it.
@@ -44,7 +45,7 @@ public struct WebhooksProjection: Projection {
             """
             CREATE TABLE attempts (webhook_id text NOT NULL, sequence bigint NOT NULL, attempt bigint NOT NULL,
                 position bigint NOT NULL, outcome text NOT NULL, status bigint, error text, latency_ms bigint NOT NULL,
-                excerpt text NOT NULL, next_attempt_us bigint, attempted_at timestamptz NOT NULL,
+                answer_sha256 text, answer_bytes bigint, next_attempt_us bigint, attempted_at timestamptz NOT NULL,
                 PRIMARY KEY (webhook_id, sequence, attempt))
             """,
             "CREATE TABLE appstore_plans (original_transaction_id text PRIMARY KEY, plan text NOT NULL)",

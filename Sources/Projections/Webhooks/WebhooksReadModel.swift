@@ -97,13 +97,17 @@ extension WebhooksReadModel {
         public var status: Int64?
         public var error: String?
         public var latencyMilliseconds: Int64
-        public var excerpt: String
+        /// The SHA-256 of the answer's body (lowercase hex) and its length, when there was
+        /// an answer recorded with them (not an attempt recorded before they were).
+        public var answerSHA256: String?
+        public var answerBytes: Int64?
         public var attemptedAt: String
         public var position: Int64
 
         enum CodingKeys: String, CodingKey {
-            case sequence, attempt, outcome, status, error, excerpt, position
-            case latencyMilliseconds = "latency_ms", attemptedAt = "attempted_at"
+            case sequence, attempt, outcome, status, error, position
+            case latencyMilliseconds = "latency_ms", answerSHA256 = "answer_sha256", answerBytes = "answer_bytes"
+            case attemptedAt = "attempted_at"
         }
     }
 
@@ -111,13 +115,14 @@ extension WebhooksReadModel {
     public func attempts(webhook: String, limit: Int) throws -> [Attempt] {
         try connections.read { conn in
             try conn.query("""
-                SELECT sequence, attempt, outcome, status, error, latency_ms, excerpt,
+                SELECT sequence, attempt, outcome, status, error, latency_ms, answer_sha256, answer_bytes,
                        to_char(attempted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), position
                 FROM proj_webhooks.attempts WHERE webhook_id = $1 ORDER BY position DESC LIMIT $2
                 """, [webhook, limit]).rows.map { r in
                 Attempt(sequence: try r.requireInt64(0), attempt: try r.requireInt64(1), outcome: try r.requireString(2),
                         status: r.int64(3), error: r.string(4), latencyMilliseconds: try r.requireInt64(5),
-                        excerpt: try r.requireString(6), attemptedAt: try r.requireString(7), position: try r.requireInt64(8))
+                        answerSHA256: r.string(6), answerBytes: r.int64(7), attemptedAt: try r.requireString(8),
+                        position: try r.requireInt64(9))
             }
         }
     }

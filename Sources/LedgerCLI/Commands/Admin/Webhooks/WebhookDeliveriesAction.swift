@@ -6,7 +6,7 @@ import LedgerServices
 struct WebhookDeliveriesAction: AdminAction {
     static let words = ["webhook", "deliveries"]
     static let synopsis = "--id ID [--limit N]"
-    static let summary = "List a webhook's delivery attempts, newest first: message, attempt, outcome, status or error, latency, answer."
+    static let summary = "List a webhook's delivery attempts, newest first: message, attempt, outcome, status or error, latency, the answer's length and SHA-256."
     static let valued: Set<String> = ["id", "limit"]
     static let isOperatorAct = false
 
@@ -27,10 +27,10 @@ struct WebhookDeliveriesAction: AdminAction {
         var receipt = AdminReceipt()
         receipt.fields["attempts"] = try JSONValueEncoder().encode(attempts)
         receipt.lines = attempts.isEmpty ? ["no delivery attempts yet"] : TextTable.lines(
-            ["sequence", "attempt", "outcome", "answer", "ms", "at", "excerpt"],
+            ["sequence", "attempt", "outcome", "answer", "ms", "at", "bytes", "sha256"],
             attempts.map { [String($0.sequence), String($0.attempt), $0.outcome, $0.status.map(String.init) ?? ($0.error ?? "-"),
-                             String($0.latencyMilliseconds), $0.attemptedAt, String($0.excerpt.prefix(40)).replacingOccurrences(of: "\n", with: " ")] },
-            rightAligned: [0, 1, 4])
+                             String($0.latencyMilliseconds), $0.attemptedAt, $0.answerBytes.map(String.init) ?? "-", $0.answerSHA256 ?? "-"] },
+            rightAligned: [0, 1, 4, 6])
         return receipt
     }
 }
