@@ -1,4 +1,5 @@
 @testable import API
+import HTTP
 import Testing
 import TestSupport
 

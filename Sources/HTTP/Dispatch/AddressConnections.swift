@@ -55,16 +55,6 @@ final class AddressConnections: Sendable {
     /// Connections `address` holds now.
     func count(_ address: String) -> Int { state.withLock { $0.counts[address, default: 0] } }
 
-    /// The key an address literal is counted under: an IPv4 address as itself (an
-    /// IPv4-mapped IPv6 address as the IPv4 one), an IPv6 address as its /64 network.
-    /// Text that is not an address literal is its own key.
-    static func key(of address: String) -> String {
-        guard let bytes = TrustedProxies.parse(address) else { return address }
-        if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
-        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
-            return bytes[12..<16].map(String.init).joined(separator: ".")
-        }
-        let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
-        return groups.joined(separator: ":") + "::/64"
-    }
+    /// The key an address literal is counted under (`ClientNetwork`).
+    static func key(of address: String) -> String { ClientNetwork.key(of: address) }
 }

@@ -1,18 +1,16 @@
 import Glibc
 
-/// The network a client address is counted under by the console's sign-in limits: an
+/// The network a client address is counted under, by the server's connections per
+/// address (`AddressConnections`) and by the console's sign-in limits alike: an
 /// IPv4 address as itself, an IPv4-mapped IPv6 address (`::ffff:203.0.113.9`) as the IPv4
 /// one, and an IPv6 address as its /64. A single IPv6 host is commonly handed a whole /64:
 /// counted address by address, it would have 2⁶⁴ fresh counts to move through, and could
 /// fill any table of counts from one machine.
-///
-/// The same rule as the HTTP server's per-address connection limit (`AddressConnections`
-/// in the HTTP target, which keeps its own copy internal).
-enum ClientNetwork {
+public enum ClientNetwork {
     /// The key of `address` (an address literal, as `HTTPRequest.remoteAddress` gives it).
     /// Text that is not an address literal is its own key, cut to 64 characters so that
     /// the table never keeps a long string.
-    static func key(of address: String) -> String {
+    public static func key(of address: String) -> String {
         var v4 = in_addr()
         if inet_pton(AF_INET, address, &v4) == 1 {
             return withUnsafeBytes(of: &v4) { dotted($0[0..<4]) }
