@@ -3,8 +3,10 @@
 # drift from the document:
 #   1. a throwaway source cluster (`ledger pg start`) with the role layout of
 #      docs/operations.md: the database `ledger` owned by `ledger_owner`, who migrates;
-#      the API, the projector and `ledger admin` as `ledger_api`, a member of
-#      `ledger_service`; backups taken by `ledger_backup`, a member of pg_read_all_data;
+#      the API as `ledger_api`, a member of `ledger_service`; the projector as
+#      `ledger_proj`, in `ledger_projector`; `ledger admin` as the operator's own login,
+#      `backup_check`, in `ledger_operator` (docs/security.md: acts are recorded under
+#      it); backups taken by `ledger_backup`, a member of pg_read_all_data;
 #   2. the projector running and events appended through `ledger admin` (payers,
 #      projects, credits, a correction, an organization, an app), until every
 #      projection has lag 0;
@@ -18,7 +20,7 @@
 #      head, must exit 1), the checksums equal to the source's straight after the
 #      restore (no projector has run), the same owners and privileges, `ledger replay
 #      --dry-run` reporting every projection unchanged; then the projector and one more
-#      append, to show the restored ledger works as the service role, and the recorded
+#      operator's append, to show the restored ledger works as its roles, and the recorded
 #      head still passes `--expect`.
 # Every cluster, background process and temporary folder is removed whatever happens.
 # LEDGER_BIN: the ledger executable (default .build/debug/ledger); the PostgreSQL client
@@ -44,7 +46,7 @@ for program in psql pg_dump pg_dumpall pg_restore; do
 done
 
 export LEDGER_SQL_DIR="$repo/sql"
-export LEDGER_OPERATOR=backup-check
+export LEDGER_OPERATOR=backup_check
 unset DATABASE_URL LEDGER_MIGRATION_DATABASE_URL
 
 # /tmp rather than $TMPDIR: as root the server runs as another account, which must be
@@ -199,18 +201,20 @@ psql_ --dbname "$source_su" \
 source_owner=$(role_url "$source_su" ledger_owner ledger)
 source_api=$(role_url "$source_su" ledger_api ledger)
 source_projector=$(role_url "$source_su" ledger_proj ledger)
+source_operator=$(role_url "$source_su" backup_check ledger)
 source_backup=$(role_url "$source_su" ledger_backup ledger)
 
 step "ledger migrate (as ledger_owner)"
 LEDGER_MIGRATION_DATABASE_URL=$source_owner DATABASE_URL=$source_owner ledger migrate >&2
 psql_ --dbname "$source_owner" -c "CREATE ROLE ledger_api LOGIN IN ROLE ledger_service PASSWORD '$login_password'" \
-    -c "CREATE ROLE ledger_proj LOGIN IN ROLE ledger_projector PASSWORD '$login_password'"
+    -c "CREATE ROLE ledger_proj LOGIN IN ROLE ledger_projector PASSWORD '$login_password'" \
+    -c "CREATE ROLE backup_check LOGIN IN ROLE ledger_operator PASSWORD '$login_password'"
 
 step "ledger project in the background (as ledger_proj)"
 start_projector source "$source_projector"
 
-step "append events with ledger admin (as ledger_api, operator $LEDGER_OPERATOR)"
-export DATABASE_URL=$source_api
+step "append events with ledger admin (as the operator's login, $LEDGER_OPERATOR)"
+export DATABASE_URL=$source_operator
 ledger admin payer create --id acme --name "Acme" --reason "backup check" >/dev/null
 ledger admin project create --id acme-web --name "Acme web" --payer acme --reason "backup check" >/dev/null
 ledger admin project create --id solo --name "Solo" --self-paying --reason "backup check" >/dev/null
@@ -256,10 +260,11 @@ step "target cluster at $target_su"
 target_owner=$(role_url "$target_su" ledger_owner ledger)
 target_api=$(role_url "$target_su" ledger_api ledger)
 target_projector=$(role_url "$target_su" ledger_proj ledger)
+target_operator=$(role_url "$target_su" backup_check ledger)
 
 step "recreate the roles (all but the bootstrap superuser, which initdb made), then their passwords"
 grep -v '^CREATE ROLE postgres;$' "$work/roles.sql" | psql_ --dbname "$target_su"
-for login in ledger_owner ledger_api ledger_proj ledger_backup; do
+for login in ledger_owner ledger_api ledger_proj ledger_backup backup_check; do
     psql_ --dbname "$target_su" -c "ALTER ROLE $login PASSWORD '$login_password'"
 done
 
@@ -320,9 +325,9 @@ projections_count=$(grep -c ': position ' "$work/checksums-target.txt")
     || fail "ledger replay --dry-run does not report all $projections_count projections unchanged at $recorded_position"
 grep -qx "dry run: nothing swapped" <<<"$replay_out" || fail "ledger replay --dry-run did not end with 'dry run: nothing swapped'"
 
-step "the restored ledger works: the projector (as ledger_proj) and one more append (as ledger_api)"
+step "the restored ledger works: the projector (as ledger_proj) and one more act (as $LEDGER_OPERATOR)"
 start_projector target "$target_projector"
-DATABASE_URL=$target_api ledger admin credit --pool payer:acme --source grant --amount 1000 \
+DATABASE_URL=$target_operator ledger admin credit --pool payer:acme --source grant --amount 1000 \
     --description "after the restore" --reason "backup check" >/dev/null
 wait_for_lag_zero "$target_api"
 after_head=$(head_of "$target_api")
