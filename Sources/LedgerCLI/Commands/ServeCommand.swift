@@ -32,6 +32,7 @@ public enum ServeCommand: LedgerCommand {
         SignalWatcher.shared.install()
         let logger = try environment.logger(component: "api")
         try environment.announceProfile(logger)
+        try SecretPlacement.checkServe(environment, logger: logger)
         let service = try Service(environment: environment, logger: logger)
         try service.start()
         SignalWatcher.shared.waitForStop()
