@@ -33,7 +33,9 @@
 #   newcomer's would. LEDGER_OPERATOR is `docs-check` (what README's export provides).
 # - The docs say 127.0.0.1:8080. When 8080 is free it is used; otherwise a free port is
 #   chosen, given to `ledger dev` as LEDGER_PORT, and `127.0.0.1:8080` is rewritten in the
-#   blocks. LEDGER_DEV_POSTGRES_PORT is always a free port (15000-29999).
+#   blocks. The same for the operations listener's 127.0.0.1:9464 (LEDGER_METRICS_ADDRESS:
+#   /metrics, and /readyz with positions). LEDGER_DEV_POSTGRES_PORT is always a free port
+#   (15000-29999).
 # - `make run` is what the harness stands in for: it starts `ledger dev` itself, waits for
 #   its banner ("ledger is running at …", printed after demo.json is written) and for
 #   /readyz to answer 200, as a newcomer does before typing the next command.
@@ -180,17 +182,22 @@ EOF
 chmod 755 "$work/bin/curl"
 
 http_port=$("${blocks_py[@]}" free-port --prefer 8080 --avoid 18181 --avoid 54481)
-pg_port=$("${blocks_py[@]}" free-port --avoid 18181 --avoid 54481 --avoid "$http_port")
+metrics_port=$("${blocks_py[@]}" free-port --prefer 9464 --avoid 18181 --avoid 54481 --avoid 9465 --avoid "$http_port")
+pg_port=$("${blocks_py[@]}" free-port --avoid 18181 --avoid 54481 --avoid 9465 --avoid "$http_port" --avoid "$metrics_port")
 export PATH="$work/bin:$work/.build/release:$PATH"
 export LEDGER_OPERATOR=docs-check
 export LEDGER_SQL_DIR="$repo/sql"
 export LEDGER_PORT="$http_port"
 export LEDGER_DEV_POSTGRES_PORT="$pg_port"
+export LEDGER_METRICS_ADDRESS="127.0.0.1:$metrics_port"
 
-"${blocks_py[@]}" extract --out "$work/blocks" --port "$http_port" "${files[@]}" >"$work/manifest" || exit 2
+"${blocks_py[@]}" extract --out "$work/blocks" --port "$http_port" --metrics-port "$metrics_port" "${files[@]}" >"$work/manifest" || exit 2
 log "$(wc -l <"$work/manifest") shell blocks in ${files[*]}"
 if [ "$http_port" != 8080 ]; then
     log "127.0.0.1:8080 is taken: ledger dev serves on $http_port, and the blocks say so"
+fi
+if [ "$metrics_port" != 9464 ]; then
+    log "127.0.0.1:9464 is taken: the operations listener is on $metrics_port, and the blocks say so"
 fi
 
 # --- ledger dev (what `make run` runs) --------------------------------------------------
@@ -200,7 +207,7 @@ cd "$work"
 # ignored, and SIGINT is how this script (like Ctrl-C) stops `ledger dev`.
 env --default-signal=INT,QUIT ledger dev >"$work/dev.log" 2>&1 </dev/null &
 dev_pid=$!
-log "ledger dev (pid $dev_pid): API on 127.0.0.1:$http_port, PostgreSQL on 127.0.0.1:$pg_port, in $work"
+log "ledger dev (pid $dev_pid): API on 127.0.0.1:$http_port, operations on 127.0.0.1:$metrics_port, PostgreSQL on 127.0.0.1:$pg_port, in $work"
 
 deadline=$((SECONDS + ${DOCS_CHECK_START_TIMEOUT:-90}))
 until grep -q 'ledger is running at' "$work/dev.log" 2>/dev/null; do
@@ -269,8 +276,9 @@ done <"$work/manifest"
 # --- The dashboard against what this ledger dev exports ------------------------------------
 
 # The blocks above exercised reads, writes, the catalog and App Store verifications, so the
-# scrape has the series the dashboard (ops/grafana/ledger-dashboard.json) queries.
-if "$real_curl" -sf "http://127.0.0.1:$http_port/metrics" >"$work/metrics.txt" 2>/dev/null \
+# scrape (of the operations listener, where the metrics are) has the series the dashboard
+# (ops/grafana/ledger-dashboard.json) queries.
+if "$real_curl" -sf "http://127.0.0.1:$metrics_port/metrics" >"$work/metrics.txt" 2>/dev/null \
     && python3 "$repo/scripts/check-dashboard.py" "$work/metrics.txt" >"$work/dashboard.out" 2>&1; then
     echo "PASS ops/grafana/ledger-dashboard.json against /metrics"
     passed=$((passed + 1))

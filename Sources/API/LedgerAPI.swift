@@ -1,7 +1,9 @@
 import HTTP
 
-/// The service's HTTP surface: every route, with its OpenAPI operation.
+/// The service's HTTP surfaces: the public one, every route with its OpenAPI operation,
+/// and the operations listener's.
 public enum LedgerAPI {
+    /// The public port's routes.
     public static func router(_ context: ServiceContext) -> Router {
         var router = Router()
         router.errorMapper = DependencyProblems.problem(for:)
@@ -13,6 +15,14 @@ public enum LedgerAPI {
         CatalogEndpoints.register(in: &router, context: context)
         LogEndpoints.register(in: &router, context: context)
         OperationsEndpoints.registerOpenAPI(in: &router)
+        return router
+    }
+
+    /// The operations listener's routes (`LEDGER_METRICS_ADDRESS`): `/metrics`, and
+    /// `/readyz` with positions and replicas; never served on the public port.
+    public static func operationsRouter(_ context: ServiceContext) -> Router {
+        var router = Router()
+        OperatorEndpoints.register(in: &router, context: context)
         return router
     }
 }

@@ -113,6 +113,26 @@ struct CommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("demo.json").path))
     }
 
+    /// The environment of each child of `pid`, by its subcommand (`serve`, `project`), as
+    /// /proc shows them.
+    static func childEnvironments(of pid: Int32) -> [String: [String: String]] {
+        let list = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        var found: [String: [String: String]] = [:]
+        for child in list.split(separator: " ").compactMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
+            guard let command = FileManager.default.contents(atPath: "/proc/\(child)/cmdline"),
+                  let environ = FileManager.default.contents(atPath: "/proc/\(child)/environ") else { continue }
+            let arguments = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            guard arguments.count >= 2 else { continue }
+            var environment: [String: String] = [:]
+            for entry in environ.split(separator: 0).map({ String(decoding: $0, as: UTF8.self) }) {
+                guard let equals = entry.firstIndex(of: "=") else { continue }
+                environment[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+            }
+            found[arguments[1]] = environment
+        }
+        return found
+    }
+
     /// A port nothing listens on now, below Linux's ephemeral range.
     static func freePort() -> Int {
         while true {
@@ -135,9 +155,10 @@ struct CommandLineTests {
         let directory = "/tmp/ledger-dev-once-" + UUID().uuidString.prefix(8).lowercased()
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o755])
-        let postgresPort = Self.freePort(), apiPort = Self.freePort(), consolePort = Self.freePort()
+        let postgresPort = Self.freePort(), apiPort = Self.freePort(), consolePort = Self.freePort(), metricsPort = Self.freePort()
         let environment = ["DATABASE_URL": "", "LEDGER_DATA_DIR": directory, "LEDGER_PORT": String(apiPort),
                            "LEDGER_CONSOLE_ADDRESS": "127.0.0.1:\(consolePort)", "LEDGER_DEV_POSTGRES_PORT": String(postgresPort),
+                           "LEDGER_METRICS_ADDRESS": "127.0.0.1:\(metricsPort)",
                            "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory, "LEDGER_ENVIRONMENT": ""]
         let first = try LedgerBinary.start(["dev"], environment: environment)
         defer {
@@ -170,6 +191,27 @@ struct CommandLineTests {
         // The API runs as a login that reads the projections only.
         let service = try PostgresConnection(conninfo: try #require(demo["database_url"]?.stringValue))
         #expect(throws: PostgresError.self) { try service.query("UPDATE proj_billing.keys SET revoked = false") }
+        // The metrics and the readiness in full are on the operations listener it printed
+        // and wrote, not on the API's port.
+        #expect(demo["operations"]?["metrics"] == .string("http://127.0.0.1:\(metricsPort)/metrics"), "\(demo["operations"] ?? .null)")
+        #expect(first.output.contains("http://127.0.0.1:\(metricsPort)/metrics"))
+        let scrape = try BenchHTTP.HTTPClient(host: "127.0.0.1", port: metricsPort).send(method: "GET", path: "/metrics")
+        #expect(scrape.status == 200 && String(decoding: scrape.body, as: UTF8.self).contains("ledger_log_head_position"))
+        #expect(try BenchHTTP.HTTPClient(host: "127.0.0.1", port: apiPort).send(method: "GET", path: "/metrics").status == 404)
+        // Each child holds its own secrets only, as the kernel shows its environment.
+        let children = Self.childEnvironments(of: first.process.processIdentifier)
+        let api = try #require(children["serve"], "\(children.keys)")
+        let projector = try #require(children["project"], "\(children.keys)")
+        for name in ["LEDGER_PROJECTOR_DATABASE_URL", "LEDGER_CHECKPOINT_KEY_FILE", "LEDGER_WEBHOOK_KEY"] {
+            #expect(api[name] == nil, "the API holds \(name)")
+        }
+        #expect(projector["LEDGER_CHECKPOINT_KEY_FILE"] != nil && projector["LEDGER_WEBHOOK_KEY"] != nil)
+        #expect(projector["DATABASE_URL"]?.contains("projector:") == true && api["DATABASE_URL"]?.contains("ledger:") == true,
+                "each its own login")
+        for name in ["LEDGER_CURSOR_SECRET", "LEDGER_SESSION_SECRET", "LEDGER_CONSOLE_SECRET"] {
+            #expect(projector[name] == nil, "the projector holds \(name)")
+            #expect(api[name] != nil, "the API lacks \(name)")
+        }
         let before = try Data(contentsOf: URL(fileURLWithPath: demoPath))
         // `ledger serve` says which profile it runs under on its first line.
         let apiLog = try String(contentsOfFile: directory + "/logs/api.log", encoding: .utf8)

@@ -108,7 +108,6 @@ struct OpenAPITruthTests {
         var calls: [Call] = [
             Call(method: "GET", path: "/healthz", expected: 200),
             Call(method: "GET", path: "/readyz", expected: 200),
-            Call(method: "GET", path: "/metrics", expected: 200),
             Call(method: "GET", path: "/openapi.json", expected: 200),
             Call(method: "GET", path: "/healthz", body: big, expected: 413),
         ]

@@ -4,6 +4,7 @@ import Foundation
 import HTTP
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Postgres
 import ProjectionEngine
 import Projections
@@ -11,7 +12,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite("Health, readiness, metrics and the OpenAPI document, over HTTP", .bounded)
+@Suite("Health, readiness, metrics and the OpenAPI document, over HTTP (the public port and the operations listener)", .bounded)
 struct OperationsEndpointTests {
     @Test("/healthz answers 200 without the database")
     func healthz() throws {
@@ -22,13 +23,13 @@ struct OperationsEndpointTests {
         #expect(body == ["status": "ok"])
     }
 
-    @Test("/readyz is 503 until the projections exist and catch up, then 200; 503 again when one stops")
+    @Test("the operations listener's /readyz is 503 until the projections exist and catch up, then 200; 503 again when one stops")
     func readyz() throws {
         let service = try TestService(projections: [LogIndexProjection(), PoisonAfter()])
         defer { service.shutdown() }
         // Readiness is checked in the background: wait for the first check.
-        #expect(Poll.until(timeout: 10) { (try? service.json("/readyz").1["checks"]?["database"]?["ok"]) == true })
-        var (status, body) = try service.json("/readyz")
+        #expect(Poll.until(timeout: 10) { (try? service.operationsJSON("/readyz").1["checks"]?["database"]?["ok"]) == true })
+        var (status, body) = try service.operationsJSON("/readyz")
         #expect(status == 503)
         #expect(body["checks"]?["database"]?["ok"] == true)
         #expect(body["checks"]?["migrations"]?["ok"] == true)
@@ -37,31 +38,34 @@ struct OperationsEndpointTests {
         for i in 0..<5 { _ = try service.store.append(AppendRequest(event("org-\(i)"))) }
         let projector = ProjectorThread(url: service.db.projectorURL, projections: [LogIndexProjection(), PoisonAfter()])
         defer { projector.stop() }
-        #expect(Poll.until { (try? service.json("/readyz").0) == 200 })
-        (status, body) = try service.json("/readyz")
+        #expect(Poll.until { (try? service.operationsJSON("/readyz").0) == 200 })
+        (status, body) = try service.operationsJSON("/readyz")
         #expect(body["head"] == 5)
         #expect(body["status"] == "ready")
 
         _ = try service.store.append(AppendRequest(event("org-x", "poison")))
-        #expect(Poll.until { (try? service.json("/readyz").0) == 503 })
-        (status, body) = try service.json("/readyz")
+        #expect(Poll.until { (try? service.operationsJSON("/readyz").0) == 503 })
+        (status, body) = try service.operationsJSON("/readyz")
         #expect(body["checks"]?["projections"]?["detail"]?.stringValue?.contains("stopped at position 6") == true)
     }
 
-    @Test("/readyz names a pending migration")
+    @Test("the operations listener's /readyz names a pending migration; the public one says one is pending")
     func readyzPendingMigration() throws {
         let service = try TestService()
         defer { service.shutdown() }
         try service.db.connect().query("DELETE FROM schema_migrations WHERE version = 2")
         #expect(Poll.until(timeout: 10) {
-            (try? service.json("/readyz").1["checks"]?["migrations"]?["detail"]?.stringValue?.contains("2_service_role")) == true
+            (try? service.operationsJSON("/readyz").1["checks"]?["migrations"]?["detail"]?.stringValue?.contains("2_service_role")) == true
         })
-        let (status, body) = try service.json("/readyz")
+        let (status, body) = try service.operationsJSON("/readyz")
         #expect(status == 503)
         #expect(body["checks"]?["migrations"]?["detail"]?.stringValue?.contains("2_service_role") == true)
+        let (publicStatus, publicBody) = try service.json("/readyz")
+        #expect(publicStatus == 503)
+        #expect(publicBody == ["status": "not_ready", "reason": .string(Readiness.Reason.migrationPending)])
     }
 
-    @Test("/metrics: requests by route and status, latency histogram, appends, log head, projection lag")
+    @Test("the operations listener's /metrics: requests by route and status, latency histogram, appends, log head, projection lag")
     func metrics() throws {
         let service = try TestService()
         defer { service.shutdown() }
@@ -71,9 +75,9 @@ struct OperationsEndpointTests {
         _ = try service.get("/nowhere")
         // The log's gauges come from the background check: wait for one that saw the event.
         #expect(Poll.until(timeout: 10) {
-            String(decoding: (try? service.get("/metrics").body) ?? [], as: UTF8.self).contains("ledger_log_head_position 1")
+            String(decoding: (try? service.operationsGet("/metrics").body) ?? [], as: UTF8.self).contains("ledger_log_head_position 1")
         })
-        let response = try service.get("/metrics")
+        let response = try service.operationsGet("/metrics")
         #expect(response.status == 200)
         #expect(response.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
         let text = String(decoding: response.body, as: UTF8.self)

@@ -21,6 +21,9 @@ final class TestService: Sendable {
     /// The service's, on the API's login.
     let serviceStore: EventStore
     let server: HTTPServer
+    /// The operations listener (`ledger serve`'s LEDGER_METRICS_ADDRESS): metrics and the
+    /// readiness in full, which the public server does not serve.
+    let operations: HTTPServer
     let logs = MemoryLogSink()
     let context: ServiceContext
     static let sessionSecret = Array("test-session-secret-shared-with-identity".utf8)
@@ -54,6 +57,9 @@ final class TestService: Sendable {
         server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4, admissionClient: context.admissionClient),
                             router: LedgerAPI.router(context), logger: logger, metrics: metrics)
         try server.start()
+        operations = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 1), router: LedgerAPI.operationsRouter(context),
+                                logger: logger)
+        try operations.start()
     }
 
     func client() throws -> HTTPClient { try HTTPClient(host: "127.0.0.1", port: server.port) }
@@ -67,7 +73,19 @@ final class TestService: Sendable {
         return (response.status, try JSONValue.parse(response.body))
     }
 
+    /// A GET on the operations listener.
+    func operationsGet(_ path: String) throws -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
+        try HTTPClient(host: "127.0.0.1", port: operations.port).send(method: "GET", path: path)
+    }
+
+    /// A GET on the operations listener, its body as JSON.
+    func operationsJSON(_ path: String) throws -> (Int, JSONValue) {
+        let response = try operationsGet(path)
+        return (response.status, try JSONValue.parse(response.body))
+    }
+
     func shutdown() {
+        operations.shutdown(gracePeriod: 0)
         server.shutdown(gracePeriod: 5)
         context.stop()
         serviceStore.close()

@@ -27,6 +27,8 @@ struct TransparencyTests {
         let f: AdminFixture
         let context: ServiceContext
         let server: HTTPServer
+        /// The operations listener: readiness in full and the metrics.
+        let operations: HTTPServer
         let key = Ed25519SigningKey()
         let checkpointer: Checkpointer
         let auditorKey: String
@@ -43,6 +45,9 @@ struct TransparencyTests {
             server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4), router: LedgerAPI.router(context),
                                 logger: Logger(minimumLevel: .error, sink: MemoryLogSink()))
             try server.start()
+            operations = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 1), router: LedgerAPI.operationsRouter(context),
+                                    logger: Logger(minimumLevel: .error, sink: MemoryLogSink()))
+            try operations.start()
             let clock = self.clock
             checkpointer = Checkpointer(configuration: .init(key: key, origin: "ledger.test", policy: .init(events: 1, seconds: 3_600),
                                                              now: clock.read),
@@ -53,14 +58,17 @@ struct TransparencyTests {
         }
 
         deinit {
+            operations.shutdown(gracePeriod: 0)
             server.shutdown(gracePeriod: 1)
             context.stop()
             f.shutdown()
         }
 
-        func get(_ path: String, key: String?) throws -> (status: Int, json: JSONValue) {
+        /// A GET on the public port, or with `operations` on the operations listener.
+        func get(_ path: String, key: String?, operations: Bool = false) throws -> (status: Int, json: JSONValue) {
             let headers = key.map { [("Authorization", "Bearer \($0)")] } ?? []
-            let response = try HTTPClient(host: "127.0.0.1", port: server.port).send(method: "GET", path: path, headers: headers)
+            let port = operations ? self.operations.port : server.port
+            let response = try HTTPClient(host: "127.0.0.1", port: port).send(method: "GET", path: path, headers: headers)
             return (response.status, (try? JSONValue.parse(response.body)) ?? .null)
         }
 
@@ -153,9 +161,11 @@ struct TransparencyTests {
             let refused = try h.get(path, key: h.auditorKey)
             #expect(refused.status == 400 && refused.json["code"] == "invalid_parameter", "\(path): \(refused.json)")
         }
-        // Readiness and the metrics name the last checkpoint (an operator alerts on its age).
-        #expect(Poll.until(timeout: 10) { (try? h.get("/readyz", key: nil).json["checkpoint"]?["size"]) == .integer(size) })
-        let metrics = try HTTPClient(host: "127.0.0.1", port: h.server.port).send(method: "GET", path: "/metrics")
+        // The operations listener's readiness and metrics name the last checkpoint (an
+        // operator alerts on its age); the public readiness does not.
+        #expect(Poll.until(timeout: 10) { (try? h.get("/readyz", key: nil, operations: true).json["checkpoint"]?["size"]) == .integer(size) })
+        #expect(try h.get("/readyz", key: nil).json["checkpoint"] == nil)
+        let metrics = try HTTPClient(host: "127.0.0.1", port: h.operations.port).send(method: "GET", path: "/metrics")
         #expect(String(decoding: metrics.body, as: UTF8.self).contains("ledger_checkpoint_size \(size)"))
         // The command line prints the same proof.
         let cli = try #require(h.f.audit(["prove", "--position", "7", "--size", "\(size)", "--json"]).output.data(using: .utf8))

@@ -13,8 +13,12 @@ extension Console {
         func rebuild(_ projection: ProjectionsOverviewQuery.Item) -> String {
             guard mayAct else { return "" }
             guard projection.swappable else {
-                let why = settings.projectorConninfo == nil ? "this console has no LEDGER_PROJECTOR_DATABASE_URL" : "its LEDGER_PROJECTOR_DATABASE_URL is not the projection's owner"
-                return "<td>run <code>ledger replay --projection \(HTML.escape(projection.name))</code> as the projector (\(why): the console itself only reads the projections)</td>"
+                // Without the projector's login (production refuses it to `ledger serve`, and
+                // `ledger dev` does not give it), say so rather than fail at the swap.
+                let why = settings.projectorConninfo == nil
+                    ? "this console has no LEDGER_PROJECTOR_DATABASE_URL: the projector's login stays out of the internet-facing process"
+                    : "its LEDGER_PROJECTOR_DATABASE_URL is not the projection's owner"
+                return "<td>run <code>ledger replay --projection \(HTML.escape(projection.name))</code> as the projector (\(why); the console itself only reads the projections)</td>"
             }
             return """
                 <td><form method="post" action="/projections/\(HTML.query(projection.name))/rebuild">

@@ -53,56 +53,12 @@ enum OpenAPIDocument {
             ],
             "Readiness": [
                 "type": "object",
-                "required": ["ready", "status", "checks", "projections"],
+                "description": "Ready or not, and why in words. No position, lag, checkpoint or replica: those are on the operations listener (LEDGER_METRICS_ADDRESS), for operators.",
+                "required": ["status", "reason"],
                 "properties": [
-                    "ready": ["type": "boolean"],
                     "status": ["type": "string", "enum": ["ready", "not_ready"]],
-                    "head": ["type": ["integer", "null"], "description": "The log's highest committed position."],
-                    "checks": [
-                        "type": "object",
-                        "properties": [
-                            "database": ["$ref": "#/components/schemas/ReadinessCheck"],
-                            "migrations": ["$ref": "#/components/schemas/ReadinessCheck"],
-                            "projections": ["$ref": "#/components/schemas/ReadinessCheck"],
-                        ],
-                    ],
-                    "projections": [
-                        "type": "array",
-                        "items": [
-                            "type": "object",
-                            "properties": [
-                                "name": ["type": "string"], "position": ["type": "integer"], "lag": ["type": "integer"],
-                                "failed_position": ["type": ["integer", "null"]], "error": ["type": ["string", "null"]],
-                                "exists": ["type": "boolean"],
-                            ],
-                        ],
-                    ],
-                    "replicas": [
-                        "type": "array",
-                        "description": "Each read replica (LEDGER_READ_DATABASE_URLS), absent without any. One out of rotation does not make the service unready: the primary serves its reads.",
-                        "items": [
-                            "type": "object", "required": ["name", "address", "in_rotation", "replay_paused", "projections"],
-                            "properties": [
-                                "name": ["type": "string"], "address": ["type": "string", "description": "host:port/database, never credentials."],
-                                "in_rotation": ["type": "boolean"], "head": ["type": "integer"],
-                                "lag_events": ["type": "integer", "description": "Positions behind the primary's head."],
-                                "lag_ms": ["type": "integer", "description": "Milliseconds of received WAL not replayed yet."],
-                                "replay_paused": ["type": "boolean"],
-                                "projections": ["type": "object", "additionalProperties": ["type": "integer"]],
-                                "detail": ["type": "string", "description": "Why it is out of rotation."],
-                            ],
-                        ],
-                    ],
-                    "checkpoint": [
-                        "type": "object", "required": ["position", "size", "time"],
-                        "description": "The last signed checkpoint of the log (docs/audit.md), absent until one is signed; its age never makes the service unready.",
-                        "properties": ["position": ["type": "integer"], "size": ["type": "integer"], "time": ["type": "string", "format": "date-time"]],
-                    ],
+                    "reason": ["type": "string", "description": "Why, in a sentence without numbers: the database does not answer, a migration is pending, a projection stopped, the projections are catching up."],
                 ],
-            ],
-            "ReadinessCheck": [
-                "type": "object", "required": ["ok"],
-                "properties": ["ok": ["type": "boolean"], "detail": ["type": "string"]],
             ],
         ]
     }

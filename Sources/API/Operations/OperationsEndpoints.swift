@@ -1,8 +1,11 @@
 import Foundation
 import HTTP
 import LedgerJSON
+import LedgerServices
 
-/// `/healthz`, `/readyz`, `/metrics` and `/openapi.json`: for load balancers and operators.
+/// `/healthz`, `/readyz` and `/openapi.json` on the public port: for load balancers and
+/// clients. The metrics and the detailed readiness are the operations listener's
+/// (`OperatorEndpoints`).
 enum OperationsEndpoints {
     static func register(in router: inout Router, context: ServiceContext) {
         router.add("GET", "/healthz", operation: operation(
@@ -14,19 +17,13 @@ enum OperationsEndpoints {
 
         router.add("GET", "/readyz", operation: operation(
             id: "getReadiness", summary: "Readiness: database reachable, migrations current, projector caught up.",
-            description: "503 when the database cannot be reached, a migration is pending, a projection stopped on a poison event, or the projector is more than LEDGER_READY_MAX_LAG events behind. Answered from a check made in the background every second, so it never waits for the database.",
+            description: "503 when the database cannot be reached, a migration is pending, a projection stopped on a poison event, or the projector is more than LEDGER_READY_MAX_LAG events behind; `reason` says which, in words. Answered from a check made in the background every second, so it never waits for the database. Positions, lag and replicas are on the operations listener (LEDGER_METRICS_ADDRESS), never here.",
             responses: ["200": response("Ready to serve.", schema: "Readiness"),
-                        "503": response("Not ready; `checks` says why.", schema: "Readiness")]), inline: true) { _ in
-            let readiness = context.monitor.readiness
+                        "503": response("Not ready; `reason` says why.", schema: "Readiness")]), inline: true) { _ in
+            // The status and a sentence, nothing more: the head is shown only to a caller
+            // allowed the read (docs/security.md, "Health without the map").
+            let readiness = PublicReadiness(context.monitor.readiness)
             return .json(readiness, status: readiness.ready ? 200 : 503, headers: ["Cache-Control": "no-store"])
-        }
-
-        router.add("GET", "/metrics", operation: operation(
-            id: "getMetrics", summary: "Prometheus metrics (text exposition format 0.0.4).",
-            description: "Requests by route and status, request latency, appends, the log's head and each projection's position, lag and failure.",
-            responses: ["200": ["description": "Metrics.", "content": ["text/plain; version=0.0.4": ["schema": ["type": "string"]]]]]),
-            inline: true) { _ in
-            .text(context.metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
     }
 

@@ -28,7 +28,11 @@ public enum DevCommand: LedgerCommand {
         projector and the cluster (a cluster that was running already is left running). One `ledger dev` runs
         per LEDGER_DATA_DIR: a second exits 1, naming the first, and changes nothing.
         Runs under the development profile; its cluster wants a password on TCP, and the
-        API and the projector log in as two roles (docs/security.md).
+        API and the projector log in as two roles, each given only its own secrets: the
+        projector's login, the checkpoint key and the webhook key are the projector's
+        alone, as production's `ledger serve` insists (docs/security.md). The metrics and
+        the readiness with the log's positions are on the API's operations listener,
+        LEDGER_METRICS_ADDRESS (default 127.0.0.1:9464), printed and written to demo.json.
         """
 
     public static func run(arguments: [String], environment given: LedgerEnvironment) throws -> Int32 {
@@ -114,55 +118,64 @@ public enum DevCommand: LedgerCommand {
             }
         }
         let consoleURL = console.map { "http://\($0.host):\($0.port)" }
+        let operations = try environment.metricsAddress()
+        if let operations {
+            do {
+                try HTTPServer.checkAvailable(host: operations.host, port: operations.port)
+            } catch {
+                throw DevStartError(message: "cannot run the operations listener (metrics) on \(operations.host):\(operations.port): \(error.message). Choose another address with LEDGER_METRICS_ADDRESS=127.0.0.1:9465, or LEDGER_METRICS_ADDRESS=off")
+            }
+        }
+        let operationsURL = operations.map { "http://\($0.host):\($0.port)" }
 
         let store = EventStore(conninfo: adminURL)
         var demo = try DemoData.seed(store: store, sessionSecret: Array(sessionSecret.utf8), dataDirectory: dataDirectory)
         demo["console"] = try DemoData.seedOperators(store: store, url: adminURL, secret: Array(consoleSecret.utf8), consoleURL: consoleURL)
         store.close()
 
-        var childEnvironment = environment.values
-        childEnvironment["DATABASE_URL"] = serviceURL
-        childEnvironment["LEDGER_PORT"] = String(port)
-        childEnvironment["LEDGER_HOST"] = host
-        childEnvironment["LEDGER_CURSOR_SECRET"] = cursorSecret
-        childEnvironment["LEDGER_SESSION_SECRET"] = sessionSecret
-        childEnvironment["LEDGER_WEBHOOK_KEY"] = webhookKey
-        childEnvironment["LEDGER_CONSOLE_SECRET"] = consoleSecret
-        childEnvironment["LEDGER_CONSOLE_ADDRESS"] = console.map { "\($0.host):\($0.port)" } ?? "off"
+        // Each child gets the secrets it needs and no other (DevChildEnvironments): the API
+        // never holds the projector's login, the checkpoint key or the webhook key.
+        var api: [String: String] = [
+            "DATABASE_URL": serviceURL, "LEDGER_PORT": String(port), "LEDGER_HOST": host,
+            "LEDGER_CURSOR_SECRET": cursorSecret, "LEDGER_SESSION_SECRET": sessionSecret, "LEDGER_CONSOLE_SECRET": consoleSecret,
+            "LEDGER_CONSOLE_ADDRESS": console.map { "\($0.host):\($0.port)" } ?? "off",
+            LedgerEnvironment.Setting.metricsAddress.name: operations.map { "\($0.host):\($0.port)" } ?? "off",
+        ]
+        var projector: [String: String] = ["DATABASE_URL": projectorURL, "LEDGER_WEBHOOK_KEY": webhookKey]
         // The log's checkpoints: a key kept beside the cluster, and a witness folder.
-        if environment.string(.checkpointKeyFile) == nil {
-            let keyFile = dataDirectory + "/" + LedgerEnvironment.devCheckpointKeyFile
-            if !FileManager.default.fileExists(atPath: keyFile) {
-                try PrivateFile.write(Ed25519SigningKey().privateKeyPEM, to: keyFile)
+        var keyFile = environment.string(.checkpointKeyFile)
+        if keyFile == nil {
+            let path = dataDirectory + "/" + LedgerEnvironment.devCheckpointKeyFile
+            if !FileManager.default.fileExists(atPath: path) {
+                try PrivateFile.write(Ed25519SigningKey().privateKeyPEM, to: path)
             }
-            childEnvironment["LEDGER_CHECKPOINT_KEY_FILE"] = keyFile
+            keyFile = path
         }
+        projector["LEDGER_CHECKPOINT_KEY_FILE"] = keyFile
         // Every 5 seconds rather than every minute, so that a demo's log shows its checkpoints move.
         if environment.values[LedgerEnvironment.Setting.checkpointSeconds.name] == nil {
-            childEnvironment[LedgerEnvironment.Setting.checkpointSeconds.name] = "5"
+            projector[LedgerEnvironment.Setting.checkpointSeconds.name] = "5"
         }
         let checkpointDirectory = environment.string(.checkpointDirectory) ?? dataDirectory + "/checkpoints"
         try FileManager.default.createDirectory(atPath: checkpointDirectory, withIntermediateDirectories: true)
-        childEnvironment["LEDGER_CHECKPOINT_DIR"] = checkpointDirectory
+        projector["LEDGER_CHECKPOINT_DIR"] = checkpointDirectory
         // A development certificate authority the local service trusts, so that
         // `ledger appstore sign` makes transactions it accepts (never in production).
         let authorityDirectory = dataDirectory + "/appstore-test-ca"
         _ = try AppStoreTestAuthority.loadOrCreate(in: authorityDirectory)
         let testRoot = authorityDirectory + "/" + AppStoreTestAuthority.File.root
-        childEnvironment["LEDGER_APPSTORE_EXTRA_ROOTS"] = ([testRoot] + [environment.string(.appStoreExtraRoots)].compactMap { $0 })
+        api["LEDGER_APPSTORE_EXTRA_ROOTS"] = ([testRoot] + [environment.string(.appStoreExtraRoots)].compactMap { $0 })
             .joined(separator: ":")
+        let childEnvironments = DevChildEnvironments(parent: environment.values, api: api, projector: projector)
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let children = ChildProcesses(logger: logger)
         let logs = dataDirectory + "/logs"
         try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
         // Each process as its own login (docs/security.md): the projector alone writes the
-        // projections; the API reads them, and hands the projector's login to the console's
-        // rebuilds only (a development convenience: production leaves it out).
-        var projectorEnvironment = childEnvironment
-        projectorEnvironment["DATABASE_URL"] = projectorURL
-        childEnvironment["LEDGER_PROJECTOR_DATABASE_URL"] = projectorURL
-        try children.spawn(executable, ["project"], environment: projectorEnvironment, name: "projector", log: logs + "/projector.log")
-        try children.spawn(executable, ["serve"], environment: childEnvironment, name: "api", log: logs + "/api.log")
+        // projections; the API reads them. The console's rebuild, which would need the
+        // projector's login, points to `ledger replay` instead.
+        try children.spawn(executable, ["project"], environment: childEnvironments.projector, name: "projector", log: logs + "/projector.log")
+        try children.spawn(executable, ["serve"], environment: childEnvironments.api, name: "api", log: logs + "/api.log")
 
         let baseURL = "http://\(host):\(port)"
         guard waitForHealth(host: host, port: port, children: children) else {
@@ -185,8 +198,13 @@ public enum DevCommand: LedgerCommand {
         document["database_url"] = .string(serviceURL)
         document["projector_database_url"] = .string(projectorURL)
         document["admin_database_url"] = .string(adminURL)
+        // The operations listener: the metrics and the readiness with positions, for
+        // operators (the public /readyz says only ready or not, and why).
+        document["operations"] = operationsURL.map {
+            ["url": .string($0), "metrics": .string($0 + "/metrics"), "readiness": .string($0 + "/readyz")]
+        } ?? "off"
         document["checkpoints"] = ["directory": .string(checkpointDirectory),
-                                   "key_file": .string(childEnvironment["LEDGER_CHECKPOINT_KEY_FILE"] ?? ""),
+                                   "key_file": .string(keyFile ?? ""),
                                    "latest": .string(baseURL + "/v1/log/checkpoints/latest")]
         let demoPath = dataDirectory + "/demo.json"
         // Passwords, keys and the database's URLs: the owner's alone (0600), from its first byte.
@@ -200,6 +218,7 @@ public enum DevCommand: LedgerCommand {
               openapi:  curl \(baseURL)/openapi.json
               demo keys and ids: \(demoPath)
               console:  \(consoleURL ?? "off (LEDGER_CONSOLE_ADDRESS)")  (logins in demo.json, "console")
+              metrics:  \(operationsURL.map { "curl \($0)/metrics  (and \($0)/readyz with the log's positions; operators only)" } ?? "off (LEDGER_METRICS_ADDRESS)")
               database: \(PostgresURL.redacted(serviceURL))  (its password in demo.json)
               logs:     tail -f \(logs)/api.log \(logs)/projector.log
             Ctrl-C stops everything.

@@ -10,7 +10,7 @@ import Projections
 /// `ledger serve`: the HTTP API.
 public enum ServeCommand: LedgerCommand {
     public static let name = "serve"
-    public static let summary = "Run the HTTP API (catalog, billing, App Store surfaces, health, metrics, OpenAPI)."
+    public static let summary = "Run the HTTP API (catalog, billing, App Store surfaces, health, OpenAPI; metrics on the operations listener)."
     public static let usage = """
         usage: ledger serve
 
@@ -18,6 +18,13 @@ public enum ServeCommand: LedgerCommand {
         (run `ledger migrate`) and does not project (run `ledger project`): /readyz answers
         503 until both are done. On SIGTERM or SIGINT it stops accepting connections, lets
         requests in flight finish (up to LEDGER_SHUTDOWN_GRACE seconds) and exits.
+
+        The metrics and readiness in full (the log's positions, the replicas) are on the
+        operations listener, LEDGER_METRICS_ADDRESS (default 127.0.0.1:9464, or off); the
+        public /readyz says only ready or not, and why. In production it refuses to start
+        (secret_held_by_wrong_process) when its environment holds another process's
+        secret: LEDGER_CHECKPOINT_KEY_FILE, LEDGER_PROJECTOR_DATABASE_URL or
+        LEDGER_WEBHOOK_KEY, which are `ledger project`'s (docs/security.md).
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
@@ -25,6 +32,7 @@ public enum ServeCommand: LedgerCommand {
         SignalWatcher.shared.install()
         let logger = try environment.logger(component: "api")
         try environment.announceProfile(logger)
+        try SecretPlacement.checkServe(environment, logger: logger)
         let service = try Service(environment: environment, logger: logger)
         try service.start()
         SignalWatcher.shared.waitForStop()
@@ -45,6 +53,8 @@ struct Service {
     /// taken (a second API process on the machine) is skipped with a warning; one on an
     /// address given explicitly must start.
     let consoleExplicit: Bool
+    /// `/metrics` and the readiness in full, on a listener of their own (LEDGER_METRICS_ADDRESS).
+    let operations: SideListener?
     let store: EventStore
     let context: ServiceContext
     let logger: Logger
@@ -96,6 +106,8 @@ struct Service {
             console = nil
             consoleHost = ""
         }
+        operations = try SideListener.operations(environment: environment, context: context, publicConfiguration: configuration,
+                                                 consoleAddress: try environment.consoleAddress(), logger: logger)
         self.logger = logger
     }
 
@@ -114,9 +126,17 @@ struct Service {
                 throw LedgerEnvironment.ConfigurationError(setting: .consoleAddress, problem: "cannot be listened on: \(error) (set another HOST:PORT, or off)")
             }
         }
+        do {
+            try operations?.start(logger: logger)
+        } catch {
+            console?.shutdown(gracePeriod: 0)
+            server.shutdown(gracePeriod: 0)
+            throw error
+        }
     }
 
     func stop(gracePeriod: Double) {
+        operations?.stop()
         console?.shutdown(gracePeriod: gracePeriod)
         server.shutdown(gracePeriod: gracePeriod)
         context.stop()   // the catalog records the impressions counted since the last flush

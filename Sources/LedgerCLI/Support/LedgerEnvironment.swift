@@ -80,6 +80,8 @@ extension LedgerEnvironment.Setting {
         help: "Minutes without a request after which a console session ends.")
     public static let consoleSessionHours = Self(name: "LEDGER_CONSOLE_SESSION_HOURS", defaultValue: "8",
         help: "Hours a console session lasts from its sign-in, however active.")
+    public static let metricsAddress = Self(name: "LEDGER_METRICS_ADDRESS", defaultValue: "127.0.0.1:9464",
+        help: "HOST:PORT of the operations listener (never the public port), or `off`: /metrics and /readyz with the log's positions and the replicas, for operators and Prometheus. The public port's /readyz says only ready or not, and why in words (docs/security.md).")
     public static let trustedProxies = Self(name: "LEDGER_TRUSTED_PROXIES", defaultValue: nil,
         help: "Comma-separated addresses or CIDR blocks of the reverse proxies in front of the API and the console: their X-Forwarded-For names the client (for the per-address limits and the logs). Nobody else's is believed.")
     public static let host = Self(name: "LEDGER_HOST", defaultValue: "127.0.0.1", help: "Address the HTTP server binds.")
@@ -165,7 +167,7 @@ extension LedgerEnvironment.Setting {
 
     /// Every setting, in the order `ledger --help` prints them.
     public static let all: [Self] = [
-        .databaseURL, .projectorDatabaseURL, .migrationDatabaseURL, .archiveDirectory, .consoleAddress, .consoleSecret, .consoleURL, .consoleIdleMinutes, .consoleSessionHours, .trustedProxies, .host, .port, .httpThreads, .networkThreads, .maxQueuedRequests,
+        .databaseURL, .projectorDatabaseURL, .migrationDatabaseURL, .archiveDirectory, .consoleAddress, .consoleSecret, .consoleURL, .consoleIdleMinutes, .consoleSessionHours, .metricsAddress, .trustedProxies, .host, .port, .httpThreads, .networkThreads, .maxQueuedRequests,
         .maxRequestsPerClient, .requestHeadTimeout, .requestBodyTimeout, .maxBodyBytes, .maxHeaderBytes,
         .connectionTimeout, .maxConnections, .maxConnectionsPerAddress, .poolSize, .logLevel, .readyMaxLag, .readDatabaseURLs, .readMaxLagEvents,
         .readMaxLagSeconds, .pollInterval,

@@ -4,7 +4,9 @@ import Postgres
 import ProjectionEngine
 import Projections
 
-/// The answer of `/readyz`.
+/// Readiness in full: what the operations listener's `/readyz` answers (positions, lag,
+/// replicas, the last checkpoint). The public port shows only `PublicReadiness`, its status
+/// and `reason`, which name no position (docs/security.md, "Health without the map").
 public struct Readiness: Sendable, Encodable {
     public struct Check: Sendable, Codable {
         public var ok: Bool
@@ -19,6 +21,8 @@ public struct Readiness: Sendable, Encodable {
 
     public var ready: Bool
     public var status: String
+    /// Why, in words and without a number: what the public `/readyz` says too.
+    public var reason: String
     public var checks: Checks
     public var head: Int64?
     public var projections: [ProjectionStatus.Item]
@@ -38,11 +42,26 @@ public struct Readiness: Sendable, Encodable {
         enum CodingKeys: String, CodingKey { case position, size, time }
     }
 
-    /// Not ready, for a reason found outside the checks (no check has completed).
-    public static func unknown(_ detail: String) -> Readiness {
+    /// Not ready, for a reason found outside the checks (no check has completed): `detail`
+    /// for operators, `reason` in words for everyone.
+    public static func unknown(_ detail: String, reason: String) -> Readiness {
         let check = Check(ok: false, detail: detail)
-        return Readiness(ready: false, status: "not_ready", checks: Checks(database: check, migrations: check, projections: check),
+        return Readiness(ready: false, status: "not_ready", reason: reason,
+                         checks: Checks(database: check, migrations: check, projections: check),
                          head: nil, projections: [], replicas: nil, checkpoint: nil)
+    }
+
+    /// The reasons in words, one per way of being (not) ready. Each is a fixed sentence: no
+    /// position, lag, name or error text, since the public port shows it to anyone.
+    public enum Reason {
+        public static let ready = "the database answers, the migrations are current and the projections are caught up"
+        public static let notCheckedYet = "the first readiness check has not completed yet"
+        public static let databaseUnavailable = "the database does not answer"
+        public static let migrationPending = "a migration is pending"
+        public static let migrationsMismatch = "the database's migrations do not match this release"
+        public static let projectionStopped = "a projection stopped on an event it cannot apply"
+        public static let projectionMissing = "a projection is not created yet: the projector has not run"
+        public static let projectionsBehind = "the projections are catching up with the log"
     }
 
     /// Readiness, and the projection status it was judged on (nil when unreachable).
@@ -53,12 +72,14 @@ public struct Readiness: Sendable, Encodable {
         var projections = Check(ok: true)
         var status: ProjectionStatus?
         var checkpoint: CheckpointStatus?
+        var reason = Reason.ready
         do {
             let pending = try connections.read { connection in
                 try Migrator(migrations: expected).status(on: connection).pending
             }
             if !pending.isEmpty {
                 migrations = Check(ok: false, detail: "pending: " + pending.map { "\($0.version)_\($0.name)" }.joined(separator: ", "))
+                reason = Reason.migrationPending
             }
             status = try ProjectionStatus.read(all, connections: connections)
             checkpoint = try MerkleReadModel(connections: connections).latestCheckpoint().map {
@@ -67,8 +88,10 @@ public struct Readiness: Sendable, Encodable {
             }
         } catch let error as MigrationError {
             migrations = Check(ok: false, detail: error.description)
+            reason = Reason.migrationsMismatch
         } catch {
             database = Check(ok: false, detail: "\(error)")
+            reason = Reason.databaseUnavailable
             migrations = Check(ok: false, detail: "unknown: the database is unreachable")
             projections = Check(ok: false, detail: "unknown: the database is unreachable")
         }
@@ -79,10 +102,18 @@ public struct Readiness: Sendable, Encodable {
                 if let failed = item.failedPosition { problems.append("\(item.name) stopped at position \(failed)") }
                 if item.lag > readyMaxLag { problems.append("\(item.name) is \(item.lag) events behind") }
             }
-            if !problems.isEmpty { projections = Check(ok: false, detail: problems.joined(separator: "; ")) }
+            if !problems.isEmpty {
+                projections = Check(ok: false, detail: problems.joined(separator: "; "))
+                // The gravest first: a stop needs an operator, a missing one a projector,
+                // a lag only time.
+                if migrations.ok {
+                    reason = status.items.contains { $0.failedPosition != nil } ? Reason.projectionStopped
+                        : status.items.contains { !$0.exists } ? Reason.projectionMissing : Reason.projectionsBehind
+                }
+            }
         }
         let ready = database.ok && migrations.ok && projections.ok
-        return (Readiness(ready: ready, status: ready ? "ready" : "not_ready",
+        return (Readiness(ready: ready, status: ready ? "ready" : "not_ready", reason: reason,
                           checks: Checks(database: database, migrations: migrations, projections: projections),
                           head: status?.head, projections: status?.items ?? [], replicas: replicas?.statuses,
                           checkpoint: checkpoint), status)

@@ -4,7 +4,7 @@ import Postgres
 import Synchronization
 
 /// Checks readiness in the background (database, migrations, projections) so that
-/// `/readyz` and `/metrics` answer from memory, at once, whatever the database does: a
+/// `/readyz` (public and operations) and `/metrics` answer from memory, at once, whatever the database does: a
 /// load balancer's probe must not queue behind the requests it is meant to judge.
 ///
 /// A check that has not completed for `staleAfter` seconds (the database hangs) makes
@@ -58,11 +58,12 @@ public final class ServiceMonitor: Sendable {
     /// The last readiness, or a not-ready answer when there is none yet or it is stale.
     public var readiness: Readiness {
         guard let snapshot = latest.withLock({ $0 }) else {
-            return .unknown("the first readiness check has not completed yet")
+            return .unknown("the first readiness check has not completed yet", reason: Readiness.Reason.notCheckedYet)
         }
         let age = ContinuousClock.now - snapshot.checkedAt
         if age > .milliseconds(Int64(staleAfter * 1000)) {
-            return .unknown("the last readiness check completed \(age.components.seconds) s ago: the database does not answer")
+            return .unknown("the last readiness check completed \(age.components.seconds) s ago: the database does not answer",
+                            reason: Readiness.Reason.databaseUnavailable)
         }
         return snapshot.readiness
     }

@@ -266,7 +266,7 @@ struct CatalogRuleTests {
         #expect(counted == expected)
         let events = try f.service.context.connections.read { try $0.query("SELECT count(*) FROM events WHERE type = $1", [OfferImpressionsCounted.type])[0].int64(0) ?? 0 }
         #expect(events >= 1 && events < 40, "batched, not one event per request")
-        let metrics = String(decoding: try f.service.get("/metrics").body, as: UTF8.self)
+        let metrics = String(decoding: try f.service.operationsGet("/metrics").body, as: UTF8.self)
         #expect(metrics.contains("ledger_offer_impressions_total 40"), "\(metrics.split(separator: "\n").filter { $0.contains("impressions") })")
         #expect(metrics.contains("ledger_catalog_reloads_total{cause=\"notified\"}"))
     }

@@ -42,9 +42,9 @@ struct ReplicaTests {
             return line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
         }
 
-        /// The replica as `/readyz` shows it.
+        /// The replica as the operations listener's `/readyz` shows it.
         func replicaStatus() throws -> JSONValue? {
-            try JSONValue.parse(f.service.get("/readyz").body)["replicas"]?.arrayValue?.first
+            try JSONValue.parse(f.service.operationsGet("/readyz").body)["replicas"]?.arrayValue?.first
         }
 
         /// Waits until the replica serves reads and its billing projection has `position`.
@@ -92,7 +92,14 @@ struct ReplicaTests {
         #expect(try Poll.until(timeout: 10) { try s.replicaStatus()?["in_rotation"] == false }, "out of rotation")
         let status = try #require(try s.replicaStatus())
         #expect((status["lag_events"]?.int64Value ?? 0) >= 1 && (status["lag_ms"]?.int64Value ?? 0) >= 1_000, "\(status)")
-        #expect(try JSONValue.parse(f.service.get("/readyz").body)["ready"] == true, "a replica out of rotation does not make the service unready")
+        #expect(try JSONValue.parse(f.service.operationsGet("/readyz").body)["ready"] == true, "a replica out of rotation does not make the service unready")
+        // The public port says as much, and nothing of the replica: not its name, its
+        // address or its lag (docs/security.md, "Health without the map").
+        let publicReadiness = try f.service.get("/readyz")
+        #expect(try JSONValue.parse(publicReadiness.body) == ["status": "ready", "reason": .string(Readiness.Reason.ready)])
+        let publicText = String(decoding: publicReadiness.body, as: UTF8.self)
+        let address = try #require(status["address"]?.stringValue)
+        #expect(!publicText.contains("replica") && !publicText.contains(address), "\(publicText)")
         let metrics = f.service.context.metrics.render()
         #expect(metrics.contains("ledger_replica_in_rotation{replica=\"replica-1\"} 0"))
         #expect(metrics.contains("ledger_replica_lag_events{replica=\"replica-1\"}"))
