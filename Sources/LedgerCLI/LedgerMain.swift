@@ -7,6 +7,7 @@ public enum LedgerMain {
     static let commands: [any LedgerCommand.Type] = [
         DevCommand.self,
         ServeCommand.self,
+        ConsoleCommand.self,
         MigrateCommand.self,
         ProjectCommand.self,
         ReplayCommand.self,

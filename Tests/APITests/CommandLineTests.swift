@@ -181,7 +181,7 @@ struct CommandLineTests {
         #expect(demo["environment"] == "development")
         #expect(try PostgresConnection(conninfo: admin).query("SELECT 1").rowCount == 1)
         // Without the password, nobody gets in over TCP, not even as the superuser.
-        for user in ["postgres", "ledger", "projector"] {
+        for user in ["postgres", "ledger", "console", "projector"] {
             #expect(throws: PostgresError.self) {
                 try PostgresConnection(conninfo: "postgresql://\(user)@127.0.0.1:\(postgresPort)/ledger?connect_timeout=5")
             }
@@ -202,14 +202,27 @@ struct CommandLineTests {
         let children = Self.childEnvironments(of: first.process.processIdentifier)
         let api = try #require(children["serve"], "\(children.keys)")
         let projector = try #require(children["project"], "\(children.keys)")
-        for name in ["LEDGER_PROJECTOR_DATABASE_URL", "LEDGER_CHECKPOINT_KEY_FILE", "LEDGER_WEBHOOK_KEY"] {
+        let console = try #require(children["console"], "\(children.keys)")
+        for name in ["LEDGER_PROJECTOR_DATABASE_URL", "LEDGER_CHECKPOINT_KEY_FILE", "LEDGER_WEBHOOK_KEY", "LEDGER_CONSOLE_SECRET"] {
             #expect(api[name] == nil, "the API holds \(name)")
         }
+        // The console is a process of its own, on a login of its own, and answers.
+        #expect(console["DATABASE_URL"]?.contains("console:") == true && console["LEDGER_CONSOLE_SECRET"] != nil)
+        for name in ["LEDGER_CURSOR_SECRET", "LEDGER_SESSION_SECRET", "LEDGER_WEBHOOK_KEY", "LEDGER_CHECKPOINT_KEY_FILE"] {
+            #expect(console[name] == nil, "the console holds \(name)")
+        }
+        #expect(try BenchHTTP.HTTPClient(host: "127.0.0.1", port: consolePort).send(method: "GET", path: "/login").status == 200)
+        // The commands typed in the clone act as the developer's own login.
+        let operatorURL = try #require(demo["operator_database_url"]?.stringValue)
+        #expect(try PostgresConnection(conninfo: operatorURL).query("SELECT pg_has_role(session_user, 'ledger_operator', 'MEMBER')")
+            .rows.first?.bool(0) == true)
         #expect(projector["LEDGER_CHECKPOINT_KEY_FILE"] != nil && projector["LEDGER_WEBHOOK_KEY"] != nil)
         #expect(projector["DATABASE_URL"]?.contains("projector:") == true && api["DATABASE_URL"]?.contains("ledger:") == true,
                 "each its own login")
         for name in ["LEDGER_CURSOR_SECRET", "LEDGER_SESSION_SECRET", "LEDGER_CONSOLE_SECRET"] {
             #expect(projector[name] == nil, "the projector holds \(name)")
+        }
+        for name in ["LEDGER_CURSOR_SECRET", "LEDGER_SESSION_SECRET"] {
             #expect(api[name] != nil, "the API lacks \(name)")
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: demoPath))

@@ -16,6 +16,7 @@ struct SecretPlacementTests {
         ("LEDGER_CHECKPOINT_KEY_FILE", "`ledger project`"),
         ("LEDGER_PROJECTOR_DATABASE_URL", "`ledger project` and `ledger replay`"),
         ("LEDGER_WEBHOOK_KEY", "`ledger project`"),
+        ("LEDGER_CONSOLE_SECRET", "`ledger console`"),
     ]
 
     static func logger() -> (Logger, MemoryLogSink) {
@@ -53,7 +54,7 @@ struct SecretPlacementTests {
     @Test("the API's own secrets, and empty values, pass in production; development warns instead of refusing")
     func whatPasses() throws {
         let own = LedgerEnvironment(["LEDGER_ENVIRONMENT": "production", "LEDGER_CURSOR_SECRET": String(repeating: "c", count: 32),
-                                     "LEDGER_SESSION_SECRET": String(repeating: "s", count: 32), "LEDGER_CONSOLE_SECRET": String(repeating: "k", count: 32),
+                                     "LEDGER_SESSION_SECRET": String(repeating: "s", count: 32), "LEDGER_CONSOLE_SECRET": "",
                                      "DATABASE_URL": "postgresql://api@db/ledger", "LEDGER_PROJECTOR_DATABASE_URL": "", "LEDGER_WEBHOOK_KEY": ""])
         try SecretPlacement.checkServe(own, logger: Self.logger().0)
         let development = LedgerEnvironment(["LEDGER_ENVIRONMENT": "development", "LEDGER_PROJECTOR_DATABASE_URL": "postgresql://p@db/ledger"])
@@ -81,7 +82,7 @@ struct SecretPlacementTests {
         }
     }
 
-    @Test("`ledger dev`'s children: the API gets none of the projector's secrets, the projector none of the API's")
+    @Test("`ledger dev`'s children: the API gets none of the console's or the projector's secrets, nor they the API's")
     func devChildrenGetTheirOwn() throws {
         // What a developer may have exported, secrets of both processes included.
         let parent = ["PATH": "/usr/bin", "LEDGER_LOG_LEVEL": "debug", "LEDGER_ENVIRONMENT": "development",
@@ -90,14 +91,20 @@ struct SecretPlacementTests {
                       "LEDGER_WEBHOOK_KEY": "w", "LEDGER_CURSOR_SECRET": "c", "LEDGER_SESSION_SECRET": "s", "LEDGER_CONSOLE_SECRET": "k"]
         let children = DevChildEnvironments(
             parent: parent,
-            api: ["DATABASE_URL": "postgresql://ledger@db/ledger", "LEDGER_CURSOR_SECRET": "c2", "LEDGER_SESSION_SECRET": "s2",
-                  "LEDGER_CONSOLE_SECRET": "k2"],
+            api: ["DATABASE_URL": "postgresql://ledger@db/ledger", "LEDGER_CURSOR_SECRET": "c2", "LEDGER_SESSION_SECRET": "s2"],
+            console: ["DATABASE_URL": "postgresql://console@db/ledger", "LEDGER_CONSOLE_SECRET": "k2"],
             projector: ["DATABASE_URL": "postgresql://projector@db/ledger", "LEDGER_WEBHOOK_KEY": "w2", "LEDGER_CHECKPOINT_KEY_FILE": "/k2.pem"])
         #expect(SecretPlacement.misplacedForServe(in: LedgerEnvironment(children.api)).isEmpty,
                 "the API's environment passes production's check")
-        for name in ["LEDGER_PROJECTOR_DATABASE_URL", "LEDGER_CHECKPOINT_KEY_FILE", "LEDGER_WEBHOOK_KEY", "LEDGER_MIGRATION_DATABASE_URL"] {
+        for name in ["LEDGER_PROJECTOR_DATABASE_URL", "LEDGER_CHECKPOINT_KEY_FILE", "LEDGER_WEBHOOK_KEY", "LEDGER_MIGRATION_DATABASE_URL",
+                     "LEDGER_CONSOLE_SECRET"] {
             #expect(children.api[name] == nil, "the API holds \(name)")
         }
+        for name in ["LEDGER_PROJECTOR_DATABASE_URL", "LEDGER_CHECKPOINT_KEY_FILE", "LEDGER_WEBHOOK_KEY", "LEDGER_MIGRATION_DATABASE_URL",
+                     "LEDGER_CURSOR_SECRET", "LEDGER_SESSION_SECRET"] {
+            #expect(children.console[name] == nil, "the console holds \(name)")
+        }
+        #expect(children.console["DATABASE_URL"] == "postgresql://console@db/ledger" && children.console["LEDGER_CONSOLE_SECRET"] == "k2")
         for name in ["LEDGER_CURSOR_SECRET", "LEDGER_SESSION_SECRET", "LEDGER_CONSOLE_SECRET", "LEDGER_MIGRATION_DATABASE_URL"] {
             #expect(children.projector[name] == nil, "the projector holds \(name)")
         }
@@ -105,8 +112,8 @@ struct SecretPlacementTests {
         #expect(children.projector["DATABASE_URL"] == "postgresql://projector@db/ledger")
         #expect(children.api["LEDGER_CURSOR_SECRET"] == "c2" && children.projector["LEDGER_WEBHOOK_KEY"] == "w2")
         #expect(children.projector["LEDGER_CHECKPOINT_KEY_FILE"] == "/k2.pem")
-        // What is no secret reaches both.
-        for environment in [children.api, children.projector] {
+        // What is no secret reaches all three.
+        for environment in [children.api, children.console, children.projector] {
             #expect(environment["PATH"] == "/usr/bin" && environment["LEDGER_LOG_LEVEL"] == "debug"
                     && environment["LEDGER_ENVIRONMENT"] == "development")
         }

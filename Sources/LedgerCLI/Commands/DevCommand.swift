@@ -80,11 +80,15 @@ public enum DevCommand: LedgerCommand {
 
         let adminURL: String
         let serviceURL: String
+        let consoleDatabaseURL: String
+        let operatorURL: String
         let projectorURL: String
         var logins: DevLogins?
         if let configured = environment.string(.databaseURL) {
             adminURL = environment.string(.migrationDatabaseURL) ?? configured
             serviceURL = configured
+            consoleDatabaseURL = configured
+            operatorURL = configured
             projectorURL = environment.string(.projectorDatabaseURL) ?? configured
         } else {
             let pg = EmbeddedPostgres(directory: dataDirectory + "/postgres", port: try environment.int(.devPostgresPort))
@@ -94,8 +98,10 @@ public enum DevCommand: LedgerCommand {
             _ = try pg.start()
             if !wasRunning { started = pg }
             adminURL = try pg.createDatabase(name: "ledger")
-            let made = DevLogins(superuserPassword: pg.superuserPassword ?? "")
+            let made = DevLogins(superuserPassword: pg.superuserPassword ?? "", user: environment.values["USER"])
             serviceURL = made.url(.service, on: adminURL)
+            consoleDatabaseURL = made.url(.console, on: adminURL)
+            operatorURL = made.url(.operator, on: adminURL)
             projectorURL = made.url(.projector, on: adminURL)
             logins = made
         }
@@ -134,13 +140,17 @@ public enum DevCommand: LedgerCommand {
         store.close()
 
         // Each child gets the secrets it needs and no other (DevChildEnvironments): the API
-        // never holds the projector's login, the checkpoint key or the webhook key.
+        // never holds the console's or the projector's login, the checkpoint key or the
+        // webhook key.
+        let consoleAddress = console.map { "\($0.host):\($0.port)" } ?? "off"
         var api: [String: String] = [
             "DATABASE_URL": serviceURL, "LEDGER_PORT": String(port), "LEDGER_HOST": host,
-            "LEDGER_CURSOR_SECRET": cursorSecret, "LEDGER_SESSION_SECRET": sessionSecret, "LEDGER_CONSOLE_SECRET": consoleSecret,
-            "LEDGER_CONSOLE_ADDRESS": console.map { "\($0.host):\($0.port)" } ?? "off",
+            "LEDGER_CURSOR_SECRET": cursorSecret, "LEDGER_SESSION_SECRET": sessionSecret,
+            "LEDGER_CONSOLE_ADDRESS": consoleAddress,
             LedgerEnvironment.Setting.metricsAddress.name: operations.map { "\($0.host):\($0.port)" } ?? "off",
         ]
+        let consoleEnvironment = ["DATABASE_URL": consoleDatabaseURL, "LEDGER_CONSOLE_SECRET": consoleSecret,
+                                  "LEDGER_CONSOLE_ADDRESS": consoleAddress]
         var projector: [String: String] = ["DATABASE_URL": projectorURL, "LEDGER_WEBHOOK_KEY": webhookKey]
         // The log's checkpoints: a key kept beside the cluster, and a witness folder.
         var keyFile = environment.string(.checkpointKeyFile)
@@ -166,23 +176,29 @@ public enum DevCommand: LedgerCommand {
         let testRoot = authorityDirectory + "/" + AppStoreTestAuthority.File.root
         api["LEDGER_APPSTORE_EXTRA_ROOTS"] = ([testRoot] + [environment.string(.appStoreExtraRoots)].compactMap { $0 })
             .joined(separator: ":")
-        let childEnvironments = DevChildEnvironments(parent: environment.values, api: api, projector: projector)
+        let childEnvironments = DevChildEnvironments(parent: environment.values, api: api, console: consoleEnvironment, projector: projector)
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let children = ChildProcesses(logger: logger)
         let logs = dataDirectory + "/logs"
         try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
         // Each process as its own login (docs/security.md): the projector alone writes the
-        // projections; the API reads them. The console's rebuild, which would need the
-        // projector's login, points to `ledger replay` instead.
+        // projections; the API and the console read them, and append only their own acts.
+        // The console's rebuild, which would need the projector's login, points to
+        // `ledger replay` instead.
         try children.spawn(executable, ["project"], environment: childEnvironments.projector, name: "projector", log: logs + "/projector.log")
         try children.spawn(executable, ["serve"], environment: childEnvironments.api, name: "api", log: logs + "/api.log")
+        if console != nil {
+            try children.spawn(executable, ["console"], environment: childEnvironments.console, name: "console", log: logs + "/console.log")
+        }
 
         let baseURL = "http://\(host):\(port)"
-        guard waitForHealth(host: host, port: port, children: children) else {
+        // The console too, when it runs: the banner promises both.
+        guard waitForHealth(host: host, port: port, children: children),
+              console.map({ waitForHealth(host: $0.host, port: $0.port, path: "/login", children: children) }) ?? true else {
             if let dead = children.firstExited() {
                 reportExit(dead)
             }
-            logger.error("the API did not come up; stopping")
+            logger.error("the API or the console did not come up; stopping")
             children.stopAll()
             try? started?.stop()
             return 1
@@ -196,6 +212,8 @@ public enum DevCommand: LedgerCommand {
         document["base_url"] = .string(baseURL)
         document["environment"] = .string(DeploymentProfile.development.rawValue)
         document["database_url"] = .string(serviceURL)
+        document["console_database_url"] = .string(consoleDatabaseURL)
+        document["operator_database_url"] = .string(operatorURL)
         document["projector_database_url"] = .string(projectorURL)
         document["admin_database_url"] = .string(adminURL)
         // The operations listener: the metrics and the readiness with positions, for
@@ -220,7 +238,8 @@ public enum DevCommand: LedgerCommand {
               console:  \(consoleURL ?? "off (LEDGER_CONSOLE_ADDRESS)")  (logins in demo.json, "console")
               metrics:  \(operationsURL.map { "curl \($0)/metrics  (and \($0)/readyz with the log's positions; operators only)" } ?? "off (LEDGER_METRICS_ADDRESS)")
               database: \(PostgresURL.redacted(serviceURL))  (its password in demo.json)
-              logs:     tail -f \(logs)/api.log \(logs)/projector.log
+              operator: \(logins.map { $0.operatorName } ?? "DATABASE_URL's user")  (`ledger admin` here records its acts under this database login)
+              logs:     tail -f \(logs)/api.log \(logs)/console.log \(logs)/projector.log
             Ctrl-C stops everything.
 
             """)
@@ -234,8 +253,8 @@ public enum DevCommand: LedgerCommand {
             }
             Thread.sleep(forTimeInterval: 0.2)
         }
-        logger.info(started == nil ? "stopping the API and the projector (the database was running before: it is left running)"
-                                   : "stopping the API, the projector and the database")
+        logger.info(started == nil ? "stopping the API, the console and the projector (the database was running before: it is left running)"
+                                   : "stopping the API, the console, the projector and the database")
         children.stopAll()
         if let started { try started.stop() }
         // Stopped by Ctrl-C: done. Stopped because the API or the projector died: a failure.
@@ -263,13 +282,14 @@ public enum DevCommand: LedgerCommand {
         return secret
     }
 
-    private static func waitForHealth(host: String, port: Int, children: ChildProcesses) -> Bool {
+    /// Whether `path` on `host:port` answered 200 within a minute, while every child runs.
+    private static func waitForHealth(host: String, port: Int, path: String = "/healthz", children: ChildProcesses) -> Bool {
         let client = OutboundClient(policy: .development)
         defer { client.close() }
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline && !SignalWatcher.shared.shouldStop {
             if children.firstExited() != nil { return false }
-            if let response = try? client.send(OutboundRequest(method: "GET", url: "http://\(host):\(port)/healthz", timeout: 2)),
+            if let response = try? client.send(OutboundRequest(method: "GET", url: "http://\(host):\(port)\(path)", timeout: 2)),
                response.status == 200 {
                 return true
             }

@@ -24,7 +24,8 @@ public enum ServeCommand: LedgerCommand {
         public /readyz says only ready or not, and why. In production it refuses to start
         (secret_held_by_wrong_process) when its environment holds another process's
         secret: LEDGER_CHECKPOINT_KEY_FILE, LEDGER_PROJECTOR_DATABASE_URL or
-        LEDGER_WEBHOOK_KEY, which are `ledger project`'s (docs/security.md).
+        LEDGER_WEBHOOK_KEY, which are `ledger project`'s (docs/security.md). The operator
+        console is a process of its own: `ledger console`.
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
@@ -46,13 +47,6 @@ public enum ServeCommand: LedgerCommand {
 /// The API process's parts, wired from the environment.
 struct Service {
     let server: HTTPServer
-    /// The operator console, on a listener of its own (LEDGER_CONSOLE_ADDRESS).
-    let console: HTTPServer?
-    let consoleHost: String
-    /// Whether LEDGER_CONSOLE_ADDRESS was given: a console on the default address that is
-    /// taken (a second API process on the machine) is skipped with a warning; one on an
-    /// address given explicitly must start.
-    let consoleExplicit: Bool
     /// `/metrics` and the readiness in full, on a listener of their own (LEDGER_METRICS_ADDRESS).
     let operations: SideListener?
     let store: EventStore
@@ -61,7 +55,7 @@ struct Service {
     let host: String
 
     init(environment: LedgerEnvironment, logger: Logger) throws {
-        let url = try environment.databaseURL()
+        let url = try environment.serviceDatabaseURL()
         let metrics = MetricsRegistry()
         let connections = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))
         store = EventStore(conninfo: url, connections: connections)
@@ -76,35 +70,13 @@ struct Service {
                                      publicCheckpoints: try environment.publicCheckpoints())
         context.start()
         host = try environment.require(.host)
-        let configuration = HTTPServerConfiguration(
-            host: host, port: try environment.int(.port), threads: try environment.positiveInt(.httpThreads),
-            networkThreads: try environment.positiveInt(.networkThreads),
-            maxQueuedRequests: try environment.positiveInt(.maxQueuedRequests),
-            maxRequestsPerClient: try environment.positiveInt(.maxRequestsPerClient),
-            maxBodyBytes: try environment.positiveInt(.maxBodyBytes), maxHeaderBytes: try environment.positiveInt(.maxHeaderBytes),
-            connectionTimeoutSeconds: try environment.positiveInt(.connectionTimeout),
-            requestHeadTimeoutSeconds: try environment.positiveSeconds(.requestHeadTimeout),
-            requestBodyTimeoutSeconds: try environment.positiveSeconds(.requestBodyTimeout),
-            maxConnections: try environment.positiveInt(.maxConnections),
-            maxConnectionsPerAddress: try environment.positiveInt(.maxConnectionsPerAddress),
-            trustedProxies: try environment.trustedProxies(), admissionClient: context.admissionClient)
+        var configuration = try environment.serverConfiguration(host: host, port: try environment.int(.port))
+        configuration.admissionClient = context.admissionClient
         server = HTTPServer(configuration: configuration, router: LedgerAPI.router(context), logger: logger, metrics: metrics)
-        consoleExplicit = environment.string(.consoleAddress) != nil
-        if let address = try environment.consoleAddress() {
-            if address.host == host && address.port == configuration.port {
-                throw LedgerEnvironment.ConfigurationError(setting: .consoleAddress, problem: "is the public address (\(host):\(address.port)): the console never listens on the public port")
-            }
-            var consoleConfiguration = configuration
-            consoleConfiguration.host = address.host
-            consoleConfiguration.port = address.port
-            consoleConfiguration.threads = 4
-            consoleConfiguration.admissionClient = nil  // operators are counted by address
-            let settings = try environment.consoleSettings(address: address, logger: logger)
-            console = HTTPServer(configuration: consoleConfiguration, router: Console(database: LedgerDatabase(store: store, connections: connections), settings: settings).router(), logger: logger)
-            consoleHost = address.host
-        } else {
-            console = nil
-            consoleHost = ""
+        if environment.string(.consoleAddress) != nil {
+            // Not an error: the setting is `ledger console`'s now, and the same environment
+            // may well serve both.
+            logger.info("the console is not served here: it runs as its own process, `ledger console`, on LEDGER_CONSOLE_ADDRESS with a login of its own (docs/console.md)")
         }
         operations = try SideListener.operations(environment: environment, context: context, publicConfiguration: configuration,
                                                  consoleAddress: try environment.consoleAddress(), logger: logger)
@@ -114,22 +86,9 @@ struct Service {
     func start() throws {
         try server.start()
         logger.info("listening", ["url": .string("http://\(host):\(server.port)")])
-        if let console {
-            do {
-                try console.start()
-                logger.info("console listening", ["url": .string("http://\(consoleHost):\(console.port)")])
-            } catch where !consoleExplicit {
-                logger.warning("console not started: its default address is in use (another API process?); set LEDGER_CONSOLE_ADDRESS to run it elsewhere, or off",
-                               ["error": .string("\(error)")])
-            } catch {
-                server.shutdown(gracePeriod: 0)
-                throw LedgerEnvironment.ConfigurationError(setting: .consoleAddress, problem: "cannot be listened on: \(error) (set another HOST:PORT, or off)")
-            }
-        }
         do {
             try operations?.start(logger: logger)
         } catch {
-            console?.shutdown(gracePeriod: 0)
             server.shutdown(gracePeriod: 0)
             throw error
         }
@@ -137,7 +96,6 @@ struct Service {
 
     func stop(gracePeriod: Double) {
         operations?.stop()
-        console?.shutdown(gracePeriod: gracePeriod)
         server.shutdown(gracePeriod: gracePeriod)
         context.stop()   // the catalog records the impressions counted since the last flush
         store.close()

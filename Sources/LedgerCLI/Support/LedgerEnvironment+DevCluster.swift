@@ -10,9 +10,14 @@ import Synchronization
 
 extension LedgerEnvironment {
     /// The logins `ledger dev` makes on its cluster (docs/security.md).
-    enum DevLogin {
-        /// The API's and the admin commands', in ledger_service (`database_url`).
+    enum DevLogin: CaseIterable {
+        /// The API's, in ledger_service (`database_url`).
         case service
+        /// The console's, in ledger_console (`console_database_url`).
+        case console
+        /// The developer's own, in ledger_operator (`operator_database_url`): the commands
+        /// run at the keyboard, whose acts are recorded under it.
+        case `operator`
         /// The projector's, in ledger_projector (`projector_database_url`).
         case projector
         /// The owner's, for migrations (`admin_database_url`).
@@ -21,6 +26,8 @@ extension LedgerEnvironment {
         var field: String {
             switch self {
             case .service: return "database_url"
+            case .console: return "console_database_url"
+            case .operator: return "operator_database_url"
             case .projector: return "projector_database_url"
             case .owner: return "admin_database_url"
             }
@@ -36,7 +43,7 @@ extension LedgerEnvironment {
               let document = try? JSONValue.parse(Array(data)),
               document["database_url"]?.stringValue != nil else { return nil }
         var urls: [String: String] = [:]
-        for login in [DevLogin.service, .projector, .owner] { urls[login.field] = document[login.field]?.stringValue }
+        for login in DevLogin.allCases { urls[login.field] = document[login.field]?.stringValue }
         return (path, urls)
     }
 

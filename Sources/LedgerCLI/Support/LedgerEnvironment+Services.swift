@@ -19,11 +19,31 @@ extension LedgerEnvironment {
         return Logger(minimumLevel: level).with(["component": .string(component)])
     }
 
-    /// DATABASE_URL; else the dev cluster `ledger dev` left in LEDGER_DATA_DIR (said on
-    /// standard error); else an error that says what to do.
+    /// The login of the commands typed at the keyboard (`ledger admin`, `log`, `verify`, …):
+    /// DATABASE_URL; else the developer's own login on the dev cluster `ledger dev` left in
+    /// LEDGER_DATA_DIR (said on standard error); else an error that says what to do.
     public func databaseURL() throws -> String {
+        try databaseURL(orDev: .operator)
+    }
+
+    /// The API's login (`ledger serve`): DATABASE_URL; else the dev cluster's, in ledger_service.
+    public func serviceDatabaseURL() throws -> String {
+        try databaseURL(orDev: .service)
+    }
+
+    /// The console's login (`ledger console`): DATABASE_URL; else the dev cluster's, in
+    /// ledger_console.
+    public func consoleDatabaseURL() throws -> String {
+        try databaseURL(orDev: .console)
+    }
+
+    /// DATABASE_URL; else, in a clone where `ledger dev` ran, its cluster's URL for
+    /// `login` (the developer's own for the commands typed at the keyboard, whose acts are
+    /// recorded under it; the API's login when a demo.json older than the per-surface
+    /// logins has no such field).
+    private func databaseURL(orDev login: DevLogin) throws -> String {
         if let url = string(.databaseURL) { return url }
-        if let url = devClusterURL(.service) { return url }
+        if let url = devClusterURL(login) ?? devClusterURL(.service) { return url }
         throw ConfigurationError(setting: .databaseURL,
             problem: "is not set: point it at PostgreSQL (postgresql://user@host:port/db), or run `make run` (`ledger dev`), which creates a local database that commands run in this folder then find by themselves")
     }
@@ -105,10 +125,32 @@ extension LedgerEnvironment {
 }
 
 extension LedgerEnvironment {
-    /// Where the console listens: LEDGER_CONSOLE_ADDRESS, else 127.0.0.1:8081 outside
-    /// production; nil when it is off.
-    public func consoleAddress() throws -> (host: String, port: Int)? {
-        guard let text = string(.consoleAddress) ?? (isProduction ? nil : "127.0.0.1:8081"), text != "off" else { return nil }
+    /// A listener on `host:port` with the limits the settings give (threads, queue, sizes,
+    /// timeouts, connections in all and per address, trusted proxies): the API's, and the
+    /// console's with fewer threads.
+    public func serverConfiguration(host: String, port: Int) throws -> HTTPServerConfiguration {
+        HTTPServerConfiguration(
+            host: host, port: port, threads: try positiveInt(.httpThreads),
+            networkThreads: try positiveInt(.networkThreads),
+            maxQueuedRequests: try positiveInt(.maxQueuedRequests),
+            maxRequestsPerClient: try positiveInt(.maxRequestsPerClient),
+            maxBodyBytes: try positiveInt(.maxBodyBytes), maxHeaderBytes: try positiveInt(.maxHeaderBytes),
+            connectionTimeoutSeconds: try positiveInt(.connectionTimeout),
+            requestHeadTimeoutSeconds: try positiveSeconds(.requestHeadTimeout),
+            requestBodyTimeoutSeconds: try positiveSeconds(.requestBodyTimeout),
+            maxConnections: try positiveInt(.maxConnections),
+            maxConnectionsPerAddress: try positiveInt(.maxConnectionsPerAddress),
+            trustedProxies: try trustedProxies())
+    }
+
+    /// The console's address when LEDGER_CONSOLE_ADDRESS is unset.
+    public static let defaultConsoleAddress = "127.0.0.1:8081"
+
+    /// Where the console listens: LEDGER_CONSOLE_ADDRESS, else 127.0.0.1:8081 (outside
+    /// production, or `always`: `ledger console` runs for nothing else); nil when it is off.
+    public func consoleAddress(always: Bool = false) throws -> (host: String, port: Int)? {
+        guard let text = string(.consoleAddress) ?? (isProduction && !always ? nil : Self.defaultConsoleAddress), text != "off"
+        else { return nil }
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port),
               colon != text.startIndex else {
             throw ConfigurationError(setting: .consoleAddress, problem: "must be HOST:PORT or off, got \(text.debugDescription)")

@@ -13,7 +13,9 @@ import Observability
 ///   console points to `ledger replay`;
 /// - the webhook signing key: the webhook sender runs beside the projector in
 ///   `ledger project`, and subscriptions are added and their secrets rotated by
-///   `ledger admin webhook`; nothing in `ledger serve` (API or console) signs a message.
+///   `ledger admin webhook`; nothing in `ledger serve` signs a message;
+/// - the console's key: the console is a process of its own, `ledger console`, with a
+///   database login of its own (ledger_console) that the API never holds.
 ///
 /// In production `ledger serve` refuses to start with any of them in its environment; in
 /// development it warns, so that the console's rebuild can still be tried by hand.
@@ -35,6 +37,8 @@ public enum SecretPlacement {
                holder: "`ledger project` and `ledger replay`, whose role alone writes the projections"),
         Secret(setting: .webhookKey, what: "the webhook signing key",
                holder: "`ledger project`, whose webhook sender signs the messages (and `ledger admin webhook add|rotate-secret`)"),
+        Secret(setting: .consoleSecret, what: "the console's key for its forms' tokens",
+               holder: "`ledger console`, the console's own process"),
     ]
 
     /// The secrets of another process that `environment` holds (set and not empty).
