@@ -30,7 +30,8 @@
 #   LEDGER_BIN outside the clone would not find them. The repository itself is not touched.
 # - DATABASE_URL, LEDGER_MIGRATION_DATABASE_URL, every other LEDGER_* and PG* variable are
 #   unset, so that commands find the dev cluster through `.ledger/demo.json` exactly as a
-#   newcomer's would. LEDGER_OPERATOR is `docs-check` (what README's export provides).
+#   newcomer's would: `ledger admin` acts as the login `ledger dev` made for the account
+#   running the check (LEDGER_OPERATOR unset too).
 # - The docs say 127.0.0.1:8080. When 8080 is free it is used; otherwise a free port is
 #   chosen, given to `ledger dev` as LEDGER_PORT, and `127.0.0.1:8080` is rewritten in the
 #   blocks. The same for the operations listener's 127.0.0.1:9464 (LEDGER_METRICS_ADDRESS:
@@ -185,7 +186,6 @@ http_port=$("${blocks_py[@]}" free-port --prefer 8080 --avoid 18181 --avoid 5448
 metrics_port=$("${blocks_py[@]}" free-port --prefer 9464 --avoid 18181 --avoid 54481 --avoid 9465 --avoid "$http_port")
 pg_port=$("${blocks_py[@]}" free-port --avoid 18181 --avoid 54481 --avoid 9465 --avoid "$http_port" --avoid "$metrics_port")
 export PATH="$work/bin:$work/.build/release:$PATH"
-export LEDGER_OPERATOR=docs-check
 export LEDGER_SQL_DIR="$repo/sql"
 export LEDGER_PORT="$http_port"
 export LEDGER_DEV_POSTGRES_PORT="$pg_port"

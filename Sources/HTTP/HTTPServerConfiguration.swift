@@ -46,6 +46,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// eighth of this, 503 and closed at once (`AddressConnections`). Trusted proxies are
     /// not limited: the clients behind them are theirs to limit.
     public var maxConnectionsPerAddress: Int
+    /// `maxConnections` unless set.
+    public static let defaultMaxConnections = 1024
     /// The reverse proxies whose `X-Forwarded-For` names the client (`HTTPRequest.remoteAddress`).
     public var trustedProxies: TrustedProxies = .none
 
@@ -62,7 +64,7 @@ public struct HTTPServerConfiguration: Sendable {
         connectionTimeoutSeconds: Int = 30,
         requestHeadTimeoutSeconds: Double = 10,
         requestBodyTimeoutSeconds: Double = 30,
-        maxConnections: Int = 1024,
+        maxConnections: Int = defaultMaxConnections,
         maxConnectionsPerAddress: Int = 64,
         trustedProxies: TrustedProxies = .none,
         admissionClient: (@Sendable (HTTPHeaders) -> String?)? = nil

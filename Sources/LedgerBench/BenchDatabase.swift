@@ -1,3 +1,4 @@
+import Crypto
 import EventStore
 import Foundation
 import LedgerCLI
@@ -45,5 +46,27 @@ enum BenchDatabase {
         try Migrator(migrations: try environment.migrations()).migrate(on: try PostgresConnection(conninfo: url)) { _ in }
         BenchOutput.line("database: \(name) on \(components.host ?? "?"):\(components.port ?? 5432), \(made ? "made for this run" : "reused (made by an earlier run)")")
         return url
+    }
+
+    /// The login the benchmark's API runs as on database `url` (one it made): a member of
+    /// `ledger_service` alone, as `ledger serve` runs, so that the log's checks of who
+    /// may append what (migration 0013) are measured as production pays them, where the
+    /// superuser skips them. Made on the server when missing, with a new password each run.
+    static func apiLogin(on url: String) throws -> String {
+        let admin = try PostgresConnection(conninfo: url)
+        let login = "ledger_bench_api"
+        if try admin.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [login]).rowCount == 0 {
+            do {
+                try admin.query("CREATE ROLE \(login) LOGIN IN ROLE ledger_service")
+            } catch let error as PostgresError where error.sqlState == "42710" {
+                // Made meanwhile by another benchmark on the same server.
+            }
+        }
+        let password = Hex.encode(SecureRandom.bytes(16))
+        try admin.setPassword(role: login, password: password)
+        guard let apiURL = PostgresURL.with(user: login, password: password, url) else {
+            throw UsageError("cannot name the login \(login) in DATABASE_URL")
+        }
+        return apiURL
     }
 }

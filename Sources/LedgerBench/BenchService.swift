@@ -31,7 +31,10 @@ final class BenchService: Sendable {
                                      readyMaxLag: Int64(try environment.int(.readyMaxLag)), cursorSecret: SecureRandom.bytes(32),
                                      readReplicaURLs: readReplicaURLs)
         context.start()
-        server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: threads),
+        // Every client of a benchmark is on 127.0.0.1: the share per address is for strangers
+        // on the internet, and would cap the load a benchmark offers at 64 connections.
+        server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: threads,
+                                                                   maxConnectionsPerAddress: HTTPServerConfiguration.defaultMaxConnections),
                             router: LedgerAPI.router(context), logger: logger, metrics: metrics)
         try server.start()
     }

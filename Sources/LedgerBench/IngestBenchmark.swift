@@ -48,9 +48,12 @@ enum IngestBenchmark {
         let url = try BenchDatabase.prepare("ledger_bench_ingest", reuse: false, environment: environment)
         let connection = try PostgresConnection(conninfo: url)
 
-        let service = try BenchService(url: url, environment: environment)
+        let service = try BenchService(url: try BenchDatabase.apiLogin(on: url), environment: environment)
         defer { service.shutdown() }
-        let setupPosition = try setUp(service.store)
+        // The project and its key are operators' acts, which the API's login may not append.
+        let setupStore = EventStore(conninfo: url)
+        let setupPosition = try setUp(setupStore)
+        setupStore.close()
         // Ingestion checks projects against the billing projection, so the projector must
         // have folded the project and the key before the first batch.
         let projector = BenchProjector(url: url)

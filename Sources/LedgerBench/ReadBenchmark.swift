@@ -70,7 +70,7 @@ enum ReadBenchmark {
             return 0
         }
 
-        let service = try BenchService(url: url, environment: environment)
+        let service = try BenchService(url: try BenchDatabase.apiLogin(on: url), environment: environment)
         defer { service.shutdown() }
         try measureReads(service: service, url: url, log: log, options: options)
         return 0

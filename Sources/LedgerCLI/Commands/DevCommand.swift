@@ -98,7 +98,7 @@ public enum DevCommand: LedgerCommand {
             _ = try pg.start()
             if !wasRunning { started = pg }
             adminURL = try pg.createDatabase(name: "ledger")
-            let made = DevLogins(superuserPassword: pg.superuserPassword ?? "", user: environment.values["USER"])
+            let made = DevLogins(superuserPassword: pg.superuserPassword ?? "", user: ProcessInfo.processInfo.userName)
             serviceURL = made.url(.service, on: adminURL)
             consoleDatabaseURL = made.url(.console, on: adminURL)
             operatorURL = made.url(.operator, on: adminURL)
