@@ -62,6 +62,10 @@ struct ConsoleTests {
     final class Harness {
         let f: AdminFixture
         let server: HTTPServer
+        /// The console's own, on a login in `ledger_console` alone, as `ledger console`
+        /// runs: every test here proves the role lets the console do what it does.
+        let consoleStore: EventStore
+        let consolePool: PostgresPool
         let clock = ManualClock("2026-11-15T12:00:00Z")
         let settings: ConsoleSettings
         /// `proxied`: the console is behind a proxy on 127.0.0.1 (LEDGER_TRUSTED_PROXIES), so
@@ -69,6 +73,8 @@ struct ConsoleTests {
         init(lockout: ConsoleLockout.Limits = .init(), proxied: Bool = false, https: Bool = false,
              configure: (inout ConsoleSettings) -> Void = { _ in }) throws {
             f = try AdminFixture()
+            consolePool = PostgresPool(conninfo: f.db.consoleURL, maximumConnections: 4)
+            consoleStore = EventStore(conninfo: f.db.consoleURL, connections: consolePool)
             let clock = self.clock
             var settings = ConsoleSettings(secret: Array("a console secret of the tests, 32+ bytes".utf8),
                                            lockout: ConsoleLockout(limits: lockout), now: clock.read)
@@ -78,7 +84,7 @@ struct ConsoleTests {
             self.settings = settings
             server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4,
                                                                        trustedProxies: proxied ? try TrustedProxies(parsing: "127.0.0.1") : .none),
-                                router: Console(database: LedgerDatabase(store: f.store, connections: f.pool), settings: settings).router(),
+                                router: Console(database: LedgerDatabase(store: consoleStore, connections: consolePool), settings: settings).router(),
                                 logger: Logger(minimumLevel: .error, sink: MemoryLogSink()))
             try server.start()
         }
@@ -95,6 +101,8 @@ struct ConsoleTests {
         }
         deinit {
             server.shutdown(gracePeriod: 1)
+            consoleStore.close()
+            consolePool.closeIdle()
             f.shutdown()
         }
     }

@@ -63,7 +63,7 @@ public struct LedgerEnvironment: Sendable {
 
 extension LedgerEnvironment.Setting {
     public static let databaseURL = Self(name: "DATABASE_URL", defaultValue: nil,
-        help: "PostgreSQL URL the service, projector and commands use. `ledger dev` creates a local cluster when it is unset.")
+        help: "PostgreSQL URL of the process's own login: the API's (ledger_service), the console's (ledger_console), the projector's (ledger_projector) or an operator's (ledger_operator, for `ledger admin` and the other commands). `ledger dev` creates a local cluster and a login of each when it is unset.")
     public static let projectorDatabaseURL = Self(name: "LEDGER_PROJECTOR_DATABASE_URL", defaultValue: nil,
         help: "URL of a login in ledger_projector, the role that alone writes the projections: `ledger project` and `ledger replay` use it (default: DATABASE_URL), and `ledger serve` gives it to the console's rebuilds (none without it). docs/security.md.")
     public static let migrationDatabaseURL = Self(name: "LEDGER_MIGRATION_DATABASE_URL", defaultValue: nil,
@@ -71,7 +71,7 @@ extension LedgerEnvironment.Setting {
     public static let archiveDirectory = Self(name: "LEDGER_ARCHIVE_DIR", defaultValue: nil,
         help: "Where `ledger archive` wrote its files: the projector reads them to rebuild a projection once old partitions are archived.")
     public static let consoleAddress = Self(name: "LEDGER_CONSOLE_ADDRESS", defaultValue: nil,
-        help: "HOST:PORT of the operator console's own listener (never the public port), or `off`. Default 127.0.0.1:8081; off in production unless set.")
+        help: "HOST:PORT of `ledger console`'s listener (never the API's port). Default 127.0.0.1:8081; `ledger dev` takes `off` to run no console.")
     public static let consoleSecret = Self(name: "LEDGER_CONSOLE_SECRET", defaultValue: nil,
         help: "Key (at least 32 characters) the console signs its session cookies with; required in production when the console runs. Elsewhere a random one per process; `ledger dev` keeps one in LEDGER_DATA_DIR.")
     public static let consoleURL = Self(name: "LEDGER_CONSOLE_URL", defaultValue: nil,
@@ -134,7 +134,7 @@ extension LedgerEnvironment.Setting {
     public static let webhookKey = Self(name: "LEDGER_WEBHOOK_KEY", defaultValue: nil,
         help: "Key (at least 32 characters) every webhook subscription's signing secret is derived from; required to add or rotate one. `ledger dev` keeps one in LEDGER_DATA_DIR, which commands find when this is unset.")
     public static let operatorName = Self(name: "LEDGER_OPERATOR", defaultValue: nil,
-        help: "Who runs `ledger admin …` (recorded on every event it appends); defaults to USER.")
+        help: "When set, the operator `ledger admin …` must be running as: acts are recorded under the database login (DATABASE_URL's user), and a different name here is refused (operator_not_login).")
     public static let sessionSecret = Self(name: "LEDGER_SESSION_SECRET", defaultValue: nil,
         help: "Key (at least 32 characters) the identity service signs session cookies with (JWT, HS256); the App Store offer and transactions need it. `ledger dev` keeps one in LEDGER_DATA_DIR.")
     public static let publicOrigin = Self(name: "LEDGER_PUBLIC_ORIGIN", defaultValue: "https://app.screenrig.ai",

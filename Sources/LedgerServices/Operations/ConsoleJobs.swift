@@ -127,10 +127,13 @@ public final class ConsoleJobs: Sendable {
               try projectorPool?.read({ try ProjectionSchema.swappable([projection.schema], on: $0) }).isEmpty == false else {
             throw RebuildRefusal.needsProjectorRole
         }
-        let store = database.store
+        // The record of a swap is the projector's to append, as `ledger replay`'s is: the
+        // console's role may append only the acts its pages offer (migration 0013).
         let record: @Sendable ([ProjectionDifferences], String, String, String) throws -> Int64 = { differences, name, reason, key in
-            try ProjectionDifferences.record(differences, store: store, actor: Actor(.operator, name), reason: reason,
-                                             requestID: "console-" + Hex.encode(SecureRandom.bytes(8)), key: key, attempts: 5)
+            let store = EventStore(conninfo: conninfo)
+            defer { store.close() }
+            return try ProjectionDifferences.record(differences, store: store, actor: Actor(.operator, name), reason: reason,
+                                                    requestID: "console-" + Hex.encode(SecureRandom.bytes(8)), key: key, attempts: 5)
         }
         let id = UUID().uuidString.lowercased()
         let started = rebuild.withLock { current -> Bool in
