@@ -35,8 +35,8 @@
 # - The docs say 127.0.0.1:8080. When 8080 is free it is used; otherwise a free port is
 #   chosen, given to `ledger dev` as LEDGER_PORT, and `127.0.0.1:8080` is rewritten in the
 #   blocks. The same for the operations listener's 127.0.0.1:9464 (LEDGER_METRICS_ADDRESS:
-#   /metrics, and /readyz with positions). LEDGER_DEV_POSTGRES_PORT is always a free port
-#   (15000-29999).
+#   /metrics, and /readyz with positions). The console's 8081 too (LEDGER_CONSOLE_ADDRESS;
+#   no block names it). LEDGER_DEV_POSTGRES_PORT is always a free port (15000-29999).
 # - `make run` is what the harness stands in for: it starts `ledger dev` itself, waits for
 #   its banner ("ledger is running at …", printed after demo.json is written) and for
 #   /readyz to answer 200, as a newcomer does before typing the next command.
@@ -184,12 +184,16 @@ chmod 755 "$work/bin/curl"
 
 http_port=$("${blocks_py[@]}" free-port --prefer 8080 --avoid 18181 --avoid 54481)
 metrics_port=$("${blocks_py[@]}" free-port --prefer 9464 --avoid 18181 --avoid 54481 --avoid 9465 --avoid "$http_port")
-pg_port=$("${blocks_py[@]}" free-port --avoid 18181 --avoid 54481 --avoid 9465 --avoid "$http_port" --avoid "$metrics_port")
+# The console (`ledger console`, a child of `ledger dev`): 8081 when free; no block names
+# its address, so nothing is rewritten.
+console_port=$("${blocks_py[@]}" free-port --prefer 8081 --avoid 18181 --avoid 54481 --avoid 9465 --avoid "$http_port" --avoid "$metrics_port")
+pg_port=$("${blocks_py[@]}" free-port --avoid 18181 --avoid 54481 --avoid 9465 --avoid "$http_port" --avoid "$metrics_port" --avoid "$console_port")
 export PATH="$work/bin:$work/.build/release:$PATH"
 export LEDGER_SQL_DIR="$repo/sql"
 export LEDGER_PORT="$http_port"
 export LEDGER_DEV_POSTGRES_PORT="$pg_port"
 export LEDGER_METRICS_ADDRESS="127.0.0.1:$metrics_port"
+export LEDGER_CONSOLE_ADDRESS="127.0.0.1:$console_port"
 
 "${blocks_py[@]}" extract --out "$work/blocks" --port "$http_port" --metrics-port "$metrics_port" "${files[@]}" >"$work/manifest" || exit 2
 log "$(wc -l <"$work/manifest") shell blocks in ${files[*]}"
@@ -207,7 +211,7 @@ cd "$work"
 # ignored, and SIGINT is how this script (like Ctrl-C) stops `ledger dev`.
 env --default-signal=INT,QUIT ledger dev >"$work/dev.log" 2>&1 </dev/null &
 dev_pid=$!
-log "ledger dev (pid $dev_pid): API on 127.0.0.1:$http_port, operations on 127.0.0.1:$metrics_port, PostgreSQL on 127.0.0.1:$pg_port, in $work"
+log "ledger dev (pid $dev_pid): API on 127.0.0.1:$http_port, operations on 127.0.0.1:$metrics_port, console on 127.0.0.1:$console_port, PostgreSQL on 127.0.0.1:$pg_port, in $work"
 
 deadline=$((SECONDS + ${DOCS_CHECK_START_TIMEOUT:-90}))
 until grep -q 'ledger is running at' "$work/dev.log" 2>/dev/null; do

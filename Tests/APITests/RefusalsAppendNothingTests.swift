@@ -146,22 +146,21 @@ struct RefusalsAppendNothingTests {
         #expect(Self.expected.subtracting(provoked).isEmpty, "not provoked: \(Self.expected.subtracting(provoked).sorted())")
     }
 
-    @Test("N: past the notification rate, 429 rate_limited with Retry-After, and nothing appended")
+    @Test("N: past the notification rate of payloads that do not verify, 429 rate_limited with Retry-After, and nothing appended")
     func rateLimitedNotifications() throws {
         let f = try BillingFixture(notificationsPerSecond: 0.5)
         defer { f.shutdown() }
         let token = try f.org("acme")
+        // A payload that Apple did not sign: another authority's key, so it parses and fails.
+        let forged = TestAppStoreSigner(authority: TestCertificateAuthority(name: "Not Apple")).notification(type: "DID_RENEW", transaction: signer.transaction(appAccountToken: token))
         var limited: (status: Int, body: JSONValue, headers: HTTPHeaders)?
         for _ in 0..<20 where limited == nil {
-            let note = signer.notification(type: "DID_RENEW", transaction: signer.transaction(appAccountToken: token))
             let head = try f.service.store.log.headPosition()
-            let r = try f.notify(note)
-            if r.status == 429 {
-                limited = r
-                #expect(try f.service.store.log.headPosition() == head)
-            }
+            let r = try f.notify(forged)
+            #expect(try f.service.store.log.headPosition() == head)
+            if r.status == 429 { limited = r }
         }
-        let r = try #require(limited, "twenty notifications at once stayed under 0.5 a second")
+        let r = try #require(limited, "twenty forged notifications at once stayed under 0.5 a second")
         #expect(r.body["code"] == "rate_limited")
         #expect(r.headers["Retry-After"].flatMap(Int.init) ?? 0 >= 1)
     }

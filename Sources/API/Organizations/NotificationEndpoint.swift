@@ -8,7 +8,8 @@ import LedgerServices
 
 /// N1–N8: App Store Server Notifications V2, at one URL for production and one for
 /// sandbox. Decode → verify → `AppStoreNotificationAct` (the organization, `AppStoreDecider`,
-/// an append deduplicated on the notification's UUID) → acknowledge.
+/// an append deduplicated on the notification's UUID) → acknowledge. Only a body that does
+/// not decode or verify counts against its address's rate (N8).
 enum NotificationEndpoint {
     struct Body: Decodable { var signedPayload: String }
 
@@ -21,16 +22,23 @@ enum NotificationEndpoint {
 
     static func handle(_ request: HTTPRequest, environment path: String, context: ServiceContext, settings: AppStoreSettings,
                        limiter: RateLimiter) throws -> HTTPResponse {
-        if let wait = limiter.admit(request.remoteAddress) {                                   // N8
-            throw Problem(status: 429, code: "rate_limited", detail: "too many notifications from \(request.remoteAddress); retry later",
-                          retryAfter: wait)
-        }
-        let body = try request.decodeJSON(Body.self)
+        // N8, as Apple's own traffic needs it: only what does not verify is rate-limited. A
+        // notification Apple signed is never refused for load (Apple may not retry a 4xx, and
+        // a burst is what arrives after an outage): it is recorded, or a 503 asks Apple to
+        // send it again (docs/appstore.md, "Answers that lose no notification").
         let verified: AppStoreNotification
         do {
+            let body = try request.decodeJSON(Body.self)
             verified = try context.verifyingAppStore("notification") { () throws(AppStoreError) in try settings.verifier.verifyNotification(body.signedPayload) }             // N2
         } catch {
-            throw Problem(status: 422, code: "app_store_transaction_invalid", detail: "\(error.code.rawValue): \(error.message)")
+            if let wait = limiter.admit(request.remoteAddress) {
+                throw Problem(status: 429, code: "rate_limited",
+                              detail: "too many notifications that do not verify from \(request.remoteAddress); retry later", retryAfter: wait)
+            }
+            if let problem = error as? Problem { throw problem }
+            let refusal = error as? AppStoreError
+            throw Problem(status: 422, code: "app_store_transaction_invalid",
+                          detail: refusal.map { "\($0.code.rawValue): \($0.message)" } ?? "\(error)")
         }
         let notification = AppStoreDecider.Notification(
             notificationUUID: verified.notificationUUID, type: verified.notificationType, subtype: verified.subtype,
