@@ -4,7 +4,8 @@ import TestSupport
 
 /// N3, N4, T5, O12 on generated sequences of Apple's facts about one subscription across
 /// month boundaries: purchases and renewals, ends (EXPIRED, REFUND, REVOKE), reversals of
-/// a refund (the same transaction signed again), revoked copies, delivered in any order.
+/// a refund (the same transaction signed again), revoked copies, failed renewals (billing
+/// retry, grace periods), delivered in any order.
 @Suite("App Store subscription facts (generated sequences)", .bounded)
 struct SubscriptionFactsTests {
     static let day: Int64 = 86_400_000_000
@@ -19,7 +20,7 @@ struct SubscriptionFactsTests {
         while !days.isEmpty {
             let signed = Timestamp(microseconds: start.microseconds + Int64(days.removeFirst()) * day + 3_600_000_000)!
             let position = Int64(facts.count + 1)
-            switch random.int(0...5) {
+            switch random.int(0...6) {
             case 0, 1:   // a purchase or renewal, for a year so that no lapse interferes
                 let t = SubscriptionFact.Transaction(transactionID: "t\(position)", productID: "p", plan: random.pick([.plus, .premium]),
                                                      purchase: signed, expires: Timestamp(microseconds: signed.microseconds + 365 * day)!,
@@ -34,6 +35,9 @@ struct SubscriptionFactsTests {
                 var t = transactions.last!
                 t.revoked = signed
                 facts.append(SubscriptionFact(.transaction(t), signed: signed, position: position))
+            case 6:   // DID_FAIL_TO_RENEW: billing retry, or a grace period of up to 16 days
+                let grace = random.int(0...1) == 0 ? nil : Timestamp(microseconds: signed.microseconds + Int64(random.int(1...16)) * day)!
+                facts.append(SubscriptionFact(.renewalFailed(graceUntil: grace), signed: signed, position: position))
             default:
                 facts.append(SubscriptionFact(.end, signed: signed, position: position))
             }
@@ -86,19 +90,36 @@ struct SubscriptionFactsTests {
             let last = facts.map(\.signed).max()!
             let timeline = PlanTimeline(s.changes)
             // The reference: in signed order, the last fact that counts decides (an older
-            // transaction changes nothing; a revoked one ends it).
-            var active = false
-            var latest: Timestamp?
+            // transaction changes nothing; a revoked one ends it; a failed renewal of a live
+            // subscription puts it in billing retry, or a grace period while it lasts, until
+            // a new transaction renews it; the latest one signed again recovers nothing).
+            enum State: Equatable { case none, active, ended, failed(grace: Timestamp?) }
+            var state = State.none
+            var latest: SubscriptionFact.Transaction?
             for fact in facts.sorted(by: { $0.signed < $1.signed }) {
                 switch fact.kind {
-                case .end: active = false
+                case .end: state = .ended
+                case .renewalFailed(let grace):
+                    if state == .active || state != .ended && state != .none { state = .failed(grace: grace) }
                 case .transaction(let t):
-                    if let latest, t.purchase < latest { continue }
-                    latest = t.purchase
-                    active = t.revoked == nil
+                    if let latest, t.purchase < latest.purchase { continue }
+                    let again = latest?.transactionID == t.transactionID
+                    latest = t
+                    if t.revoked != nil {
+                        state = .ended
+                    } else if !(again && state != .ended && state != .none) {
+                        state = .active
+                    }
                 }
             }
-            #expect(s.status(at: last) == (active ? .active : .ended), "\(facts)")
+            let expected: SubscriptionStatus
+            switch state {
+            case .none, .ended: expected = .ended
+            case .active: expected = .active
+            case .failed(let grace): expected = grace.map { last < $0 } == true ? .inGracePeriod : .inBillingRetry
+            }
+            #expect(s.status(at: last) == expected, "\(facts)")
+            let active = state != .none && state != .ended
             if active {
                 #expect(timeline.plan(at: last) != nil, "active without a plan: \(facts)")
             } else {
@@ -166,6 +187,8 @@ struct ReferencePlans {
                 case .end:
                     remove()
                     granting = false
+                case .renewalFailed:
+                    break   // the generated transactions expire after the probes: a grace period changes no plan here
                 case .transaction(let t):
                     if let l = latest, t.purchase < l.purchase { continue }
                     let again = latest?.transactionID == t.transactionID

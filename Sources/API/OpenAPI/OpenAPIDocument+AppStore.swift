@@ -1,3 +1,4 @@
+import LedgerDomain
 import LedgerJSON
 
 extension OpenAPIDocument {
@@ -17,8 +18,8 @@ extension OpenAPIDocument {
         ], required: ["current", "level"])
         let subscription = object([
             "original_transaction_id": ["type": "string"], "product_id": ["type": "string"], "plan": ["type": "string"],
-            "status": ["type": "string", "enum": ["active", "expired", "ended"],
-                       "description": "ended: by Apple (EXPIRED, GRACE_PERIOD_EXPIRED, REFUND, REVOKE) or a revoked transaction; expired: its latest transaction's expiry has passed without a renewal."],
+            "status": ["type": "string", "enum": .array(SubscriptionStatus.allCases.map { .string($0.rawValue) }),
+                       "description": "ended: by Apple (EXPIRED, GRACE_PERIOD_EXPIRED, REFUND, REVOKE) or a revoked transaction; expired: its latest transaction's expiry has passed without a renewal; in_grace_period: Apple could not renew it (DID_FAIL_TO_RENEW, GRACE_PERIOD) and the plan is kept until the grace period ends; in_billing_retry: Apple could not renew it and is retrying the payment, the plan lapsed at its expiry."],
             "expires_at": ["type": ["string", "null"], "format": "date-time"],
             "environment": ["type": "string", "enum": ["Production", "Sandbox", "Xcode"]],
             "held_by_reader": ["type": "boolean", "description": "Whether the person asking is the one who bought it."],

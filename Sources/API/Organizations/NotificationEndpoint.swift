@@ -42,7 +42,8 @@ enum NotificationEndpoint {
         }
         let notification = AppStoreDecider.Notification(
             notificationUUID: verified.notificationUUID, type: verified.notificationType, subtype: verified.subtype,
-            signedDate: verified.signedDate, environment: verified.environment, transaction: verified.transaction.map(AppStoreTransactionFacts.init))
+            signedDate: verified.signedDate, environment: verified.environment, transaction: verified.transaction.map(AppStoreTransactionFacts.init),
+            gracePeriodExpires: verified.renewalInfo?.gracePeriodExpiresDate)
         let act = AppStoreNotificationAct(notification, receivedAt: path, products: settings.catalog)
         let uuid = ExternalID.text(verified.notificationUUID)
         let metadata = EventMetadata(actor: Actor(.apple, "app-store-server-notifications"), requestID: request.requestID,

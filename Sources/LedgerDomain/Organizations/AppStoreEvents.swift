@@ -71,6 +71,35 @@ public struct AppStoreSubscriptionEnded: DomainEvent {
     }
 }
 
+/// `appstore.renewal_failed`, on `appstore-sub-<originalTransactionId>`: Apple could not
+/// renew the subscription (`DID_FAIL_TO_RENEW`). With a grace period (subtype
+/// `GRACE_PERIOD`) the subscriber keeps the plan until `grace_period_expires_date`; without
+/// one the subscription is in billing retry and its plan lapses at its expiry as usual.
+/// A renewal signed later (`DID_RENEW`, `BILLING_RECOVERY`) ends the billing issue; an
+/// end (`EXPIRED`, `GRACE_PERIOD_EXPIRED`) ends the subscription (N4).
+public struct AppStoreRenewalFailed: DomainEvent {
+    public static let type = "appstore.renewal_failed"
+    public var orgID: String
+    public var originalTransactionID: String
+    /// Until when the subscriber keeps the plan (Apple's `gracePeriodExpiresDate`); nil when
+    /// the subscription has no grace period (billing retry).
+    public var gracePeriodExpiresDate: Timestamp?
+    public var signedDate: Timestamp
+    public var notificationUUID: String
+    enum CodingKeys: String, CodingKey {
+        case orgID = "org_id", originalTransactionID = "original_transaction_id"
+        case gracePeriodExpiresDate = "grace_period_expires_date", signedDate = "signed_date", notificationUUID = "notification_uuid"
+    }
+    public init(orgID: String, originalTransactionID: String, gracePeriodExpiresDate: Timestamp?, signedDate: Timestamp,
+                notificationUUID: String) {
+        self.orgID = orgID
+        self.originalTransactionID = originalTransactionID
+        self.gracePeriodExpiresDate = gracePeriodExpiresDate
+        self.signedDate = signedDate
+        self.notificationUUID = notificationUUID
+    }
+}
+
 /// `appstore.notification_acknowledged`, on `appstore-notifications` (N6): a verified
 /// notification that changes nothing (another type, a product that is not a plan, no
 /// organization), kept so that it is deduplicated and can be found.

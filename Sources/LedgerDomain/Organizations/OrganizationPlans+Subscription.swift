@@ -20,6 +20,16 @@ extension OrganizationPlans {
         /// Ended by a notification (N4) or by the revocation of its latest transaction,
         /// and not renewed since.
         public private(set) var ended = false
+        /// Apple could not renew it, and has not renewed it since (`DID_FAIL_TO_RENEW`):
+        /// `graceUntil` when the subscriber keeps the plan in a grace period; nil in billing
+        /// retry.
+        public private(set) var billingIssue: BillingIssue?
+
+        /// A failed renewal not yet recovered.
+        public struct BillingIssue: Sendable, Equatable {
+            public var signed: Timestamp
+            public var graceUntil: Timestamp?
+        }
 
         /// The subscription's latest transaction.
         public struct Latest: Sendable, Equatable {
@@ -40,12 +50,21 @@ extension OrganizationPlans {
                     if setsPlan { decided.append(PlanTimeline.Change(at: fact.signed, order: fact.position, plan: nil)) }
                     setsPlan = false
                     ended = true
+                    billingIssue = nil
+                case .renewalFailed(let graceUntil):
+                    // Only a live subscription can fail to renew; after an end it changes nothing.
+                    if !ended && latest != nil { billingIssue = BillingIssue(signed: fact.signed, graceUntil: graceUntil) }
                 case .transaction(let t):
                     // The same transaction signed again has the same purchase date: it is the latest still.
                     if let latest, t.purchase < latest.purchase { continue }
                     let again = latest?.transactionID == t.transactionID
                     latest = Latest(productID: t.productID, plan: t.plan, transactionID: t.transactionID, purchase: t.purchase,
                                     expires: t.expires)
+                    // A transaction purchased after the failure is the renewal that recovers it
+                    // (`DID_RENEW`, `BILLING_RECOVERY`); the same one signed again is not.
+                    if !again, let issue = billingIssue, t.purchase >= issue.signed || t.expires.map({ $0 > issue.signed }) == true {
+                        billingIssue = nil
+                    }
                     if t.revoked != nil {
                         // A revoked transaction never makes the subscription active: it ends it, as REFUND does.
                         if setsPlan { decided.append(PlanTimeline.Change(at: fact.signed, order: fact.position, plan: nil)) }
@@ -66,14 +85,22 @@ extension OrganizationPlans {
                 }
             }
             if setsPlan, let expires = latest?.expires {
-                lapse = PlanTimeline.Change(at: max(expires, decided.last?.at ?? expires), order: .max, plan: nil)
+                // In a grace period the plan is kept until Apple's grace period ends.
+                let until = max(expires, billingIssue?.graceUntil ?? expires)
+                lapse = PlanTimeline.Change(at: max(until, decided.last?.at ?? until), order: .max, plan: nil)
             }
         }
 
-        /// O12: `ended` (N4, or its latest transaction was revoked), `expired` (its latest
-        /// transaction's `expiresDate` has passed), else `active`.
+        /// O12: `ended` (N4, or its latest transaction was revoked); after a failed renewal
+        /// `in_grace_period` until Apple's grace period ends, then `in_billing_retry` until
+        /// a renewal or an end; `expired` (its latest transaction's `expiresDate` has
+        /// passed); else `active`.
         public func status(at instant: Timestamp) -> SubscriptionStatus {
             if ended { return .ended }
+            if let issue = billingIssue {
+                if let grace = issue.graceUntil, instant < grace { return .inGracePeriod }
+                return .inBillingRetry
+            }
             if let expires = latest?.expires, expires <= instant { return .expired }
             return latest == nil ? .ended : .active
         }
@@ -81,8 +108,12 @@ extension OrganizationPlans {
 }
 
 /// An App Store subscription's status, as the offer and the webhooks show it.
-public enum SubscriptionStatus: String, Sendable, Hashable, Codable {
+public enum SubscriptionStatus: String, Sendable, Hashable, Codable, CaseIterable {
     case active, expired, ended
+    /// Apple could not renew it, and the subscriber keeps the plan until the grace period ends.
+    case inGracePeriod = "in_grace_period"
+    /// Apple could not renew it and is retrying the payment: the plan lapsed at its expiry.
+    case inBillingRetry = "in_billing_retry"
 }
 
 /// One fact about an App Store subscription, as recorded in the log.
@@ -91,6 +122,8 @@ public struct SubscriptionFact: Sendable, Hashable {
         case transaction(Transaction)
         /// EXPIRED, GRACE_PERIOD_EXPIRED, REFUND or REVOKE (N4).
         case end
+        /// DID_FAIL_TO_RENEW: in a grace period until `graceUntil`, or in billing retry (nil).
+        case renewalFailed(graceUntil: Timestamp?)
     }
 
     public struct Transaction: Sendable, Hashable {

@@ -112,6 +112,13 @@ final class OrganizationsBatch {
             let none = PostgresNull()
             changes.append([e.originalTransactionID, p, "end", none, none, none, none, none, e.signedDate.microseconds, e.reason, true, none])
             auditEntry(event, e.orgID, "App Store subscription \(e.originalTransactionID) ended (\(e.reason))")
+        case AppStoreRenewalFailed.type:
+            let e = try event.decode(AppStoreRenewalFailed.self)
+            let none = PostgresNull()
+            changes.append([e.originalTransactionID, p, "renewal_failed", none, none, none, none, e.gracePeriodExpiresDate?.microseconds,
+                            e.signedDate.microseconds, "DID_FAIL_TO_RENEW", true, none])
+            auditEntry(event, e.orgID, "App Store subscription \(e.originalTransactionID): Apple could not renew it ("
+                       + (e.gracePeriodExpiresDate.map { "grace period until \($0.iso8601)" } ?? "billing retry") + ")")
         case AppStoreNotificationAcknowledged.type:
             let e = try event.decode(AppStoreNotificationAcknowledged.self)
             if acknowledged[e.notificationUUID] == nil {

@@ -59,8 +59,11 @@ public struct OrganizationsReadModel: Sendable {
                     func instant(_ column: Int) -> Timestamp? { r.int64(column).flatMap { Timestamp(microseconds: $0) } }
                     let signed = instant(9) ?? .minimum
                     let position = try r.requireInt64(12)
-                    if try r.requireString(3) == "end" {
+                    let kind = try r.requireString(3)
+                    if kind == "end" {
                         facts[original, default: []].append(SubscriptionFact(.end, signed: signed, position: position))
+                    } else if kind == "renewal_failed" {
+                        facts[original, default: []].append(SubscriptionFact(.renewalFailed(graceUntil: instant(8)), signed: signed, position: position))
                     } else if let plan = r.string(6).flatMap(Plan.init(rawValue:)) {
                         let revoked = instant(11)
                         let t = SubscriptionFact.Transaction(

@@ -141,6 +141,32 @@ struct NotificationRuleTests {
         #expect(try f.notify(signer.notification(type: "TEST", environment: "Sandbox")).status == 200)
     }
 
+    @Test("DID_FAIL_TO_RENEW in a grace period: recorded, the subscription in_grace_period with its plan kept; a renewal after it (BILLING_RECOVERY) makes it active")
+    func failedRenewalInGracePeriod() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        let token = try f.org("acme")
+        let bought = note("SUBSCRIBED", subtype: "INITIAL_BUY", tx(token, .plus, id: "t1", signed: "2026-11-10T00:00:00Z"), signed: "2026-11-10T00:00:00Z")
+        #expect(try f.notify(bought).body["outcome"] == "applied")
+        let grace = t("2026-12-31T00:00:00Z")
+        let renewal = signer.renewalInfo(originalTransactionID: "o1", environment: "Sandbox", signedDate: t("2026-11-14T00:00:00Z"),
+                                         extra: ["gracePeriodExpiresDate": .integer(grace.microseconds / 1_000), "isInBillingRetryPeriod": true])
+        let failed = signer.notification(type: "DID_FAIL_TO_RENEW", subtype: "GRACE_PERIOD",
+                                         transaction: tx(token, .plus, id: "t1", signed: "2026-11-14T00:00:00Z", purchased: "2026-11-10T00:00:00Z"),
+                                         renewal: renewal, environment: "Sandbox", signedDate: t("2026-11-14T00:00:00Z"))
+        let r = try f.notify(failed)
+        #expect(r.status == 200 && r.body["outcome"] == "grace_period", "\(r.body)")
+        try f.settle()
+        let offer = try f.offer("acme", as: f.session("alice", org: "acme")).body
+        #expect(offer["subscription"]?["status"] == "in_grace_period" && offer["plan"]?["current"] == "plus", "\(offer)")
+        let recovered = note("DID_RENEW", subtype: "BILLING_RECOVERY", tx(token, .plus, id: "t2", signed: "2026-11-15T00:00:00Z"),
+                             signed: "2026-11-15T00:00:00Z")
+        #expect(try f.notify(recovered).body["outcome"] == "applied")
+        try f.settle()
+        let after = try f.offer("acme", as: f.session("alice", org: "acme")).body
+        #expect(after["subscription"]?["status"] == "active" && after["plan"]?["current"] == "plus", "\(after)")
+    }
+
     @Test("a notification delivered twice is acknowledged twice and recorded once")
     func deduplicated() throws {
         let f = try BillingFixture()

@@ -160,4 +160,29 @@ struct AppStoreDeciderTests {
             try AppStoreDecider.notification(Self.notification("DID_RENEW"), receivedAt: "production", orgID: "org1", products: Self.products)
         }
     }
+
+    @Test("DID_FAIL_TO_RENEW records a failed renewal: a grace period with Apple's date when the subtype says so, else billing retry")
+    func failedRenewal() throws {
+        let grace = Timestamp(microseconds: Self.now.microseconds + 16 * 86_400_000_000)!
+        var withGrace = Self.notification("DID_FAIL_TO_RENEW")
+        withGrace.subtype = "GRACE_PERIOD"
+        withGrace.gracePeriodExpires = grace
+        let graced = try AppStoreDecider.notification(withGrace, receivedAt: "sandbox", orgID: "org1", products: Self.products)
+        #expect(graced.outcome == "grace_period")
+        let event = try graced.decision.events[0].decode(AppStoreRenewalFailed.self)
+        #expect(event.gracePeriodExpiresDate == grace && event.orgID == "org1")
+        #expect(graced.decision.idempotencyKey == "apple-notification:n-1")
+
+        // Without the subtype, a grace date in the renewal info is not Apple's word on access.
+        var retry = Self.notification("DID_FAIL_TO_RENEW")
+        retry.gracePeriodExpires = grace
+        let retried = try AppStoreDecider.notification(retry, receivedAt: "sandbox", orgID: "org1", products: Self.products)
+        #expect(retried.outcome == "billing_retry")
+        #expect(try retried.decision.events[0].decode(AppStoreRenewalFailed.self).gracePeriodExpiresDate == nil)
+        // As any notification: another product, no organization: acknowledged only.
+        #expect(try AppStoreDecider.notification(Self.notification("DID_FAIL_TO_RENEW", product: "p.coins"), receivedAt: "sandbox",
+                                                 orgID: "org1", products: Self.products).outcome.hasPrefix("ignored"))
+        #expect(try AppStoreDecider.notification(Self.notification("DID_FAIL_TO_RENEW"), receivedAt: "sandbox",
+                                                 orgID: nil, products: Self.products).outcome.hasPrefix("ignored"))
+    }
 }

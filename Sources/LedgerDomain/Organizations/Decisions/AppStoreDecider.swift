@@ -80,6 +80,8 @@ public enum AppStoreDecider {
                                                "OFFER_REDEEMED", "RENEWAL_EXTENDED", "REFUND_REVERSED"]
     /// N4: types that end the subscription.
     public static let ending: Set<String> = ["EXPIRED", "GRACE_PERIOD_EXPIRED", "REFUND", "REVOKE"]
+    /// Apple could not renew: billing retry, or a grace period with the subtype `GRACE_PERIOD`.
+    public static let failedRenewal = "DID_FAIL_TO_RENEW"
 
     /// A verified notification, as the rules need it.
     public struct Notification: Sendable, Hashable {
@@ -89,15 +91,18 @@ public enum AppStoreDecider {
         public var signedDate: Timestamp
         public var environment: String
         public var transaction: AppStoreTransactionFacts?
+        /// The signed renewal info's `gracePeriodExpiresDate`, when it has one.
+        public var gracePeriodExpires: Timestamp?
 
         public init(notificationUUID: String, type: String, subtype: String?, signedDate: Timestamp, environment: String,
-                    transaction: AppStoreTransactionFacts?) {
+                    transaction: AppStoreTransactionFacts?, gracePeriodExpires: Timestamp? = nil) {
             self.notificationUUID = notificationUUID
             self.type = type
             self.subtype = subtype
             self.signedDate = signedDate
             self.environment = environment
             self.transaction = transaction
+            self.gracePeriodExpires = gracePeriodExpires
         }
 
         /// Deduplicated on its UUID (N decision): a second delivery appends nothing.
@@ -112,11 +117,15 @@ public enum AppStoreDecider {
     }
 
     /// How the answer names what a notification's event records: `applied` (a
-    /// transaction), `ended`, or `ignored: <reason>` (acknowledged only).
+    /// transaction), `ended`, `grace_period` or `billing_retry` (a failed renewal), or
+    /// `ignored: <reason>` (acknowledged only).
     public static func outcome(type: String, data: JSONValue) -> String {
         switch type {
         case AppStoreNotificationAcknowledged.type: return "ignored: " + (data["reason"]?.stringValue ?? "")
         case AppStoreSubscriptionEnded.type: return "ended"
+        case AppStoreRenewalFailed.type:
+            if let grace = data["grace_period_expires_date"], grace != .null { return "grace_period" }
+            return "billing_retry"
         default: return "applied"
         }
     }
@@ -136,10 +145,22 @@ public enum AppStoreDecider {
             return NotificationOutcome(decision: Decision(PendingEvent(e, on: "appstore-notifications", occurredAt: n.signedDate),
                                                           idempotencyKey: n.idempotencyKey))
         }
-        guard applying.contains(n.type) || ending.contains(n.type) else { return acknowledged("type \(n.type) changes no plan") }
+        guard applying.contains(n.type) || ending.contains(n.type) || n.type == failedRenewal else {
+            return acknowledged("type \(n.type) changes no plan")
+        }
         guard let t = n.transaction else { return acknowledged("no signed transaction") }
         guard let plan = products.plan(ofProduct: t.productID) else { return acknowledged("product \(t.productID) is not a plan") }
         guard let orgID else { return acknowledged("names no organization") }
+        if n.type == failedRenewal {
+            // A grace period only when Apple says so (the subtype) and says until when: the
+            // date comes from the signed renewal info, never from a guess of ours.
+            let grace = n.subtype == "GRACE_PERIOD" ? n.gracePeriodExpires : nil
+            let e = AppStoreRenewalFailed(orgID: orgID, originalTransactionID: ExternalID.value(t.originalTransactionID),
+                                          gracePeriodExpiresDate: grace, signedDate: n.signedDate,
+                                          notificationUUID: ExternalID.value(n.notificationUUID))
+            return NotificationOutcome(decision: Decision(PendingEvent(e, on: t.stream, occurredAt: n.signedDate),
+                                                          idempotencyKey: n.idempotencyKey))
+        }
         if ending.contains(n.type) {
             let e = AppStoreSubscriptionEnded(orgID: orgID, originalTransactionID: ExternalID.value(t.originalTransactionID),
                                               reason: n.type, signedDate: n.signedDate, notificationUUID: ExternalID.value(n.notificationUUID))
