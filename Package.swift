@@ -30,6 +30,9 @@ let package = Package(
         .target(name: "Projections", dependencies: ["ProjectionEngine", "EventStore", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto"]),
         .target(name: "Outbound", dependencies: ["CCurl", "Crypto"]),
         .target(name: "WebhookSigning", dependencies: ["Crypto"]),
+        // A client of Apple's App Store Server API (issue 34): the In-App Purchase key's JWT,
+        // retries, paging, and every signed value verified before it is returned.
+        .target(name: "AppStoreServerAPI", dependencies: ["Outbound", "AppStore", "Crypto", "LedgerJSON", "LedgerDomain"]),
         .target(name: "Workers", dependencies: ["WebhookSigning", "Outbound", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "Crypto"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CSocket", "Crypto", "LedgerJSON", "Observability"]),
         // A minimal HTTP/1.1 client of our own, for benchmarks and tests only: it re-sends a
