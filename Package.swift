@@ -33,6 +33,8 @@ let package = Package(
         // A client of Apple's App Store Server API (issue 34): the In-App Purchase key's JWT,
         // retries, paging, and every signed value verified before it is returned.
         .target(name: "AppStoreServerAPI", dependencies: ["Outbound", "AppStore", "Crypto", "LedgerJSON", "LedgerDomain"]),
+        // A stand-in for Apple's App Store Server API on loopback, for tests and `ledger dev`.
+        .target(name: "AppStoreServerStandIn", dependencies: ["AppStore", "HTTP", "Crypto", "LedgerJSON", "LedgerDomain", "Observability"]),
         .target(name: "Workers", dependencies: ["WebhookSigning", "Outbound", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "Crypto"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CSocket", "Crypto", "LedgerJSON", "Observability"]),
         // A minimal HTTP/1.1 client of our own, for benchmarks and tests only: it re-sends a
