@@ -30,6 +30,11 @@ let package = Package(
         .target(name: "Projections", dependencies: ["ProjectionEngine", "EventStore", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto"]),
         .target(name: "Outbound", dependencies: ["CCurl", "Crypto"]),
         .target(name: "WebhookSigning", dependencies: ["Crypto"]),
+        // A client of Apple's App Store Server API (issue 34): the In-App Purchase key's JWT,
+        // retries, paging, and every signed value verified before it is returned.
+        .target(name: "AppStoreServerAPI", dependencies: ["Outbound", "AppStore", "Crypto", "LedgerJSON", "LedgerDomain"]),
+        // A stand-in for Apple's App Store Server API on loopback, for tests and `ledger dev`.
+        .target(name: "AppStoreServerStandIn", dependencies: ["AppStore", "HTTP", "Crypto", "LedgerJSON", "LedgerDomain", "Observability"]),
         .target(name: "Workers", dependencies: ["WebhookSigning", "Outbound", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "Crypto"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CSocket", "Crypto", "LedgerJSON", "Observability"]),
         // A minimal HTTP/1.1 client of our own, for benchmarks and tests only: it re-sends a
@@ -58,6 +63,8 @@ let package = Package(
         .testTarget(name: "APITests", dependencies: ["LedgerServices", "API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "ProjectionEngine", "Projections", "Workers", "WebhookSigning", "Threads"]),
         .testTarget(name: "LedgerServicesTests", dependencies: ["LedgerServices", "Projections", "ProjectionEngine", "EventStore", "Postgres", "LedgerDomain", "TestSupport"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "TestSupport", "LedgerJSON", "LedgerDomain", "Crypto"]),
+        .testTarget(name: "AppStoreServerAPITests", dependencies: ["AppStoreServerAPI", "AppStoreServerStandIn", "AppStore", "Outbound", "TestSupport",
+                                                                   "LedgerJSON", "LedgerDomain", "Crypto"]),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "TestSupport", "HTTP", "Observability", "Crypto"]),
         .testTarget(name: "WebhooksTests", dependencies: ["WebhookSigning", "Outbound", "TestSupport", "Crypto", "LedgerCLI"]),
         .testTarget(name: "LedgerBenchTests", dependencies: ["LedgerBench", "TestSupport"]),

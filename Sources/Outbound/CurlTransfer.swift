@@ -20,6 +20,8 @@ final class CurlTransfer {
     /// receiver says is not ours to record (docs/webhooks.md), only that it said it.
     var digest = SHA256Hasher()
     var received = 0
+    /// The answer's bytes, when the request keeps them (nil otherwise).
+    var kept: [UInt8]?
     /// Set by the open-socket callback when it refused an address.
     var refusal: OutboundError?
 
@@ -28,6 +30,7 @@ final class CurlTransfer {
         scheme = try policy.check(url: request.url)
         self.policy = policy
         self.completion = completion
+        kept = request.keepsAnswer ? [] : nil
         guard let easy = curl_easy_init() else { throw OutboundError(.failed, "libcurl could not make a handle") }
         self.easy = easy
         body = .allocate(capacity: max(request.body.count, 1))
@@ -103,7 +106,18 @@ final class CurlTransfer {
         ledger_curl_getinfo_string(easy, CURLINFO_PRIMARY_IP, &ip)
         let latency = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         return .success(OutboundResponse(status: status, bodySHA256: Hex.encode(digest.digestAndRestart()), bodyBytes: received,
-                                         latency: latency, remoteAddress: ip.map { String(cString: $0) }))
+                                         latency: latency, remoteAddress: ip.map { String(cString: $0) }, body: kept,
+                                         retryAfter: kept == nil ? nil : header("Retry-After")))
+    }
+}
+
+extension CurlTransfer {
+    /// The value of the last response's header `name`, if it sent one.
+    func header(_ name: String) -> String? {
+        var found: UnsafeMutablePointer<curl_header>?
+        // Origin 1 is CURLH_HEADER (a plain server header); request -1 is the last response.
+        guard curl_easy_header(easy, name, 0, 1, -1, &found) == CURLHE_OK, let value = found?.pointee.value else { return nil }
+        return String(cString: value)
     }
 }
 
@@ -115,7 +129,9 @@ private func curlWrite(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ coun
     let bytes = size * count
     transfer.received += bytes
     guard transfer.received <= OutboundClient.maximumAnswerBytes else { return 0 }
-    transfer.digest.update(UnsafeRawBufferPointer(start: data, count: bytes))
+    let chunk = UnsafeRawBufferPointer(start: data, count: bytes)
+    transfer.digest.update(chunk)
+    transfer.kept?.append(contentsOf: chunk)
     return bytes
 }
 

@@ -6,6 +6,10 @@ public struct OutboundRequest: Sendable {
     public var body: [UInt8]
     /// Seconds for the whole exchange, connecting included.
     public var timeout: Double
+    /// Whether the answer's bytes (at most `OutboundClient.maximumAnswerBytes`) and its
+    /// `Retry-After` are kept in the response: for clients of an API that must read what it
+    /// answered (the App Store Server API). Off for webhooks, whose answers are not ours to keep.
+    public var keepsAnswer = false
 
     public init(method: String = "POST", url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
                 timeout: Double = 10) {
@@ -18,8 +22,8 @@ public struct OutboundRequest: Sendable {
 }
 
 /// The answer to an `OutboundRequest`: its status, its body's digest and length, how long
-/// it took. Never the body: nothing that reads an answer here needs more, and what is not
-/// kept cannot end up in the log.
+/// it took. Not the body, unless the request asked for it (`keepsAnswer`): a webhook's
+/// sender needs no more, and what is not kept cannot end up in the log.
 public struct OutboundResponse: Sendable, Equatable {
     public var status: Int
     /// The SHA-256 of the whole body, lowercase hex: what an operator can match against
@@ -31,8 +35,15 @@ public struct OutboundResponse: Sendable, Equatable {
     public var latency: Double
     /// The address connected to.
     public var remoteAddress: String?
+    /// The answer's bytes, only when the request asked to keep them (`keepsAnswer`).
+    public var body: [UInt8]?
+    /// The answer's `Retry-After` header, only when the request asked to keep the answer.
+    public var retryAfter: String?
 
-    public init(status: Int, bodySHA256: String, bodyBytes: Int, latency: Double, remoteAddress: String?) {
+    public init(status: Int, bodySHA256: String, bodyBytes: Int, latency: Double, remoteAddress: String?,
+                body: [UInt8]? = nil, retryAfter: String? = nil) {
+        self.body = body
+        self.retryAfter = retryAfter
         self.status = status
         self.bodySHA256 = bodySHA256
         self.bodyBytes = bodyBytes
