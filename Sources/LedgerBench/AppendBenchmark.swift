@@ -40,7 +40,6 @@ enum AppendBenchmark {
             throw UsageError("--events, --writers, --window and --ceiling-rows must be positive, --streams at least --writers, --preload not negative")
         }
         let url = try BenchDatabase.prepare("ledger_bench_append", reuse: false, environment: environment)
-        let connection = try PostgresConnection(conninfo: url)
         let run = String(UUID().uuidString.prefix(8)).lowercased()
         let payloads = (0..<options.events).map { payload(sequence: $0) }
         let streamOf = (0..<options.events).map { $0 % options.streams }

@@ -46,7 +46,6 @@ enum IngestBenchmark {
         guard options.batches > 0, options.concurrency > 0 else { throw UsageError("--batches and --concurrency must be positive") }
         guard (1...1_000).contains(options.batchSize) else { throw UsageError("--batch-size must be 1 to 1000 (the endpoint's limit)") }
         let url = try BenchDatabase.prepare("ledger_bench_ingest", reuse: false, environment: environment)
-        let connection = try PostgresConnection(conninfo: url)
 
         let service = try BenchService(url: try BenchDatabase.apiLogin(on: url), environment: environment)
         defer { service.shutdown() }

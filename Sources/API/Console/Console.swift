@@ -63,7 +63,7 @@ public struct Console: Sendable {
         add("GET", "/projections/rebuild") { request in try self.page(request, role: .viewer) { try self.rebuildPage(request, $0) } }
         add("POST", "/projections/rebuild/decide") { request in try self.act(request) { try self.decideRebuild(request, $0) } }
         router.setProblemShape(forPathsUnder: "/") { problem in
-            HTML.page(title: problem.title ?? "Error", body: "<p class=\"error\" role=\"alert\">\(HTML.escape(problem.detail))</p>",
+            HTML.page(title: problem.title, body: "<p class=\"error\" role=\"alert\">\(HTML.escape(problem.detail))</p>",
                       status: problem.status)
         }
         return router
