@@ -17,6 +17,7 @@ struct SecretPlacementTests {
         ("LEDGER_PROJECTOR_DATABASE_URL", "`ledger project` and `ledger replay`"),
         ("LEDGER_WEBHOOK_KEY", "`ledger project`"),
         ("LEDGER_CONSOLE_SECRET", "`ledger console`"),
+        ("LEDGER_APPSTORE_API_KEYS", "`ledger project`"),
     ]
 
     static func logger() -> (Logger, MemoryLogSink) {

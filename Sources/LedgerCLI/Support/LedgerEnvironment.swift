@@ -152,6 +152,8 @@ extension LedgerEnvironment.Setting {
         help: "`production` (also when unset) or `development`, exactly; anything else is a startup error. Development allows what production refuses: App Store test roots, plain-http webhooks to loopback, the console by default, secrets made per process (docs/security.md). `ledger dev`, and commands in a clone that use its cluster, run as development.")
     public static let appStoreExtraRoots = Self(name: "LEDGER_APPSTORE_EXTRA_ROOTS", defaultValue: nil,
         help: "Colon-separated DER or PEM files of roots trusted for App Store JWS besides Apple Root CA - G3 (a test CA, Xcode's StoreKit test certificate); ignored when LEDGER_ENVIRONMENT is production.")
+    public static let appStoreAPIKeys = Self(name: "LEDGER_APPSTORE_API_KEYS", defaultValue: nil,
+        help: "A JSON file of the In-App Purchase keys the ledger asks Apple's App Store Server API with, one entry per app and environment (docs/appstore-server-api.md, \"Configuration\"); its .p8 files beside it or named by absolute paths. Never in the log; `ledger serve` refuses it in production.")
     public static let checkpointKeyFile = Self(name: "LEDGER_CHECKPOINT_KEY_FILE", defaultValue: nil,
         help: "PEM file of the Ed25519 key the active projector signs the log's checkpoints with (`ledger checkpoint-key create`); no checkpoints when unset. `ledger dev` keeps one in LEDGER_DATA_DIR.")
     public static let checkpointOrigin = Self(name: "LEDGER_CHECKPOINT_ORIGIN", defaultValue: "ledger",
@@ -172,7 +174,7 @@ extension LedgerEnvironment.Setting {
         .connectionTimeout, .maxConnections, .maxConnectionsPerAddress, .poolSize, .logLevel, .readyMaxLag, .readDatabaseURLs, .readMaxLagEvents,
         .readMaxLagSeconds, .pollInterval,
         .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .sessionSecret, .webhookKey, .publicOrigin, .appStoreBundleID, .appStoreProducts, .schoolDomains,
-        .notificationRate, .operatorName, .environment, .appStoreExtraRoots, .checkpointKeyFile, .checkpointOrigin, .checkpointEvents,
+        .notificationRate, .operatorName, .environment, .appStoreExtraRoots, .appStoreAPIKeys, .checkpointKeyFile, .checkpointOrigin, .checkpointEvents,
         .checkpointSeconds, .checkpointDirectory, .publicCheckpoints,
     ]
 }

@@ -15,7 +15,10 @@ import Observability
 ///   `ledger project`, and subscriptions are added and their secrets rotated by
 ///   `ledger admin webhook`; nothing in `ledger serve` signs a message;
 /// - the console's key: the console is a process of its own, `ledger console`, with a
-///   database login of its own (ledger_console) that the API never holds.
+///   database login of its own (ledger_console) that the API never holds;
+/// - the In-App Purchase keys (LEDGER_APPSTORE_API_KEYS): they can ask Apple anything about
+///   every subscriber, extend renewals and answer refund requests; what asks Apple runs
+///   beside the projector.
 ///
 /// In production `ledger serve` refuses to start with any of them in its environment; in
 /// development it warns, so that the console's rebuild can still be tried by hand.
@@ -39,6 +42,8 @@ public enum SecretPlacement {
                holder: "`ledger project`, whose webhook sender signs the messages (and `ledger admin webhook add|rotate-secret`)"),
         Secret(setting: .consoleSecret, what: "the console's key for its forms' tokens",
                holder: "`ledger console`, the console's own process"),
+        Secret(setting: .appStoreAPIKeys, what: "the In-App Purchase keys that call Apple's App Store Server API",
+               holder: "`ledger project`, whose jobs ask Apple (and the `ledger appstore` commands that do)"),
     ]
 
     /// The secrets of another process that `environment` holds (set and not empty).

@@ -1,0 +1,71 @@
+import AppStore
+import AppStoreServerAPI
+import Foundation
+import LedgerJSON
+
+extension LedgerEnvironment {
+    /// The App Store Server API configurations of LEDGER_APPSTORE_API_KEYS (empty when it is
+    /// unset): a JSON file
+    ///
+    ///     {"apps": [{"bundle_id": "ai.screenrig.app", "environment": "production",
+    ///                "issuer_id": "…", "key_id": "ABC123DEFG", "private_key_file": "AuthKey_ABC123DEFG.p8",
+    ///                "app_apple_id": 1234567890}]}
+    ///
+    /// `environment` is `production` or `sandbox`, or, outside production, `local` with a
+    /// `base_url` (a stand-in, trusted under the development policy). A relative
+    /// `private_key_file` is read beside the JSON file. Every problem names the entry and
+    /// the field, and nothing of a key is ever printed.
+    public func appStoreServerAPIConfigurations() throws -> [AppStoreServerAPIConfiguration] {
+        guard let path = string(.appStoreAPIKeys) else { return [] }
+        func problem(_ text: String) -> ConfigurationError { ConfigurationError(setting: .appStoreAPIKeys, problem: text) }
+        guard let data = FileManager.default.contents(atPath: path) else { throw problem("names \(path), which cannot be read") }
+        guard let document = try? JSONValue.parse(Array(data)), let apps = document["apps"]?.arrayValue else {
+            throw problem("names \(path), which is not a JSON object with an \"apps\" array")
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        var seen: Set<String> = []
+        return try apps.enumerated().map { index, app in
+            func field(_ name: String) throws -> String {
+                guard let value = app[name]?.stringValue, !value.isEmpty else {
+                    throw problem("apps[\(index)] has no \(name) (a non-empty string)")
+                }
+                return value
+            }
+            let bundleID = try field("bundle_id")
+            let environmentName = try field("environment")
+            let environment: AppStoreServerAPIEnvironment
+            var policy = AppStoreEnvironmentPolicy.production
+            switch environmentName {
+            case "production": environment = .production
+            case "sandbox": environment = .sandbox
+            case "local" where !isProduction:
+                environment = .local(baseURL: try field("base_url"))
+                policy = try appStorePolicy()
+            case "local": throw problem("apps[\(index)] (\(bundleID)): a local stand-in is refused in production")
+            default: throw problem("apps[\(index)] (\(bundleID)): environment must be production or sandbox, got \(environmentName.debugDescription)")
+            }
+            guard seen.insert(bundleID + " " + environmentName).inserted else {
+                throw problem("apps[\(index)]: \(bundleID) in \(environmentName) is configured twice")
+            }
+            let keyPath = try field("private_key_file")
+            let keyURL = keyPath.hasPrefix("/") ? URL(fileURLWithPath: keyPath) : directory.appendingPathComponent(keyPath)
+            guard let keyData = FileManager.default.contents(atPath: keyURL.path) else {
+                throw problem("apps[\(index)] (\(bundleID)): private_key_file \(keyURL.path) cannot be read")
+            }
+            let credentials: AppStoreServerAPICredentials
+            do {
+                credentials = try AppStoreServerAPICredentials(issuerID: try field("issuer_id"), keyID: try field("key_id"), bundleID: bundleID,
+                                                               privateKeyPEM: String(decoding: keyData, as: UTF8.self))
+            } catch let error as AppStoreServerAPIError {
+                throw problem("apps[\(index)] (\(bundleID)): private_key_file \(keyURL.path) is not an In-App Purchase key (\(error.code))")
+            }
+            var appAppleID: Int64?
+            if let value = app["app_apple_id"], value != .null {
+                guard let id = value.int64Value, id > 0 else { throw problem("apps[\(index)] (\(bundleID)): app_apple_id must be a positive integer") }
+                appAppleID = id
+            }
+            return AppStoreServerAPIConfiguration(credentials: credentials, environment: environment, appAppleID: appAppleID,
+                                                  verificationPolicy: policy)
+        }
+    }
+}
