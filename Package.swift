@@ -34,7 +34,7 @@ let package = Package(
         // retries, paging, and every signed value verified before it is returned.
         .target(name: "AppStoreServerAPI", dependencies: ["Outbound", "AppStore", "Crypto", "LedgerJSON", "LedgerDomain"]),
         // A stand-in for Apple's App Store Server API on loopback, for tests and `ledger dev`.
-        .target(name: "AppStoreServerStandIn", dependencies: ["AppStore", "HTTP", "Crypto", "LedgerJSON", "LedgerDomain", "Observability"]),
+        .target(name: "AppStoreServerStandIn", dependencies: ["AppStore", "HTTP", "Outbound", "Crypto", "LedgerJSON", "LedgerDomain", "Observability"]),
         .target(name: "Workers", dependencies: ["WebhookSigning", "Outbound", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "Crypto"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CSocket", "Crypto", "LedgerJSON", "Observability"]),
         // A minimal HTTP/1.1 client of our own, for benchmarks and tests only: it re-sends a
@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Crypto", "TestSupport", "Threads"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["ProjectionEngine", "Projections", "EventStore", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "BenchHTTP", "Observability", "LedgerJSON", "TestSupport"]),
-        .testTarget(name: "APITests", dependencies: ["LedgerServices", "API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "ProjectionEngine", "Projections", "Workers", "WebhookSigning", "Threads"]),
+        .testTarget(name: "APITests", dependencies: ["LedgerServices", "API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "ProjectionEngine", "Projections", "Workers", "WebhookSigning", "Threads", "AppStoreServerAPI", "AppStoreServerStandIn", "Outbound"]),
         .testTarget(name: "LedgerServicesTests", dependencies: ["LedgerServices", "Projections", "ProjectionEngine", "EventStore", "Postgres", "LedgerDomain", "TestSupport"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "TestSupport", "LedgerJSON", "LedgerDomain", "Crypto"]),
         .testTarget(name: "AppStoreServerAPITests", dependencies: ["AppStoreServerAPI", "AppStoreServerStandIn", "AppStore", "Outbound", "TestSupport",
