@@ -254,7 +254,9 @@ while IFS=$'\t' read -r name file line action reason; do
     block_started=${EPOCHREALTIME/,/.}
     # In the background and waited for, so that a signal to this script is handled at once;
     # timeout(1) puts the block in a process group of its own, which cleanup can end.
-    (exec timeout -k 5 "$block_timeout" bash -euo pipefail "$work/blocks/$name") >"$out" 2>&1 </dev/null &
+    # A block's `mktemp` lands in the check's own folder, removed with it.
+    mkdir -p "$work/tmp"
+    (export TMPDIR="$work/tmp"; exec timeout -k 5 "$block_timeout" bash -euo pipefail "$work/blocks/$name") >"$out" 2>&1 </dev/null &
     block_pid=$!
     status=0
     wait "$block_pid" || status=$?

@@ -74,7 +74,13 @@ public final class Chromium: @unchecked Sendable {
         kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
-        try? FileManager.default.removeItem(atPath: profile)
+        // Chromium's helper processes outlive the browser by a moment and may still write
+        // into the profile: remove it until it stays removed.
+        let profile = self.profile
+        _ = Poll.until(timeout: 5, interval: 0.05) {
+            try? FileManager.default.removeItem(atPath: profile)
+            return !FileManager.default.fileExists(atPath: profile)
+        }
     }
 
     /// Sends a command and returns its `result`; a protocol error throws.
