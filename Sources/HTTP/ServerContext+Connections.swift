@@ -40,7 +40,7 @@ extension ServerContext {
     /// clients are many): the same for the accept loop, which counts a connection in,
     /// and for the close notification, which counts it out.
     func addressKey(_ peer: String) -> String? {
-        configuration.trustedProxies.contains(peer) ? nil : AddressConnections.key(of: peer)
+        configuration.trustedProxies.contains(peer) ? nil : ClientNetwork.key(of: peer)
     }
 
     /// Writes a whole response to the socket behind libmicrohttpd's back, for the cases it

@@ -26,7 +26,7 @@ extension ServerContext {
     /// (`admissionClient`), else its address (an IPv6 address by its /64).
     func clientKey(of state: RequestState) -> String {
         if let client = configuration.admissionClient?(state.headers) { return "client:" + client }
-        return "address:" + AddressConnections.key(of: state.remoteAddress)
+        return "address:" + ClientNetwork.key(of: state.remoteAddress)
     }
 
     func dispatch(_ match: Router.Match, state: RequestState, connection: OpaquePointer) -> Bool {

@@ -116,10 +116,10 @@ struct AddressLimitTests {
 
     @Test("the counted address is the IPv4 address, the IPv4 one of a mapped IPv6 address, or an IPv6 address's /64")
     func keys() {
-        #expect(AddressConnections.key(of: "203.0.113.7") == "203.0.113.7")
-        #expect(AddressConnections.key(of: "::ffff:203.0.113.7") == "203.0.113.7")
-        #expect(AddressConnections.key(of: "2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
-        #expect(AddressConnections.key(of: "2001:db8:1:2:ffff:ffff:ffff:ffff") == "2001:db8:1:2::/64")
-        #expect(AddressConnections.key(of: "2001:db8:1:3::1") != AddressConnections.key(of: "2001:db8:1:2::1"))
+        #expect(ClientNetwork.key(of: "203.0.113.7") == "203.0.113.7")
+        #expect(ClientNetwork.key(of: "::ffff:203.0.113.7") == "203.0.113.7")
+        #expect(ClientNetwork.key(of: "2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
+        #expect(ClientNetwork.key(of: "2001:db8:1:2:ffff:ffff:ffff:ffff") == "2001:db8:1:2::/64")
+        #expect(ClientNetwork.key(of: "2001:db8:1:3::1") != ClientNetwork.key(of: "2001:db8:1:2::1"))
     }
 }

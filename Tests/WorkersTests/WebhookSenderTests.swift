@@ -139,7 +139,7 @@ struct WebhookSenderTests {
         try Self.plan(f, "pro")
         try f.settle()
         let message = try #require(try f.rows("SELECT message_id FROM proj_webhooks.deliveries WHERE sequence = 1").first?.first ?? nil)
-        // As the sender wrote attempts before issue 52: the answer's first KiB in the event.
+        // As the sender wrote attempts before the digest: the answer's first KiB in the event.
         let old: JSONValue = ["webhook_id": "hook", "sequence": 1, "message_id": .string(message), "attempt": 1, "outcome": "delivered",
                               "status": 200, "latency_ms": 7, "excerpt": "what the receiver said, kept before the digest"]
         _ = try f.store.append(AppendRequest(EventToAppend(stream: WebhookDeliveryDecider.stream("hook"), type: WebhookDeliveryAttempted.type,

@@ -28,7 +28,7 @@ final class AddressConnections: Sendable {
     /// Connections an address may still open once the server is past three quarters full.
     var modestShare: Int { max(1, perAddress / 8) }
 
-    /// Counts one more connection of `address` (a key from `key(of:)`) when the limits
+    /// Counts one more connection of `address` (a key from `ClientNetwork.key(of:)`) when the limits
     /// allow it; `false` (nothing counted) else. `reported` is the server's count of open
     /// connections, which also holds those no address is counted for (a trusted proxy's):
     /// the fuller of the two counts decides, and neither counts a connection twice.
@@ -54,7 +54,4 @@ final class AddressConnections: Sendable {
 
     /// Connections `address` holds now.
     func count(_ address: String) -> Int { state.withLock { $0.counts[address, default: 0] } }
-
-    /// The key an address literal is counted under (`ClientNetwork`).
-    static func key(of address: String) -> String { ClientNetwork.key(of: address) }
 }

@@ -30,7 +30,7 @@ public struct WebhookDeliveryAttempted: DomainEvent {
     public var answerSHA256: String?
     /// The answer body's length in bytes, when there was an answer.
     public var answerBytes: Int64?
-    /// The answer's first KiB, as events recorded before the digest carry it (issue 52):
+    /// The answer's first KiB, as events recorded before the digest carry it (docs/security.md, "Third-party bytes in the log"):
     /// read so that they still decode and fold, never written again (no initializer sets
     /// it) and never projected.
     public private(set) var excerpt: String?
