@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "BenchHTTP", dependencies: ["HTTP"]),
         // The application layer: billing views and the acts every front end shares, below the
         // API, the console and the CLI alike (docs/architecture.md).
-        .target(name: "LedgerServices", dependencies: ["EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "LedgerJSON", "Observability", "Crypto"]),
+        .target(name: "LedgerServices", dependencies: ["AppStore", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "LedgerJSON", "Observability", "Crypto"]),
         .target(name: "API", dependencies: ["LedgerServices", "HTTP", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "AppStore"]),
         .target(name: "LedgerCLI", dependencies: ["LedgerServices", "API", "HTTP", "Outbound", "WebhookSigning", "Workers", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore", "AppStoreServerAPI"]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),

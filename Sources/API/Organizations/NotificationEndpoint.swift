@@ -40,16 +40,9 @@ enum NotificationEndpoint {
             throw Problem(status: 422, code: "app_store_transaction_invalid",
                           detail: refusal.map { "\($0.code.rawValue): \($0.message)" } ?? "\(error)")
         }
-        let notification = AppStoreDecider.Notification(
-            notificationUUID: verified.notificationUUID, type: verified.notificationType, subtype: verified.subtype,
-            signedDate: verified.signedDate, environment: verified.environment, transaction: verified.transaction.map(AppStoreTransactionFacts.init),
-            gracePeriodExpires: verified.renewalInfo?.gracePeriodExpiresDate)
-        let act = AppStoreNotificationAct(notification, receivedAt: path, products: settings.catalog)
+        let act = AppStoreNotificationAct(AppStoreDecider.Notification(verified), receivedAt: path, products: settings.catalog)
         let uuid = ExternalID.text(verified.notificationUUID)
-        let metadata = EventMetadata(actor: Actor(.apple, "app-store-server-notifications"), requestID: request.requestID,
-                                     correlationID: ExternalID.value(verified.notificationUUID),
-                                     extra: ["notification_type": .string(ExternalID.text(verified.notificationType)),
-                                             "subtype": verified.subtype.map { .string(ExternalID.text($0)) } ?? .null])
+        let metadata = AppStoreNotificationAct.metadata(for: verified, source: .delivered(requestID: request.requestID))
         return try context.perform(act, metadata: metadata) { outcome, decision in
             let named: String
             switch outcome {

@@ -69,11 +69,3 @@ enum TransactionEndpoint {
         Problem(status: 422, code: "app_store_transaction_invalid", detail: detail)
     }
 }
-
-extension AppStoreTransactionFacts {
-    init(_ t: AppStoreTransaction) {
-        self.init(transactionID: t.transactionID, originalTransactionID: t.originalTransactionID, productID: t.productID,
-                  purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, revocationDate: t.revocationDate,
-                  signedDate: t.signedDate, environment: t.environment, appAccountToken: t.appAccountToken)
-    }
-}
