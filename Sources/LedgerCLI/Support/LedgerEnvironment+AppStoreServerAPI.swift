@@ -82,7 +82,7 @@ extension LedgerEnvironment {
         guard every >= 10 else {
             throw ConfigurationError(setting: .appStoreSyncEvery, problem: "must be at least 10 (seconds), got \(string(.appStoreSyncEvery) ?? "")")
         }
-        return AppStoreHistorySync.Settings(every: every, overlap: 900, firstWindow: 86_400, retryAfterError: min(300, every))
+        return AppStoreHistorySync.Settings(every: every, retryAfterError: min(300, every))
     }
 
     /// A sync for each app of LEDGER_APPSTORE_API_KEYS, its client on this process's clock.

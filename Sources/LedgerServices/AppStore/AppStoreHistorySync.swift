@@ -26,7 +26,7 @@ public struct AppStoreHistorySync: Sendable {
         /// Seconds before a run stopped on an error is resumed.
         public var retryAfterError: Double
 
-        public init(every: Double = 3_600, overlap: Double = 3_600, firstWindow: Double = 86_400, retryAfterError: Double = 300) {
+        public init(every: Double = 3_600, overlap: Double = 900, firstWindow: Double = 86_400, retryAfterError: Double = 300) {
             self.every = every
             self.overlap = overlap
             self.firstWindow = firstWindow
@@ -133,6 +133,8 @@ public struct AppStoreHistorySync: Sendable {
                 run.pages += 1
                 run.seen += page.items.count
                 run.recovered += count
+                run.failureCode = nil
+                run.failure = nil
                 run.paginationToken = token
                 guard page.hasMore else {
                     try runs.finish(run.id, now: now())

@@ -81,8 +81,8 @@ public struct AppStoreSyncRuns: Sendable {
     public func stop(_ id: UUID, code: String, failure: String, final: Bool, now: Timestamp) throws {
         _ = try connections.withConnection { conn in
             try conn.query("""
-                UPDATE appstore_sync_runs SET failure_code = $2, failure = $3, updated_us = $4,
-                       finished_us = CASE WHEN $5 THEN $4 ELSE NULL END
+                UPDATE appstore_sync_runs SET failure_code = $2, failure = $3, updated_us = $4::bigint,
+                       finished_us = CASE WHEN $5::boolean THEN $4::bigint END
                 WHERE sync_id = $1::uuid AND finished_us IS NULL
                 """, [id.uuidString, code, String(failure.prefix(2000)), now.microseconds, final])
         }
