@@ -57,6 +57,10 @@ struct Service {
     init(environment: LedgerEnvironment, logger: Logger) throws {
         let url = try environment.serviceDatabaseURL()
         let metrics = MetricsRegistry()
+        let offerSigning = PromotionalOfferSigning(signers: try environment.promotionalOfferSigners())
+        if !offerSigning.bundleIDs.isEmpty {
+            logger.info("promotional offer keys", ["bundle_ids": .string(offerSigning.bundleIDs.joined(separator: ","))])
+        }
         let connections = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))
         store = EventStore(conninfo: url, connections: connections)
         context = ServiceContext(store: store, connections: connections, logger: logger, metrics: metrics,
@@ -67,7 +71,7 @@ struct Service {
                                      readReplicaURLs: try environment.readReplicaURLs(),
                                      replicaSettings: ReplicaSet.Settings(maxLagEvents: Int64(try environment.int(.readMaxLagEvents)),
                                                                           maxLagSeconds: try environment.positiveSeconds(.readMaxLagSeconds)),
-                                     publicCheckpoints: try environment.publicCheckpoints())
+                                     publicCheckpoints: try environment.publicCheckpoints(), offerSigning: offerSigning)
         context.start()
         host = try environment.require(.host)
         var configuration = try environment.serverConfiguration(host: host, port: try environment.int(.port))
