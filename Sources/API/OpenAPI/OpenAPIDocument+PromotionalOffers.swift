@@ -27,7 +27,7 @@ extension OpenAPIDocument {
                 "key_id": ["type": "string", "description": "The promotional offer key's identifier (`keyID`, `keyIdentifier`)."],
                 "nonce": ["type": "string", "format": "uuid", "description": "As signed: lowercase."],
                 "timestamp": ["type": "integer", "format": "int64", "description": "As signed: Unix milliseconds."],
-                "signature": ["type": "string", "contentEncoding": "base64",
+                "signature": ["type": "string",
                               "description": "ECDSA P-256 with SHA-256 over Apple's payload (appBundleID, keyIdentifier, productIdentifier, offerIdentifier, appAccountToken, nonce, timestamp joined by U+2063), DER, base64."],
             ], required: ["product_id", "offer_id", "app_account_token", "key_id", "nonce", "timestamp", "signature"]),
         ]

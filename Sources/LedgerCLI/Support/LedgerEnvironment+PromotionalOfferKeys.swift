@@ -44,7 +44,7 @@ extension LedgerEnvironment {
             } catch {
                 switch error.code {
                 case .invalidPrivateKey:
-                    throw problem("apps[\(index)] (\(bundleID)): private_key_file \(keyURL.path) is not an In-App Purchase key (\(error.code)): \(error.message)")
+                    throw problem("apps[\(index)] (\(bundleID)): private_key_file \(keyURL.path) is not an In-App Purchase key (\(error.code)): a .p8 file of App Store Connect, PKCS#8 on P-256, is expected")
                 case .invalidKeyID:
                     throw problem("apps[\(index)] (\(bundleID)): key_id \(keyID.debugDescription) is not a key ID (\(error.code)): \(error.message)")
                 default:
