@@ -25,7 +25,8 @@ public enum ServeCommand: LedgerCommand {
         (secret_held_by_wrong_process) when its environment holds another process's
         secret: LEDGER_CHECKPOINT_KEY_FILE, LEDGER_PROJECTOR_DATABASE_URL or
         LEDGER_WEBHOOK_KEY, which are `ledger project`'s (docs/security.md). The operator
-        console is a process of its own: `ledger console`.
+        console is a process of its own: `ledger console`. With LEDGER_APPSTORE_OFFER_KEYS
+        it signs StoreKit's promotional offers (docs/appstore.md).
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
