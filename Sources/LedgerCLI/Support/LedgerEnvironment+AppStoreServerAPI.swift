@@ -1,7 +1,11 @@
 import AppStore
 import AppStoreServerAPI
+import EventStore
 import Foundation
+import LedgerDomain
 import LedgerJSON
+import LedgerServices
+import Postgres
 
 extension LedgerEnvironment {
     /// The App Store Server API configurations of LEDGER_APPSTORE_API_KEYS (empty when it is
@@ -66,6 +70,32 @@ extension LedgerEnvironment {
             }
             return AppStoreServerAPIConfiguration(credentials: credentials, environment: environment, appAppleID: appAppleID,
                                                   verificationPolicy: policy)
+        }
+    }
+}
+
+extension LedgerEnvironment {
+    /// The notification history sync's schedule: LEDGER_APPSTORE_SYNC_EVERY seconds between
+    /// runs (at least 10), each window starting 15 minutes before the last one ended.
+    public func appStoreSyncSettings() throws -> AppStoreHistorySync.Settings {
+        let every = try double(.appStoreSyncEvery)
+        guard every >= 10 else {
+            throw ConfigurationError(setting: .appStoreSyncEvery, problem: "must be at least 10 (seconds), got \(string(.appStoreSyncEvery) ?? "")")
+        }
+        return AppStoreHistorySync.Settings(every: every, retryAfterError: min(300, every))
+    }
+
+    /// A sync for each app of LEDGER_APPSTORE_API_KEYS, its client on this process's clock.
+    /// `actor`: who records what is recovered (the job: Apple's history; a command: the operator).
+    public func appStoreHistorySyncs(connections: PostgresPool, store: EventStore, actor: Actor? = nil) throws -> [AppStoreHistorySync] {
+        let configurations = try appStoreServerAPIConfigurations()
+        guard !configurations.isEmpty else { return [] }
+        let settings = try appStoreSyncSettings()
+        let products = AppStoreProducts(try appStorePlanProducts())
+        return configurations.map { configuration in
+            let client = AppStoreServerAPIClient(configuration: configuration, clock: { Date() })
+            return AppStoreHistorySync(client: client, settings: settings, connections: connections, store: store, products: products,
+                                       actor: actor ?? Actor(.apple, "notification-history"), now: SystemClock.now)
         }
     }
 }
