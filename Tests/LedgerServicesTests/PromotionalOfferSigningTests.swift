@@ -60,6 +60,13 @@ struct PromotionalOfferSigningTests {
         #expect(refusal(PromotionalOfferRequest(productID: "pass.month", offerID: "o")) == .notASubscription)
     }
 
+    @Test("an offer identifier the payload cannot carry is refused, not signed")
+    func offerIdentifierMustFitThePayload() {
+        for offerID in ["", "win back", "win\u{2063}back", "café"] {
+            #expect(refusal(PromotionalOfferRequest(productID: "pro.monthly", offerID: offerID)) == .invalidOfferID, "\(offerID.debugDescription)")
+        }
+    }
+
     @Test("an app's timestamp is accepted within 300 seconds of the clock either way, refused past it, and never overflows")
     func timestampWindow() {
         let now: Int64 = 1_763_208_000_000

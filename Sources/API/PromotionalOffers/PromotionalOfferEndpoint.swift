@@ -45,6 +45,8 @@ enum PromotionalOfferEndpoint {
         switch refusal.code {
         case .offerKeyNotConfigured:
             return Problem(status: 503, code: refusal.code.rawValue, detail: refusal.message, retryAfter: notConfiguredRetryAfter)
+        case .invalidOfferID:
+            return Problem(status: 400, code: refusal.code.rawValue, detail: refusal.message)
         default:
             return Problem(status: 422, code: refusal.code.rawValue, detail: refusal.message)
         }

@@ -13,6 +13,9 @@ public struct PromotionalOfferRefusal: Error, Sendable, Equatable, CustomStringC
         /// The product is in the catalog but is not an auto-renewable subscription, the only
         /// kind promotional offers apply to.
         public static let notASubscription = Code("not_a_subscription")
+        /// An offer identifier the payload cannot carry (empty, or not printable ASCII
+        /// without spaces: it could hold the separator and shift the values after it).
+        public static let invalidOfferID = Code("invalid_offer_id")
         /// The app's own timestamp is too far from the server's clock.
         public static let timestampOutOfWindow = Code("timestamp_out_of_window")
         /// No promotional offer key is configured for the app's bundle ID: the deployment's

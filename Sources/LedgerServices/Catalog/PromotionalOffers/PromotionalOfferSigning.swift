@@ -38,6 +38,9 @@ public struct PromotionalOfferSigning: Sendable {
             throw PromotionalOfferRefusal(.notASubscription,
                 "\(product.id) is a \(product.type.rawValue) product; promotional offers apply to auto-renewable subscriptions only")
         }
+        guard !request.offerID.isEmpty, PromotionalOfferSigner.fitsPayload(request.offerID) else {
+            throw PromotionalOfferRefusal(.invalidOfferID, "the offer identifier must be printable ASCII without spaces")
+        }
         let nowMilliseconds = now.microseconds / 1000
         if let timestamp = request.timestamp, Self.outsideWindow(timestamp, now: nowMilliseconds) {
             throw PromotionalOfferRefusal(.timestampOutOfWindow,
