@@ -192,6 +192,10 @@ public enum DevCommand: LedgerCommand {
             projector[LedgerEnvironment.Setting.appStoreSyncEvery.name] = "60"
             api[LedgerEnvironment.Setting.appStoreSyncEvery.name] = "60"
         }
+        // A promotional offer key of its own for the demo app, unless one is configured.
+        let offerKeys = try environment.string(.appStoreOfferKeys)
+            ?? DevOfferKey.loadOrCreate(in: dataDirectory, bundleID: DemoData.catalogBundleID)
+        api[LedgerEnvironment.Setting.appStoreOfferKeys.name] = offerKeys
         let childEnvironments = DevChildEnvironments(parent: environment.values, api: api, console: consoleEnvironment, projector: projector)
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let children = ChildProcesses(logger: logger)
@@ -226,6 +230,8 @@ public enum DevCommand: LedgerCommand {
             appStore["standin"] = appleStandIn?.demo ?? "off (LEDGER_APPSTORE_API_KEYS is set)"
             document["appstore"] = .object(appStore)
         }
+        document["promotional_offers"] = ["keys_file": .string(offerKeys), "product_id": .string(DemoData.monthly),
+                                          "signature": .string(baseURL + "/v1/appstore/offers/signature")]
         document["base_url"] = .string(baseURL)
         document["environment"] = .string(DeploymentProfile.development.rawValue)
         document["database_url"] = .string(serviceURL)
