@@ -25,7 +25,7 @@ final class OrganizationsBatch {
     private var audit = RowBuffer(columns: 6)
     private var subscriptions: [String: [any PostgresBindable]] = [:]
     private var subscriptionOrder = OrderedKeys<String>()
-    private var changes = RowBuffer(columns: 12)
+    private var changes = RowBuffer(columns: 16)
     /// Holders claimed for subscriptions made in earlier batches (original id, person).
     private var claims = RowBuffer(columns: 2)
     private var acknowledged: [String: [any PostgresBindable]] = [:]

@@ -197,6 +197,12 @@ struct NotificationRuleTests {
 
     static let month: Int64 = 30 * 86_400_000_000
 
+    /// When a transaction the signer made expires: 30 days after its purchase, as Apple
+    /// writes instants, in whole milliseconds.
+    static func expiry(_ purchase: Timestamp) -> Timestamp {
+        Timestamp(microseconds: purchase.microseconds / 1_000 * 1_000 + month)!
+    }
+
     /// The model: walk a subscription's notifications in Apple's order (signedDate), never
     /// in delivery order, and apply T4/N4 by hand: a change that is not an upgrade of the
     /// plan in force waits for the next month start; a transaction signed again while the
@@ -240,10 +246,10 @@ struct NotificationRuleTests {
             ended = nil
         }
         if active, let latestPurchase {
-            let expires = Timestamp(microseconds: latestPurchase.microseconds + month)!
+            let expires = Self.expiry(latestPurchase)
             apply(nil, at: max(expires, lastChange))
         }
-        let expired = latestPurchase.map { Timestamp(microseconds: $0.microseconds + month)! <= instant } ?? false
+        let expired = latestPurchase.map { Self.expiry($0) <= instant } ?? false
         return (schedule.last { $0.0 <= instant }?.1 ?? nil, ended ?? (expired ? "expired" : "active"), priceIncrease)
     }
 
@@ -293,7 +299,8 @@ struct NotificationRuleTests {
             let expected = Self.reference(items, at: t(probe + "T00:00:00Z"))
             let offer = try f.offer("acme", as: f.session("alice", org: "acme")).body
             #expect(offer["plan"]?["current"]?.stringValue == (expected.plan ?? .free).rawValue, "seed \(seed) at \(probe)")
-            #expect(offer["subscription"]?["status"]?.stringValue == expected.status, "seed \(seed) at \(probe)")
+            #expect(offer["subscription"]?["status"]?.stringValue == expected.status,
+                    "seed \(seed) at \(probe): \(items.sorted { $0.signed < $1.signed }.map { "\($0.signed.iso8601) \($0.end ?? $0.priceIncrease ?? $0.plan?.rawValue ?? "") \($0.purchase?.iso8601 ?? "")" })")
             #expect(offer["subscription"]?["price_increase"]?["status"]?.stringValue == expected.priceIncrease, "seed \(seed) at \(probe)")
         }
     }
