@@ -78,7 +78,7 @@ extension OpenAPIDocument {
             "AppStoreNotificationAcknowledged": object([
                 "status": ["type": "string", "const": "acknowledged"],
                 "notification_uuid": ["type": "string", "format": "uuid"],
-                "outcome": ["type": "string", "description": "applied, ended, duplicate, or ignored: <reason>."],
+                "outcome": ["type": "string", "description": "applied; expired, refunded or revoked (an end, N4); grace_period or billing_retry (DID_FAIL_TO_RENEW); price_increase_pending or price_increase_accepted (PRICE_INCREASE); renewal_extension_failed (RENEWAL_EXTENSION FAILURE); duplicate; or ignored: <reason>."],
             ], required: ["status", "notification_uuid", "outcome"]),
         ]
     }

@@ -126,7 +126,7 @@ public enum AppStoreDecider {
         public var idempotencyKey: String { "apple-notification:" + ExternalID.key(notificationUUID) }
     }
 
-    /// What a notification changes, and how the answer names it (`applied`, `ended`,
+    /// What a notification changes, and how the answer names it (`applied`, `refunded`,
     /// `ignored: …`).
     public struct NotificationOutcome: Sendable, Hashable {
         public var decision: Decision
