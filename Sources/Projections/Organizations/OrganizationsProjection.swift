@@ -43,7 +43,7 @@ public struct OrganizationsProjection: Projection {
             CREATE TABLE appstore_changes (original_transaction_id text NOT NULL, position bigint NOT NULL,
                 kind text NOT NULL, transaction_id text, product_id text, plan text, purchase_us bigint,
                 expires_us bigint, signed_us bigint NOT NULL, reason text, counts_for_plan boolean NOT NULL, revoked_us bigint,
-                ownership text, offer_type integer, offer_identifier text, offer_discount_type text,
+                ownership text, offer_type bigint, offer_identifier text, offer_discount_type text,
                 PRIMARY KEY (original_transaction_id, position))
             """,
             """
