@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "AppStoreServerAPI", dependencies: ["Outbound", "AppStore", "Crypto", "LedgerJSON", "LedgerDomain"]),
         // A stand-in for Apple's App Store Server API on loopback, for tests and `ledger dev`.
         .target(name: "AppStoreServerStandIn", dependencies: ["AppStore", "HTTP", "Outbound", "Crypto", "LedgerJSON", "LedgerDomain", "Observability"]),
-        .target(name: "Workers", dependencies: ["WebhookSigning", "Outbound", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "Crypto"]),
+        .target(name: "Workers", dependencies: ["LedgerServices", "AppStoreServerAPI", "WebhookSigning", "Outbound", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "Crypto"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CSocket", "Crypto", "LedgerJSON", "Observability"]),
         // A minimal HTTP/1.1 client of our own, for benchmarks and tests only: it re-sends a
         // request whose idle connection failed, which is unsafe for a product's POSTs.
@@ -43,9 +43,9 @@ let package = Package(
         .target(name: "BenchHTTP", dependencies: ["HTTP"]),
         // The application layer: billing views and the acts every front end shares, below the
         // API, the console and the CLI alike (docs/architecture.md).
-        .target(name: "LedgerServices", dependencies: ["AppStore", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "LedgerJSON", "Observability", "Crypto"]),
+        .target(name: "LedgerServices", dependencies: ["AppStore", "AppStoreServerAPI", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "LedgerJSON", "Observability", "Crypto"]),
         .target(name: "API", dependencies: ["LedgerServices", "HTTP", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "AppStore"]),
-        .target(name: "LedgerCLI", dependencies: ["LedgerServices", "API", "HTTP", "Outbound", "WebhookSigning", "Workers", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore", "AppStoreServerAPI"]),
+        .target(name: "LedgerCLI", dependencies: ["LedgerServices", "API", "HTTP", "Outbound", "WebhookSigning", "Workers", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore", "AppStoreServerAPI", "AppStoreServerStandIn"]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
         // The benchmarks, apart from the service's binary: they link the test-only client
         // (BenchHTTP) and write into databases of their own only (BenchDatabase).

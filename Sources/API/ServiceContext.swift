@@ -57,7 +57,8 @@ public final class ServiceContext: Sendable {
                 cursorSecret: [UInt8], now: @escaping LedgerClock = SystemClock.now,
                 verifiedKeys: VerifiedKeys = VerifiedKeys(), appStore: AppStoreSettings = AppStoreSettings(sessionSecret: []),
                 readinessInterval: Double = 1, readReplicaURLs: [String] = [],
-                replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings(), publicCheckpoints: Bool = false) {
+                replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings(), publicCheckpoints: Bool = false,
+                appStoreSyncEvery: Double = 3_600) {
         self.store = store
         self.connections = connections
         self.logger = logger
@@ -78,8 +79,9 @@ public final class ServiceContext: Sendable {
                          logger: logger, primaryHead: { progress.head })
         self.replicas = replicas
         self.catalog = CatalogService(connections: connections, store: store, logger: logger, metrics: metrics, replicas: replicas)
-        self.monitor = ServiceMonitor(interval: readinessInterval) { [connections, migrations, projections, readyMaxLag] in
-            Readiness.check(connections: connections, migrations: migrations, projections: projections, readyMaxLag: readyMaxLag, replicas: replicas)
+        self.monitor = ServiceMonitor(interval: readinessInterval) { [connections, migrations, projections, readyMaxLag, now] in
+            Readiness.check(connections: connections, migrations: migrations, projections: projections, readyMaxLag: readyMaxLag, replicas: replicas,
+                            appStoreSyncEvery: appStoreSyncEvery, now: now)
         }
         self.readCounter = metrics.counter("ledger_reads_total", help: "Read requests by where they were served: the primary or a replica.",
                                            labelNames: ["target"])
@@ -172,5 +174,6 @@ public final class ServiceContext: Sendable {
             } ?? []
         }
         metrics.gauge("ledger_ready", help: "1 when /readyz answers 200.") { monitor.readiness.ready ? 1 : 0 }
+        registerAppStoreSyncMetrics(metrics, monitor: monitor)
     }
 }

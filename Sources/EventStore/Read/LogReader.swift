@@ -1,4 +1,5 @@
 import Foundation
+import LedgerJSON
 import LedgerDomain
 import Postgres
 
@@ -179,6 +180,23 @@ public struct LogReader: Sendable {
                 events.append(event)
             }
             return events
+        }
+    }
+
+    /// Which of `keys` the log holds (an append's key or an event's), each with the
+    /// metadata of the event that carries it: a job that finds facts recorded already skips
+    /// them without deciding each again, and knows which it recorded itself.
+    public func recordedKeys(_ keys: [String]) throws -> [String: JSONValue] {
+        guard !keys.isEmpty else { return [:] }
+        return try on { connection in
+            var found: [String: JSONValue] = [:]
+            for row in try connection.query("""
+                SELECT k.idempotency_key, e.metadata::text FROM event_keys k JOIN events e ON e.position = k.position
+                WHERE k.idempotency_key = ANY($1::text[])
+                """, [PostgresTextArray(Array(Set(keys)))]).rows {
+                found[try row.requireString(0)] = (try? JSONValue.parse(Array(try row.requireString(1).utf8))) ?? .null
+            }
+            return found
         }
     }
 

@@ -6,14 +6,15 @@ import LedgerJSON
 /// operators debugging a refused purchase or notification.
 public enum AppStoreCommand: LedgerCommand {
     public static let name = "appstore"
-    public static let summary = "Verify an App Store JWS (`ledger appstore verify FILE`), or sign a test one for the local service (`ledger appstore sign`)."
-    public static let usage = verifyUsage + signUsage
+    public static let summary = "Verify an App Store JWS (`ledger appstore verify FILE`), sign a test one for the local service (`ledger appstore sign`), or show and run the notification history sync (`ledger appstore sync status|run`)."
+    public static let usage = verifyUsage + signUsage + "\n" + syncUsage
 
     /// `ledger appstore sign --help` is about signing only, `verify --help` about verifying.
     public static func usage(for arguments: [String]) -> String {
         switch arguments.first {
         case "sign": signUsage
         case "verify": verifyUsage
+        case "sync": syncUsage
         default: usage
         }
     }
@@ -42,8 +43,9 @@ public enum AppStoreCommand: LedgerCommand {
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        guard let sub = arguments.first else { throw UsageError("what to do? (verify or sign)") }
+        guard let sub = arguments.first else { throw UsageError("what to do? (verify, sign or sync)") }
         if sub == "sign" { return try sign(arguments: Array(arguments.dropFirst()), environment: environment) }
+        if sub == "sync" { return try sync(arguments: Array(arguments.dropFirst()), environment: environment) }
         guard sub == "verify" else { throw UsageError("unknown appstore command \(sub)") }
         let args = try Arguments(Array(arguments.dropFirst()), valued: ["bundle-id", "environment"], boolean: ["production"])
         guard args.positionals.count == 1, let file = args.positionals.first else {

@@ -2,6 +2,7 @@ import EventStore
 import Foundation
 import LedgerDomain
 import LedgerServices
+import Observability
 import Postgres
 import ProjectionEngine
 import Projections
@@ -21,6 +22,10 @@ public enum ProjectCommand: LedgerCommand {
         cannot apply an event stops there, logs the position and the error, and is retried
         when the projector restarts; the others go on. Stops on SIGINT or SIGTERM after the
         batch in flight.
+
+        With LEDGER_APPSTORE_API_KEYS set, the active projector also asks Apple's
+        notification history every LEDGER_APPSTORE_SYNC_EVERY seconds and records what the
+        log does not hold (docs/appstore.md, "Recovery").
 
         With LEDGER_WEBHOOK_KEY set, the active projector also sends the webhook messages
         (docs/webhooks.md): each subscription's in order, retried for three days, every
@@ -74,12 +79,38 @@ public enum ProjectCommand: LedgerCommand {
             return (checkpointer: checkpointer, store: store)
         }
         if checkpoints == nil { logger.info("no LEDGER_CHECKPOINT_KEY_FILE: the log's checkpoints are not signed", [:]) }
+        // The notification history sync recovers what Apple sent and the ledger does not
+        // hold, while this process is the active projector (docs/appstore.md, "Recovery").
+        let appStoreSync = try appStoreSyncJob(environment: environment, url: url, logger: logger) { projector.status.withLock { $0.active } }
         projector.run { SignalWatcher.shared.shouldStop }
+        appStoreSync?.job.stop()
+        appStoreSync?.store.close()
         webhooks?.dispatcher.stop()
         webhooks?.store.close()
         checkpoints?.checkpointer.stop()
         checkpoints?.store.close()
         logger.info("projector stopped")
         return 0
+    }
+}
+
+extension ProjectCommand {
+    /// The notification history sync of each app of LEDGER_APPSTORE_API_KEYS, started; nil
+    /// without keys.
+    static func appStoreSyncJob(environment: LedgerEnvironment, url: String, logger: Logger,
+                                isActive: @escaping @Sendable () -> Bool) throws -> (job: AppStoreSyncJob, store: EventStore)? {
+        let connections = PostgresPool(conninfo: url, maximumConnections: 2)
+        let store = EventStore(conninfo: url, connections: connections)
+        let syncs = try environment.appStoreHistorySyncs(connections: connections, store: store)
+        guard !syncs.isEmpty else {
+            store.close()
+            logger.info("no LEDGER_APPSTORE_API_KEYS: notifications Apple sent and the ledger missed are not recovered", [:])
+            return nil
+        }
+        let job = AppStoreSyncJob(syncs: syncs, isActive: isActive, log: logger.projectorLog)
+        job.start()
+        logger.info("app store notification history sync", ["apps": .string(syncs.map { "\($0.bundleID) (\($0.environment))" }.joined(separator: ", ")),
+                                                             "every_seconds": .string(String(Int(syncs[0].settings.every)))])
+        return (job, store)
     }
 }

@@ -67,7 +67,8 @@ struct Service {
                                      readReplicaURLs: try environment.readReplicaURLs(),
                                      replicaSettings: ReplicaSet.Settings(maxLagEvents: Int64(try environment.int(.readMaxLagEvents)),
                                                                           maxLagSeconds: try environment.positiveSeconds(.readMaxLagSeconds)),
-                                     publicCheckpoints: try environment.publicCheckpoints())
+                                     publicCheckpoints: try environment.publicCheckpoints(),
+                                     appStoreSyncEvery: try environment.appStoreSyncSettings().every)
         context.start()
         host = try environment.require(.host)
         var configuration = try environment.serverConfiguration(host: host, port: try environment.int(.port))

@@ -248,6 +248,16 @@ extension LedgerEnvironment {
         } else {
             logger.warning("LEDGER_SESSION_SECRET is not set: no session is accepted, the App Store offer and transactions answer 401")
         }
+        let products = try appStorePlanProducts()
+        let domains = string(.schoolDomains).map { SchoolDomains(suffixes: $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
+        return AppStoreSettings(bundleID: try require(.appStoreBundleID), products: products,
+                                schoolDomains: domains ?? .defaults, sessionSecret: secret,
+                                publicOrigin: try require(.publicOrigin), notificationsPerSecond: try double(.notificationRate),
+                                policy: try appStorePolicy())
+    }
+
+    /// The App Store product of each plan (LEDGER_APPSTORE_PRODUCTS, O6).
+    public func appStorePlanProducts() throws -> [Plan: String] {
         var products: [Plan: String] = [:]
         for pair in (string(.appStoreProducts) ?? "").split(separator: ",") {
             let kv = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -256,19 +266,15 @@ extension LedgerEnvironment {
             }
             products[plan] = kv[1]
         }
-        let domains = string(.schoolDomains).map { SchoolDomains(suffixes: $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
-        return AppStoreSettings(bundleID: try require(.appStoreBundleID), products: products,
-                                schoolDomains: domains ?? .defaults, sessionSecret: secret,
-                                publicOrigin: try require(.publicOrigin), notificationsPerSecond: try double(.notificationRate),
-                                policy: try appStorePolicy())
+        return products
     }
 
     /// The trust policy the environment configures: production (LEDGER_ENVIRONMENT, or
     /// `forceProduction`) trusts Apple Root CA - G3 alone; elsewhere the roots of
     /// LEDGER_APPSTORE_EXTRA_ROOTS are trusted too.
-    public func appStorePolicy(forceProduction: Bool = false) throws -> AppStoreEnvironmentPolicy {
+    public func appStorePolicy(forceProduction: Bool = false, alsoTrusting more: [[UInt8]] = []) throws -> AppStoreEnvironmentPolicy {
         if forceProduction || isProduction { return .production }
-        var roots: [[UInt8]] = []
+        var roots: [[UInt8]] = more
         for path in (string(.appStoreExtraRoots) ?? "").split(separator: ":").map(String.init) where !path.isEmpty {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ConfigurationError(setting: .appStoreExtraRoots, problem: "names \(path), which cannot be read")

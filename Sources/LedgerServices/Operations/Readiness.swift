@@ -1,5 +1,6 @@
 import EventStore
 import Foundation
+import LedgerDomain
 import Postgres
 import ProjectionEngine
 import Projections
@@ -32,6 +33,15 @@ public struct Readiness: Sendable, Encodable {
     /// The last signed checkpoint of the log (docs/audit.md); absent until one is signed. Its
     /// age never makes the service unready: the API serves without it.
     public var checkpoint: CheckpointStatus?
+    /// The App Store notification history sync of each app (docs/appstore.md, "Recovery");
+    /// absent until one ran. Overdue is a warning, never unreadiness.
+    public var appStoreSync: AppStoreSyncStatus?
+    /// What an operator should look at although the service is ready.
+    public var warnings: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case ready, status, reason, checks, head, projections, replicas, checkpoint, appStoreSync = "appstore_sync", warnings
+    }
 
     public struct CheckpointStatus: Sendable, Encodable {
         public var position: Int64
@@ -48,7 +58,7 @@ public struct Readiness: Sendable, Encodable {
         let check = Check(ok: false, detail: detail)
         return Readiness(ready: false, status: "not_ready", reason: reason,
                          checks: Checks(database: check, migrations: check, projections: check),
-                         head: nil, projections: [], replicas: nil, checkpoint: nil)
+                         head: nil, projections: [], replicas: nil, checkpoint: nil, appStoreSync: nil, warnings: nil)
     }
 
     /// The reasons in words, one per way of being (not) ready. Each is a fixed sentence: no
@@ -66,12 +76,14 @@ public struct Readiness: Sendable, Encodable {
 
     /// Readiness, and the projection status it was judged on (nil when unreachable).
     public static func check(connections: PostgresPool, migrations expected: [Migration], projections all: [any Projection],
-                      readyMaxLag: Int64, replicas: ReplicaSet? = nil) -> (Readiness, ProjectionStatus?) {
+                      readyMaxLag: Int64, replicas: ReplicaSet? = nil, appStoreSyncEvery: Double = 3_600,
+                      now: LedgerClock = SystemClock.now) -> (Readiness, ProjectionStatus?) {
         var database = Check(ok: true)
         var migrations = Check(ok: true)
         var projections = Check(ok: true)
         var status: ProjectionStatus?
         var checkpoint: CheckpointStatus?
+        var appStoreSync: AppStoreSyncStatus?
         var reason = Reason.ready
         do {
             let pending = try connections.read { connection in
@@ -86,6 +98,9 @@ public struct Readiness: Sendable, Encodable {
                 CheckpointStatus(position: $0.position, size: $0.checkpoint.size, time: $0.checkpoint.time.iso8601,
                                  timeMicroseconds: $0.checkpoint.time.microseconds)
             }
+            // Never a reason to be unready: a database that has not run the migration yet
+            // has no runs to show.
+            appStoreSync = try? AppStoreSyncStatus.read(connections: connections, every: appStoreSyncEvery, now: now())
         } catch let error as MigrationError {
             migrations = Check(ok: false, detail: error.description)
             reason = Reason.migrationsMismatch
@@ -116,6 +131,7 @@ public struct Readiness: Sendable, Encodable {
         return (Readiness(ready: ready, status: ready ? "ready" : "not_ready", reason: reason,
                           checks: Checks(database: database, migrations: migrations, projections: projections),
                           head: status?.head, projections: status?.items ?? [], replicas: replicas?.statuses,
-                          checkpoint: checkpoint), status)
+                          checkpoint: checkpoint, appStoreSync: appStoreSync?.apps.isEmpty == false ? appStoreSync : nil,
+                          warnings: appStoreSync.map { $0.warnings(now: now()) }.flatMap { $0.isEmpty ? nil : $0 }), status)
     }
 }

@@ -1,0 +1,82 @@
+import Dispatch
+import Foundation
+import LedgerServices
+import ProjectionEngine
+import Synchronization
+
+/// The notification history sync's schedule (docs/appstore.md, "Recovery: the
+/// notification history sync"): beside the projector, and only while its process is the
+/// active projector (one per database, like the webhook sender), it looks every few seconds
+/// whether an app's run is due and runs it (`AppStoreHistorySync`). A run in flight stops
+/// between pages when the process stops or loses the projector's lock; the next active
+/// projector resumes it from its last recorded page.
+public final class AppStoreSyncJob: Sendable {
+    private let syncs: [AppStoreHistorySync]
+    private let isActive: @Sendable () -> Bool
+    private let log: ProjectorLog
+    /// Seconds between looks at what is due.
+    private let interval: Double
+    private let stopped = Mutex(false)
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    public init(syncs: [AppStoreHistorySync], isActive: @escaping @Sendable () -> Bool, interval: Double = 5, log: @escaping ProjectorLog) {
+        self.syncs = syncs
+        self.isActive = isActive
+        self.interval = interval
+        self.log = log
+    }
+
+    /// Starts looking on a thread of its own.
+    public func start() {
+        let thread = Thread { [self] in
+            defer { finished.signal() }
+            while !isStopped {
+                if isActive() { tick() }
+                _ = wake.wait(timeout: .now() + interval)
+            }
+        }
+        thread.name = "appstore-sync"
+        thread.start()
+    }
+
+    /// Stops at the next page and waits for the run in flight to record where it stopped.
+    public func stop() {
+        let wasRunning = stopped.withLock { s -> Bool in
+            defer { s = true }
+            return !s
+        }
+        guard wasRunning else { return }
+        wake.signal()
+        finished.wait()
+        for sync in syncs { sync.client.close() }
+    }
+
+    private var isStopped: Bool { stopped.withLock { $0 } }
+
+    /// One look: runs each app's sync that is due, one after the other.
+    public func tick() {
+        for sync in syncs {
+            guard !isStopped, isActive() else { return }
+            let app = ["bundle_id": sync.bundleID, "environment": sync.environment]
+            do {
+                guard try sync.isDue() else { continue }
+                let report = try sync.run(shouldStop: { [self] in isStopped || !isActive() })
+                guard report.run.finished != nil else { continue }
+                log(report.recovered.isEmpty ? .info : .warning, "app store notification history synced", app.merging([
+                    "sync_id": report.run.id.uuidString.lowercased(), "window_start": report.run.windowStart.iso8601,
+                    "window_end": report.run.windowEnd.iso8601, "pages": String(report.run.pages), "seen": String(report.run.seen),
+                    "recovered": String(report.run.recovered), "resumed": String(report.resumed),
+                    "refused": report.refused.isEmpty ? "0" : report.refused.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ","),
+                ]) { a, _ in a })
+            } catch let failure as AppStoreSyncFailure {
+                log(.warning, "app store notification history sync stopped", app.merging([
+                    "sync_id": failure.syncID.uuidString.lowercased(), "code": failure.code, "error": failure.message,
+                    "next": failure.final ? "the next run asks the window again" : "resumed after a pause",
+                ]) { a, _ in a })
+            } catch {
+                log(.warning, "app store notification history sync not started", app.merging(["error": "\(error)"]) { a, _ in a })
+            }
+        }
+    }
+}
