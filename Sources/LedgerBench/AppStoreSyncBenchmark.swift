@@ -99,8 +99,12 @@ enum AppStoreSyncBenchmark {
             return line
         }
 
+        /// Seconds as given on the command line: `60`, `0.25`.
         static func seconds(_ value: Double) -> String {
-            value == value.rounded() ? String(format: "%.0f", value) : String(format: "%.1f", value)
+            var text = String(format: "%.3f", value)
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+            return text
         }
     }
 
@@ -165,8 +169,8 @@ enum AppStoreSyncBenchmark {
             BenchOutput.line(String(format: "round %d: live endpoint %.0f notifications/s (%d in %.2f s)", r + 1, Double(n) / live, n, live))
             let (sync, pages) = try bench.sync(syncRounds[r])
             let round = Round(live: Double(n) / live, sync: Double(n) / sync, pages: pages)
-            BenchOutput.line(String(format: "round %d: sync %.0f recovered/s (%d in %.2f s, %d pages); sync/live %.2f",
-                                    r + 1, round.sync, n, sync, pages, round.ratio))
+            BenchOutput.line(String(format: "round %d: sync %.0f recovered/s (%d in %.2f s, %d page", r + 1, round.sync, n, sync, pages)
+                             + (pages == 1 ? "" : "s") + String(format: "); sync/live %.2f", round.ratio))
             rounds.append(round)
         }
         func spread(_ values: [Double], _ format: String) -> String {

@@ -23,7 +23,7 @@ extension AppStoreSyncPaths {
         job.start()
         defer { job.stop() }
         let runs = AppStoreSyncRuns(connections: syncConnections)
-        BenchOutput.line("latency: an AppStoreSyncJob every \(AppStoreSyncBenchmark.Result.seconds(every)) s, looking every \(AppStoreSyncBenchmark.Result.seconds(look)) s\(every < 10 ? " (the service refuses less than 10 s)" : ""); \(organizations.count) notifications dropped, each at a random moment of its cycle")
+        BenchOutput.line("latency: an AppStoreSyncJob every \(AppStoreSyncBenchmark.Result.seconds(every)) s, looking every \(AppStoreSyncBenchmark.Result.seconds(look)) s\(every < 10 ? " (the service refuses less than 10 s)" : ""); \(organizations.count) notification\(organizations.count == 1 ? "" : "s") dropped, each at a random moment of its cycle")
         var samples: [AppStoreSyncBenchmark.LatencySample] = []
         for (k, org) in organizations.enumerated() {
             // The last sample ended just after a run: a uniform delay puts the next drop at
@@ -63,7 +63,8 @@ extension AppStoreSyncPaths {
                              + String(format: "plan corrected %.2f s after the drop", seconds))
         }
         let sorted = samples.map(\.seconds).sorted()
-        BenchOutput.line(String(format: "latency: drop→plan corrected p50 %.2f s, max %.2f s over %d samples", Percentile.nearestRank(sorted, 0.5), sorted.last ?? 0, sorted.count)
+        BenchOutput.line(String(format: "latency: drop→plan corrected p50 %.2f s, max %.2f s over %d sample", Percentile.nearestRank(sorted, 0.5), sorted.last ?? 0, sorted.count)
+                         + (sorted.count == 1 ? "" : "s")
                          + " at every \(AppStoreSyncBenchmark.Result.seconds(every)) s")
         // At an hour the samples would take hours: the default's figures are computed from
         // what a run took here, from its start until the plan read showed its recovery.
