@@ -34,8 +34,8 @@ enum AppStoreSyncBenchmark {
         moment of its cycle, and times each from the drop until the organization's plan, read
         through OrganizationQuery, shows it: p50 and max, and what the default of 3600 s
         implies, computed (not measured) from the runs' durations. Ends with
-        `appstore-sync: recovered R notifications/s (median of K), live endpoint L/s, sync/live
-        X; drop→plan corrected p50 A s, max B s at every S s`.
+        `appstore-sync: recovered X notifications/s (median of R), live endpoint L/s, sync/live
+        Y; drop→plan corrected p50 A s, max B s at every S s`.
         """
 
     struct Options: Sendable {

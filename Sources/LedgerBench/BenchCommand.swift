@@ -119,8 +119,7 @@ public enum BenchCommand: LedgerCommand {
 
         appstore Needs no database. \(AppStoreBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
 
-        appstore-sync
-                 \(AppStoreSyncBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
+        appstore-sync \(AppStoreSyncBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
