@@ -12,6 +12,7 @@ public enum LedgerAPI {
         OperationsEndpoints.register(in: &router, context: context)
         BillingEndpoints.register(in: &router, context: context)
         AppStoreEndpoints.register(in: &router, context: context)
+        PromotionalOfferEndpoints.register(in: &router, context: context)
         CatalogEndpoints.register(in: &router, context: context)
         LogEndpoints.register(in: &router, context: context)
         OperationsEndpoints.registerOpenAPI(in: &router)

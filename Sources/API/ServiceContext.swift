@@ -33,6 +33,9 @@ public final class ServiceContext: Sendable {
     public let appStore: AppStoreSettings
     /// The IAP catalog in memory, and the offer impressions to record.
     public let catalog: CatalogService
+    /// The promotional offer keys, by bundle ID (LEDGER_APPSTORE_OFFER_KEYS), and the rules
+    /// of signing with them.
+    public let offerSigning: PromotionalOfferSigning
     /// How far the projections and the log have got; wakes requests waiting for a position.
     public let progress: ProjectionProgress
     /// Readiness and the log's gauges, checked in the background.
@@ -58,7 +61,7 @@ public final class ServiceContext: Sendable {
                 verifiedKeys: VerifiedKeys = VerifiedKeys(), appStore: AppStoreSettings = AppStoreSettings(sessionSecret: []),
                 readinessInterval: Double = 1, readReplicaURLs: [String] = [],
                 replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings(), publicCheckpoints: Bool = false,
-                appStoreSyncEvery: Double = 3_600) {
+                appStoreSyncEvery: Double = 3_600, offerSigning: PromotionalOfferSigning = PromotionalOfferSigning()) {
         self.store = store
         self.connections = connections
         self.logger = logger
@@ -71,6 +74,7 @@ public final class ServiceContext: Sendable {
         self.verifiedKeys = verifiedKeys
         self.publicCheckpoints = publicCheckpoints
         self.appStore = appStore
+        self.offerSigning = offerSigning
         self.notificationLimiter = RateLimiter(perSecond: appStore.notificationsPerSecond)
         let progress = ProjectionProgress(conninfo: connections.conninfo, projections: projections, logger: logger)
         self.progress = progress

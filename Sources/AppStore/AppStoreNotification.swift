@@ -26,6 +26,8 @@ public struct AppStoreNotification: Sendable, Equatable {
     public var transaction: AppStoreTransaction?
     /// `data.signedRenewalInfo`, verified.
     public var renewalInfo: AppStoreRenewalInfo?
+    /// `summary`, in a `RENEWAL_EXTENSION` notification with the subtype `SUMMARY`.
+    public var summary: Summary?
     /// The whole decoded payload; nested JWS stay as the signed text Apple sent.
     public var payload: JSONValue
 
@@ -41,6 +43,19 @@ public struct AppStoreNotification: Sendable, Equatable {
         status = contents.status
         self.transaction = transaction
         self.renewalInfo = renewalInfo
+        summary = contents.summary
         self.payload = payload
+    }
+
+    /// A renewal-extension summary (Apple's `summary` object): the outcome of a request to
+    /// extend the renewal date of every eligible subscriber of a product.
+    public struct Summary: Sendable, Equatable {
+        /// `requestIdentifier`: the identifier the request was made with.
+        public var requestIdentifier: String?
+        /// `productId`: the product whose subscriptions were extended.
+        public var productID: String?
+        /// `succeededCount`, `failedCount`: subscriptions extended, and not.
+        public var succeededCount: Int64?
+        public var failedCount: Int64?
     }
 }

@@ -26,6 +26,13 @@ public struct AppStoreRenewalInfo: Sendable, Equatable {
     public var isInBillingRetryPeriod: Bool?
     /// `renewalDate`: when the subscription renews or expires next.
     public var renewalDate: Timestamp?
+    /// `priceIncreaseStatus`: 0 when the customer has not answered a price increase that
+    /// needs their consent, 1 when they accepted it or it needed none.
+    public var priceIncreaseStatus: Int?
+    /// `renewalPrice`: what the next renewal costs, in milliunits of `currency`.
+    public var renewalPrice: Int64?
+    /// ISO 4217 code of `renewalPrice`.
+    public var currency: String?
     /// The whole decoded payload, unknown fields included.
     public var payload: JSONValue
 
@@ -48,6 +55,9 @@ public struct AppStoreRenewalInfo: Sendable, Equatable {
         gracePeriodExpiresDate = try fields.optionalTimestamp("gracePeriodExpiresDate")
         isInBillingRetryPeriod = try fields.optionalBool("isInBillingRetryPeriod")
         renewalDate = try fields.optionalTimestamp("renewalDate")
+        priceIncreaseStatus = try fields.optionalInt("priceIncreaseStatus")
+        renewalPrice = try fields.optionalInt64("renewalPrice")
+        currency = try fields.optionalString("currency")
         self.payload = payload
     }
 }

@@ -42,6 +42,13 @@ public struct AppStoreTransaction: Sendable, Equatable {
     public var isUpgraded: Bool?
     /// `offerType`: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
     public var offerType: Int?
+    /// `offerIdentifier`: the promotional offer's or offer code's reference name.
+    public var offerIdentifier: String?
+    /// `offerDiscountType`: `FREE_TRIAL`, `PAY_AS_YOU_GO` or `PAY_UP_FRONT`.
+    public var offerDiscountType: String?
+    /// `inAppOwnershipType`: `PURCHASED`, or `FAMILY_SHARED` for a family member's access
+    /// through Family Sharing.
+    public var inAppOwnershipType: String?
     /// In milliunits of `currency`.
     public var price: Int64?
     /// ISO 4217 code of `price`.
@@ -74,6 +81,9 @@ public struct AppStoreTransaction: Sendable, Equatable {
         webOrderLineItemID = try fields.optionalString("webOrderLineItemId")
         isUpgraded = try fields.optionalBool("isUpgraded")
         offerType = try fields.optionalInt("offerType")
+        offerIdentifier = try fields.optionalString("offerIdentifier")
+        offerDiscountType = try fields.optionalString("offerDiscountType")
+        inAppOwnershipType = try fields.optionalString("inAppOwnershipType")
         price = try fields.optionalInt64("price")
         currency = try fields.optionalString("currency")
         self.payload = payload

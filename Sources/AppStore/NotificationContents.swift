@@ -18,6 +18,7 @@ struct NotificationContents {
     var status: Int?
     var signedTransactionInfo: String?
     var signedRenewalInfo: String?
+    var summary: AppStoreNotification.Summary?
 
     init(payload: JSONValue) throws(AppStoreError) {
         let fields = try PayloadFields(payload, kind: "notification")
@@ -38,6 +39,9 @@ struct NotificationContents {
             bundleID = try summary.string("bundleId")
             environment = try summary.string("environment")
             appAppleID = try summary.optionalInt64("appAppleId")
+            self.summary = AppStoreNotification.Summary(
+                requestIdentifier: try summary.optionalString("requestIdentifier"), productID: try summary.optionalString("productId"),
+                succeededCount: try summary.optionalInt64("succeededCount"), failedCount: try summary.optionalInt64("failedCount"))
         } else if let token = try fields.object("externalPurchaseToken") {
             bundleID = try token.string("bundleId")
             appAppleID = try token.optionalInt64("appAppleId")

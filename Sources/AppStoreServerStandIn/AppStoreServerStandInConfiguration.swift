@@ -21,10 +21,13 @@ public struct AppStoreServerStandInConfiguration: Sendable {
     public var pageSize: Int
     /// Now, for the token's expiry and the dates it writes.
     public var clock: @Sendable () -> Date
+    /// Where `POST /standin/notifications` delivers (the ledger's sandbox notification URL
+    /// under `ledger dev`); nil: that route answers 409.
+    public var notificationURL: String?
 
     public init(issuerID: String, keyID: String, bundleID: String, key: AppStoreSigningKey, signer: AppStoreTestSigner,
                 environment: String = AppStoreEnvironmentPolicy.Environment.sandbox, appAppleID: Int64 = 6_450_000_000,
-                pageSize: Int = 20, clock: @escaping @Sendable () -> Date = { Date() }) {
+                pageSize: Int = 20, clock: @escaping @Sendable () -> Date = { Date() }, notificationURL: String? = nil) {
         self.issuerID = issuerID
         self.keyID = keyID
         self.bundleID = bundleID
@@ -34,5 +37,6 @@ public struct AppStoreServerStandInConfiguration: Sendable {
         self.appAppleID = appAppleID
         self.pageSize = max(1, pageSize)
         self.clock = clock
+        self.notificationURL = notificationURL
     }
 }

@@ -177,6 +177,21 @@ done:
     return written;
 }
 
+size_t ledger_ecdsa_sign_der(EVP_PKEY *key, const uint8_t *message, size_t length, uint8_t *out, size_t capacity) {
+    size_t written = 0;
+    size_t der_length = 0;
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    /* Asking for the length first: the maximum for the key, which `capacity` must hold. */
+    if (md == NULL || EVP_DigestSignInit(md, NULL, EVP_sha256(), NULL, key) != 1
+        || EVP_DigestSign(md, NULL, &der_length, message, length) != 1 || der_length > capacity) goto done;
+    if (EVP_DigestSign(md, out, &der_length, message, length) != 1) goto done;
+    written = der_length;
+done:
+    EVP_MD_CTX_free(md);
+    ERR_clear_error();
+    return written;
+}
+
 size_t ledger_pkey_private_der(EVP_PKEY *key, uint8_t *out, size_t capacity) {
     size_t written = 0;
     PKCS8_PRIV_KEY_INFO *info = EVP_PKEY2PKCS8(key);

@@ -173,7 +173,8 @@ struct CommandLineTests {
         let demoPath = directory + "/demo.json"
         func mode(_ path: String) throws -> Int { (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1 }
         #expect(try mode(demoPath) == 0o600)
-        for secret in ["cursor-secret", "session-secret", "webhook-key", "console-secret", "checkpoint-key.pem", "demo-keys.json"] {
+        for secret in ["cursor-secret", "session-secret", "webhook-key", "console-secret", "checkpoint-key.pem", "demo-keys.json",
+                       "appstore-offer-keys/SubscriptionKey_DEVOFFER01.p8", "appstore-offer-keys/offer-keys.json"] {
             #expect(try mode(directory + "/" + secret) == 0o600, "\(secret)")
         }
         let demo = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: demoPath))))
@@ -222,9 +223,12 @@ struct CommandLineTests {
         for name in ["LEDGER_CURSOR_SECRET", "LEDGER_SESSION_SECRET", "LEDGER_CONSOLE_SECRET"] {
             #expect(projector[name] == nil, "the projector holds \(name)")
         }
-        for name in ["LEDGER_CURSOR_SECRET", "LEDGER_SESSION_SECRET"] {
+        for name in ["LEDGER_CURSOR_SECRET", "LEDGER_SESSION_SECRET", "LEDGER_APPSTORE_OFFER_KEYS"] {
             #expect(api[name] != nil, "the API lacks \(name)")
         }
+        // The promotional offer key is the API's alone, and demo.json names its file.
+        #expect(console["LEDGER_APPSTORE_OFFER_KEYS"] == nil && projector["LEDGER_APPSTORE_OFFER_KEYS"] == nil)
+        #expect(demo["promotional_offers"]?["keys_file"]?.stringValue == api["LEDGER_APPSTORE_OFFER_KEYS"])
         let before = try Data(contentsOf: URL(fileURLWithPath: demoPath))
         // `ledger serve` says which profile it runs under on its first line.
         let apiLog = try String(contentsOfFile: directory + "/logs/api.log", encoding: .utf8)

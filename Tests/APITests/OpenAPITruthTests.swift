@@ -1,4 +1,5 @@
 import API
+import AppStore
 import Crypto
 import EventStore
 import Foundation
@@ -68,7 +69,7 @@ struct OpenAPITruthTests {
 
     @Test("every route, good and bad requests: each answer is declared, with its content and headers")
     func everyRouteEveryAnswer() throws {
-        let f = try BillingFixture()
+        let f = try BillingFixture(offerSigners: [try PromotionalOfferSigner(bundleID: "ai.screenrig.app", keyID: "OFFER12345", key: AppStoreSigningKey())])
         defer { f.shutdown() }
         try f.payer("acme")
         try f.project("web", payer: "acme")
@@ -79,6 +80,10 @@ struct OpenAPITruthTests {
         let serviceKey = try f.key(for: KeyPrincipal(kind: .service, id: "metering"))
         let token = try f.org("screenrig", admins: ["alice"])
         let appKey = try f.app("demo")
+        try f.configure("demo", ProductConfigured(appID: "demo", product: SampleCatalog.monthly))
+        // An app whose bundle ID has no promotional offer key.
+        let unsignedAppKey = try f.app("unsigned", bundleID: "com.example.unsigned")
+        try f.configure("unsigned", ProductConfigured(appID: "unsigned", product: SampleCatalog.monthly))
         let auditorKey = try f.key(for: KeyPrincipal(kind: .auditor, id: "auditor"))
         try f.settle()
         #expect(try f.service.context.catalog.waitUntilCurrent(position: try f.service.store.log.headPosition()))
@@ -179,6 +184,18 @@ struct OpenAPITruthTests {
                  body: "{}", expected: 415),
         ]
 
+        let offer = #"{"product_id":"pro.monthly","offer_id":"win_back"}"#
+        let offerPath = "/v1/appstore/offers/signature"
+        calls += [
+            Call(method: "POST", path: offerPath, headers: [("X-ZeroSettle-Key", appKey), json], body: offer, expected: 200),
+            Call(method: "POST", path: offerPath, headers: [json], body: offer, expected: 401),
+            Call(method: "POST", path: offerPath, headers: [("X-ZeroSettle-Key", appKey), json],
+                 body: #"{"product_id":"pro.monthly","offer_id":"win_back","nonce":"x"}"#, expected: 400),
+            Call(method: "POST", path: offerPath, headers: [("X-ZeroSettle-Key", appKey), json],
+                 body: #"{"product_id":"pro.lifetime","offer_id":"win_back"}"#, expected: 422),
+            Call(method: "POST", path: offerPath, headers: [("X-ZeroSettle-Key", appKey), ("Content-Type", "text/plain")], body: offer, expected: 415),
+            Call(method: "POST", path: offerPath, headers: [("X-ZeroSettle-Key", unsignedAppKey), json], body: offer, expected: 503),
+        ]
         calls += [
             Call(method: "GET", path: "/v1/log/checkpoints/latest", headers: [bearer(auditorKey)], expected: 200),
             Call(method: "GET", path: "/v1/log/checkpoints/latest", expected: 401),

@@ -1,4 +1,5 @@
 import API
+import AppStore
 @testable import BenchHTTP
 import EventStore
 import Foundation
@@ -33,9 +34,11 @@ final class TestService: Sendable {
     let clock = ManualClock()
 
     /// `database`: one of a test's own cluster (default: a new one on the test command's);
-    /// `readReplicaURLs`: hot standbys of it for the read endpoints.
+    /// `readReplicaURLs`: hot standbys of it for the read endpoints; `offerSigners`: the
+    /// promotional offer keys (LEDGER_APPSTORE_OFFER_KEYS), none by default.
     init(projections: [any Projection] = AllProjections.all, notificationsPerSecond: Double = 1_000, database: TestDatabase? = nil,
-         readReplicaURLs: [String] = [], replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings()) throws {
+         readReplicaURLs: [String] = [], replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings(),
+         offerSigners: [PromotionalOfferSigner] = []) throws {
         db = try database ?? TestDatabase.create()
         // The tests set up through the writer login; the service runs as the API's login,
         // which may append only the API's event types (migration 0013), so every endpoint
@@ -52,7 +55,8 @@ final class TestService: Sendable {
                                  appStore: AppStoreSettings(sessionSecret: TestService.sessionSecret, publicOrigin: TestService.origin,
                                                             notificationsPerSecond: notificationsPerSecond,
                                                             policy: TestCertificateAuthority.shared.developmentPolicy),
-                                 readinessInterval: 0.05, readReplicaURLs: readReplicaURLs, replicaSettings: replicaSettings)
+                                 readinessInterval: 0.05, readReplicaURLs: readReplicaURLs, replicaSettings: replicaSettings,
+                                 offerSigning: PromotionalOfferSigning(signers: offerSigners))
         context.start()
         server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4, admissionClient: context.admissionClient),
                             router: LedgerAPI.router(context), logger: logger, metrics: metrics)

@@ -88,6 +88,28 @@ struct DirectoryTests {
         #expect(show["plan_source"] == .null)
         #expect(show["subscriptions"] == [])
         #expect(f.admin(["org", "show", "--id", "nobody"], reason: nil).errors.contains("organization nobody does not exist"))
+
+        // Its App Store subscription, as docs/appstore.md ("Lifecycle") shows it: shared through
+        // Family Sharing, bought with an offer code, a price increase pending, then refunded.
+        let bought = Timestamp(microseconds: f.clock.now.microseconds - 3_600_000_000)!
+        _ = try f.append(AppStoreTransactionRecorded(orgID: "school", originalTransactionID: "7001", transactionID: "8001",
+                                                     productID: "ai.screenrig.plus.monthly", plan: .plus, purchaseDate: bought,
+                                                     expiresDate: Timestamp(microseconds: bought.microseconds + 30 * 86_400_000_000),
+                                                     revocationDate: nil, signedDate: bought, environment: "Sandbox", personID: nil,
+                                                     via: "OFFER_REDEEMED", expiredWhenRecorded: false, inAppOwnershipType: "FAMILY_SHARED",
+                                                     offerType: 3, offerIdentifier: "SPRING", offerDiscountType: "FREE_TRIAL"),
+                         stream: "appstore-sub-7001")
+        _ = try f.append(AppStorePriceIncreaseReported(orgID: "school", originalTransactionID: "7001", status: .pending, renewalPrice: 12_990,
+                                                       currency: "USD", signedDate: bought, notificationUUID: "n1"),
+                         stream: "appstore-sub-7001")
+        _ = try f.append(AppStoreSubscriptionEnded(orgID: "school", originalTransactionID: "7001", reason: "REFUND", signedDate: bought,
+                                                   notificationUUID: "n2"), stream: "appstore-sub-7001")
+        let subscription = try f.read(["org", "show", "--id", "school"])["subscriptions"]?[0]
+        #expect(subscription?["status"] == "refunded" && subscription?["ownership"] == "family_shared", "\(subscription ?? .null)")
+        #expect(subscription?["offer"] == ["type": "offer_code", "code": 3, "identifier": "SPRING", "discount_type": "FREE_TRIAL"])
+        #expect(subscription?["price_increase"]?["status"] == "pending" && subscription?["renewal_extension"] == .null)
+        let text = f.admin(["org", "show", "--id", "school"], reason: nil).output
+        #expect(text.contains("refunded; held through Family Sharing; offer: offer_code (SPRING, FREE_TRIAL); price increase pending"), "\(text)")
     }
 
     @Test("apps, products and campaigns as the catalog serves them, keys by prefix")

@@ -522,6 +522,21 @@ struct ConsoleTests {
         #expect(org.status == 200 && org.text.contains("<strong>premium</strong>, from staff"), "\(org.text)")
         #expect(org.text.contains("Staff decisions") && org.text.contains("<td>premium</td>"))
         #expect(try browser.send("GET", "/orgs/nowhere").status == 404)
+        // Its App Store subscription says how it ended and what Apple said of it (docs/appstore.md, "Lifecycle").
+        let bought = Timestamp(microseconds: h.clock.now.microseconds - 7_200_000_000)!
+        _ = try h.f.append(AppStoreTransactionRecorded(orgID: "school", originalTransactionID: "7001", transactionID: "8001",
+                                                       productID: "ai.screenrig.plus.monthly", plan: .plus, purchaseDate: bought,
+                                                       expiresDate: Timestamp(microseconds: bought.microseconds + 30 * 86_400_000_000),
+                                                       revocationDate: nil, signedDate: bought, environment: "Sandbox", personID: nil,
+                                                       via: "SUBSCRIBED", expiredWhenRecorded: false, inAppOwnershipType: "FAMILY_SHARED",
+                                                       offerType: 1, offerDiscountType: "FREE_TRIAL"),
+                           stream: "appstore-sub-7001")
+        _ = try h.f.append(AppStoreSubscriptionEnded(orgID: "school", originalTransactionID: "7001", reason: "REVOKE", signedDate: bought,
+                                                     notificationUUID: "n1"), stream: "appstore-sub-7001")
+        try h.f.settle()
+        let ended = try browser.send("GET", "/orgs/school")
+        #expect(ended.text.contains("<td>revoked</td>") && ended.text.contains("held through Family Sharing<br>offer: introductory (FREE_TRIAL)"),
+                "\(ended.text)")
 
         let projections = try browser.send("GET", "/projections")
         #expect(projections.status == 200 && projections.text.contains("<td>billing</td>"))

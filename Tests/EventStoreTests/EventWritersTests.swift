@@ -51,6 +51,19 @@ struct EventWritersTests {
         #expect(try EventStore(conninfo: db.superuserURL).log.headPosition() == 1)
     }
 
+    @Test("migration 0016: the API's login and the projector's may append the lifecycle's facts (price increases, failed renewal extensions)")
+    func lifecycleWriters() throws {
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let apple = Actor(.apple, "app-store-server-notifications")
+        for url in [db.apiURL, db.projectorURL] {
+            for type in [AppStorePriceIncreaseReported.type, AppStoreRenewalExtensionFailed.type] {
+                let message = Self.refusal(Self.act(type, by: apple, stream: "appstore-sub-o1"), url: url)
+                #expect(message == nil, "\(type): \(message ?? "")")
+            }
+        }
+    }
+
     @Test("the API's login can neither read nor write console credentials and sessions")
     func apiKeepsOutOfTheConsole() throws {
         let db = try TestDatabase.create()

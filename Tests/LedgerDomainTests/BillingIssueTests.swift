@@ -54,10 +54,10 @@ struct BillingIssueTests {
 
     @Test("an end after the failure ends it (GRACE_PERIOD_EXPIRED, EXPIRED); a failure after an end changes nothing")
     func endsWin() {
-        let ended = Self.subscription([.transaction(Self.october), .renewalFailed(graceUntil: Self.at("2026-12-10T00:00:00Z")), .end])
-        #expect(ended.status(at: Self.at("2026-12-06T00:00:00Z")) == .ended)
-        let late = Self.subscription([.transaction(Self.october), .end, .renewalFailed(graceUntil: Self.at("2027-02-01T00:00:00Z"))])
-        #expect(late.status(at: Self.at("2026-12-21T00:00:00Z")) == .ended)
+        let ended = Self.subscription([.transaction(Self.october), .renewalFailed(graceUntil: Self.at("2026-12-10T00:00:00Z")), .end(.expired)])
+        #expect(ended.status(at: Self.at("2026-12-06T00:00:00Z")) == .expired)
+        let late = Self.subscription([.transaction(Self.october), .end(.expired), .renewalFailed(graceUntil: Self.at("2027-02-01T00:00:00Z"))])
+        #expect(late.status(at: Self.at("2026-12-21T00:00:00Z")) == .expired)
         #expect(PlanTimeline(late.changes).plan(at: Self.at("2027-01-01T00:00:00Z")) == nil)
     }
 }

@@ -3,9 +3,11 @@ import Testing
 import TestSupport
 
 /// N3, N4, T5, O12 on generated sequences of Apple's facts about one subscription across
-/// month boundaries: purchases and renewals, ends (EXPIRED, REFUND, REVOKE), reversals of
-/// a refund (the same transaction signed again), revoked copies, failed renewals (billing
-/// retry, grace periods), delivered in any order.
+/// month boundaries: purchases and renewals (bought outright or shared through Family
+/// Sharing, with or without an offer, renewal dates extended), ends (EXPIRED,
+/// GRACE_PERIOD_EXPIRED, REFUND, REVOKE), reversals of a refund (the same transaction
+/// signed again), revoked copies, failed renewals (billing retry, grace periods), price
+/// increases and failed renewal extensions, delivered in any order.
 @Suite("App Store subscription facts (generated sequences)", .bounded)
 struct SubscriptionFactsTests {
     static let day: Int64 = 86_400_000_000
@@ -20,26 +22,44 @@ struct SubscriptionFactsTests {
         while !days.isEmpty {
             let signed = Timestamp(microseconds: start.microseconds + Int64(days.removeFirst()) * day + 3_600_000_000)!
             let position = Int64(facts.count + 1)
-            switch random.int(0...6) {
+            switch random.int(0...8) {
             case 0, 1:   // a purchase or renewal, for a year so that no lapse interferes
+                let offer = random.chance(0.5) ? nil
+                    : AppStoreOfferAttribution(code: random.int(1...4), identifier: random.pick([nil, "SPRING"]), discountType: nil)
                 let t = SubscriptionFact.Transaction(transactionID: "t\(position)", productID: "p", plan: random.pick([.plus, .premium]),
                                                      purchase: signed, expires: Timestamp(microseconds: signed.microseconds + 365 * day)!,
-                                                     revoked: nil, expiredWhenRecorded: false)
+                                                     revoked: nil, expiredWhenRecorded: false,
+                                                     ownership: random.pick([nil, .purchased, .familyShared]), offer: offer,
+                                                     via: random.pick(["SUBSCRIBED", "DID_RENEW", "OFFER_REDEEMED"]))
                 transactions.append(t)
                 facts.append(SubscriptionFact(.transaction(t), signed: signed, position: position))
             case 2, 3:
-                facts.append(SubscriptionFact(.end, signed: signed, position: position))
-            case 4 where !transactions.isEmpty:   // REFUND_REVERSED: the latest transaction signed again
-                facts.append(SubscriptionFact(.transaction(transactions.last!), signed: signed, position: position))
+                let reason = random.pick(["EXPIRED", "GRACE_PERIOD_EXPIRED", "REFUND", "REVOKE"])
+                facts.append(SubscriptionFact(.end(SubscriptionFact.Ending(reason: reason)), signed: signed, position: position))
+            case 4 where !transactions.isEmpty:   // REFUND_REVERSED, or RENEWAL_EXTENDED: the latest transaction signed again
+                var t = transactions.last!
+                if random.chance(0.5) {
+                    t.via = "RENEWAL_EXTENDED"
+                    t.expires = Timestamp(microseconds: t.expires!.microseconds + 10 * day)!
+                    transactions[transactions.count - 1] = t
+                } else {
+                    t.via = "REFUND_REVERSED"
+                }
+                facts.append(SubscriptionFact(.transaction(t), signed: signed, position: position))
             case 5 where !transactions.isEmpty:   // its revoked copy
                 var t = transactions.last!
                 t.revoked = signed
+                t.via = "storekit"
                 facts.append(SubscriptionFact(.transaction(t), signed: signed, position: position))
             case 6:   // DID_FAIL_TO_RENEW: billing retry, or a grace period of up to 16 days
                 let grace = random.int(0...1) == 0 ? nil : Timestamp(microseconds: signed.microseconds + Int64(random.int(1...16)) * day)!
                 facts.append(SubscriptionFact(.renewalFailed(graceUntil: grace), signed: signed, position: position))
+            case 7:   // PRICE_INCREASE
+                facts.append(SubscriptionFact(.priceIncrease(random.pick([.pending, .accepted])), signed: signed, position: position))
+            case 8:   // RENEWAL_EXTENSION, FAILURE
+                facts.append(SubscriptionFact(.renewalExtensionFailed, signed: signed, position: position))
             default:
-                facts.append(SubscriptionFact(.end, signed: signed, position: position))
+                facts.append(SubscriptionFact(.end(.expired), signed: signed, position: position))
             }
         }
         return facts
@@ -61,10 +81,17 @@ struct SubscriptionFactsTests {
             let a = OrganizationPlans.Subscription(originalTransactionID: "o", holder: nil, facts: facts)
             let b = OrganizationPlans.Subscription(originalTransactionID: "o", holder: nil, facts: shuffled)
             let reference = ReferencePlans(facts, probes: Self.probes)
+            let model = ReferenceStatus(facts)
             for probe in Self.probes {
                 #expect(PlanTimeline(b.changes).plan(at: probe) == reference.plan[probe]!, "\(facts) at \(probe.iso8601)")
                 #expect(a.status(at: probe) == b.status(at: probe))
+                #expect(b.status(at: probe).rawValue == model.status(at: probe), "\(facts) at \(probe.iso8601)")
             }
+            // What Apple said of it beyond its status: the same whatever the delivery order.
+            #expect(b.latest?.ownership == model.ownership && b.latest?.offer == model.offer, "\(facts)")
+            #expect(b.priceIncrease?.status.rawValue == model.priceIncrease?.status && b.priceIncrease?.signed == model.priceIncrease?.signed)
+            #expect(b.renewalExtension?.outcome.rawValue == model.renewalExtension?.outcome
+                    && b.renewalExtension?.signed == model.renewalExtension?.signed, "\(facts)")
         }
     }
 
@@ -81,7 +108,7 @@ struct SubscriptionFactsTests {
         }
     }
 
-    @Test("status and plan agree: active holds the latest transaction's plan or a higher one still granted; ended leaves no plan from the next month start")
+    @Test("status and plan agree: a live subscription (active, in grace period or billing retry) holds a plan; an expired, refunded or revoked one has none from the next month start (N4)")
     func statusAndPlanAgree() throws {
         var random = SeededRandom(seed: 1618)
         for _ in 0..<400 {
@@ -89,38 +116,9 @@ struct SubscriptionFactsTests {
             let s = OrganizationPlans.Subscription(originalTransactionID: "o", holder: nil, facts: facts)
             let last = facts.map(\.signed).max()!
             let timeline = PlanTimeline(s.changes)
-            // The reference: in signed order, the last fact that counts decides (an older
-            // transaction changes nothing; a revoked one ends it; a failed renewal of a live
-            // subscription puts it in billing retry, or a grace period while it lasts, until
-            // a new transaction renews it; the latest one signed again recovers nothing).
-            enum State: Equatable { case none, active, ended, failed(grace: Timestamp?) }
-            var state = State.none
-            var latest: SubscriptionFact.Transaction?
-            for fact in facts.sorted(by: { $0.signed < $1.signed }) {
-                switch fact.kind {
-                case .end: state = .ended
-                case .renewalFailed(let grace):
-                    if state == .active || state != .ended && state != .none { state = .failed(grace: grace) }
-                case .transaction(let t):
-                    if let latest, t.purchase < latest.purchase { continue }
-                    let again = latest?.transactionID == t.transactionID
-                    latest = t
-                    if t.revoked != nil {
-                        state = .ended
-                    } else if !(again && state != .ended && state != .none) {
-                        state = .active
-                    }
-                }
-            }
-            let expected: SubscriptionStatus
-            switch state {
-            case .none, .ended: expected = .ended
-            case .active: expected = .active
-            case .failed(let grace): expected = grace.map { last < $0 } == true ? .inGracePeriod : .inBillingRetry
-            }
-            #expect(s.status(at: last) == expected, "\(facts)")
-            let active = state != .none && state != .ended
-            if active {
+            let model = ReferenceStatus(facts)
+            #expect(s.status(at: last).rawValue == model.status(at: last), "\(facts)")
+            if model.live {
                 #expect(timeline.plan(at: last) != nil, "active without a plan: \(facts)")
             } else {
                 let monthAfter = UTCMonth.nextStart(after: last)!
@@ -184,10 +182,10 @@ struct ReferencePlans {
                 plan[at] = .some(inForce)
             case .fact(let fact):
                 switch fact.kind {
-                case .end:
+                case .end(_):
                     remove()
                     granting = false
-                case .renewalFailed:
+                case .renewalFailed, .priceIncrease, .renewalExtensionFailed:
                     break   // the generated transactions expire after the probes: a grace period changes no plan here
                 case .transaction(let t):
                     if let l = latest, t.purchase < l.purchase { continue }
@@ -202,6 +200,73 @@ struct ReferencePlans {
                     }
                 }
             }
+        }
+    }
+}
+
+/// The status of the generated sequences and what Apple said beyond it, worked out from
+/// the facts in signed order with none of `OrganizationPlans`: the last fact that counts
+/// decides. An older transaction changes nothing; an end ends it as its notification
+/// type says (EXPIRED and GRACE_PERIOD_EXPIRED expired, REFUND refunded, REVOKE revoked);
+/// a revoked transaction ends it as refunded, or revoked when it was shared through
+/// Family Sharing; a failed renewal of a live subscription puts it in billing retry, or a
+/// grace period while that lasts, until a new transaction renews it; the latest
+/// transaction signed again recovers nothing but reinstates an ended subscription; price
+/// increases and renewal extensions are the latest said; ownership and offer are the
+/// latest transaction's.
+struct ReferenceStatus {
+    enum State: Equatable { case none, active, ended(String), failed(grace: Timestamp?) }
+    var state = State.none
+    var latestExpires: Timestamp?
+    var ownership: AppStoreOwnership?
+    var offer: AppStoreOfferAttribution?
+    var priceIncrease: (status: String, signed: Timestamp)?
+    var renewalExtension: (outcome: String, signed: Timestamp)?
+
+    init(_ facts: [SubscriptionFact]) {
+        var latest: SubscriptionFact.Transaction?
+        for fact in facts.sorted(by: { $0.signed < $1.signed }) {
+            switch fact.kind {
+            case .end(let how):
+                switch how {
+                case .expired: state = .ended("expired")
+                case .refunded: state = .ended("refunded")
+                case .revoked: state = .ended("revoked")
+                }
+            case .renewalFailed(let grace):
+                if live { state = .failed(grace: grace) }
+            case .priceIncrease(let status):
+                priceIncrease = (status == .pending ? "pending" : "accepted", fact.signed)
+            case .renewalExtensionFailed:
+                renewalExtension = ("failed", fact.signed)
+            case .transaction(let t):
+                if let latest, t.purchase < latest.purchase { continue }
+                let again = latest?.transactionID == t.transactionID
+                latest = t
+                latestExpires = t.expires
+                ownership = t.ownership
+                offer = t.offer
+                if t.via == "RENEWAL_EXTENDED" { renewalExtension = ("extended", fact.signed) }
+                if t.revoked != nil {
+                    state = .ended(t.ownership == .familyShared ? "revoked" : "refunded")
+                } else if !(again && live) {
+                    state = .active
+                }
+            }
+        }
+    }
+
+    /// Active, in grace period or in billing retry: the plan is held.
+    var live: Bool {
+        switch state { case .active, .failed: true; default: false }
+    }
+
+    func status(at instant: Timestamp) -> String {
+        switch state {
+        case .none: return "expired"
+        case .ended(let how): return how
+        case .failed(let grace): return grace.map { instant < $0 } == true ? "in_grace_period" : "in_billing_retry"
+        case .active: return latestExpires.map { $0 <= instant } == true ? "expired" : "active"
         }
     }
 }

@@ -267,7 +267,7 @@ struct WebhookSenderTests {
         })
     }
 
-    @Test("an organization's messages carry its plan and the subscription as they were right after the event")
+    @Test("an organization's messages carry its plan and the subscription as they were right after the event; an end says how it ended (revoked)")
     func organizationState() throws {
         let f = try AdminFixture()
         defer { f.shutdown() }
@@ -286,17 +286,21 @@ struct WebhookSenderTests {
         }
         _ = try f.append(transaction("8001", .plus, "ai.screenrig.plus.monthly", after: -60), stream: "appstore-sub-7001")
         _ = try f.append(transaction("8002", .premium, "ai.screenrig.premium.monthly", after: -30), stream: "appstore-sub-7001")
+        _ = try f.append(AppStoreSubscriptionEnded(orgID: "school", originalTransactionID: "7001", reason: "REVOKE",
+                                                   signedDate: Timestamp(microseconds: now.microseconds - 10_000_000)!, notificationUUID: "n1"),
+                         stream: "appstore-sub-7001")
         let clock = ManualClock.atMachineTime()
         clock.advance(seconds: 5)
         let dispatcher = Self.dispatcher(f, clock: clock)
         defer { dispatcher.stop() }
-        try #require(Poll.until(timeout: 20) { receiver.received.count == 2 })
+        try #require(Poll.until(timeout: 20) { receiver.received.count == 3 })
         let bodies = try receiver.received.map { try JSONValue.parse(String(decoding: $0.body, as: UTF8.self)) }
-        #expect(bodies.map { $0["type"] } == ["subscription.started", "subscription.upgraded"])
-        #expect(bodies.map { $0["state"]?["plan"]?["current"] } == ["plus", "premium"])
-        #expect(bodies.map { $0["state"]?["plan"]?["source"] } == ["app_store", "app_store"])
-        #expect(bodies.map { $0["state"]?["subscription"]?["product_id"] } == ["ai.screenrig.plus.monthly", "ai.screenrig.premium.monthly"])
-        #expect(bodies.map { $0["state"]?["subscription"]?["status"] } == ["active", "active"])
+        #expect(bodies.map { $0["type"] } == ["subscription.started", "subscription.upgraded", "subscription.refunded"])
+        #expect(bodies.map { $0["state"]?["plan"]?["current"] } == ["plus", "premium", "premium"])
+        #expect(bodies.map { $0["state"]?["plan"]?["source"] } == ["app_store", "app_store", "app_store"])
+        #expect(bodies.map { $0["state"]?["subscription"]?["product_id"] } == ["ai.screenrig.plus.monthly", "ai.screenrig.premium.monthly",
+                                                                               "ai.screenrig.premium.monthly"])
+        #expect(bodies.map { $0["state"]?["subscription"]?["status"] } == ["active", "active", "revoked"])
         #expect(bodies.first?["state"]?["subscription"]?["environment"] == "Sandbox")
     }
 

@@ -32,7 +32,8 @@ extension Console {
                 <tr><td><a href="/timeline?subject=\(HTML.query("stream:" + stream))">\(HTML.escape(s.originalTransactionID))</a></td>
                 <td>\(HTML.escape(snapshot.environments[s.originalTransactionID] ?? "?"))</td><td>\(HTML.escape(s.holder ?? "—"))</td>
                 <td>\(HTML.escape(s.latest.map { "\($0.productID) (\($0.plan.rawValue))" } ?? "no transaction"))</td>
-                <td>\(HTML.escape(s.latest?.expires?.iso8601 ?? "—"))</td><td>\(HTML.escape(s.status(at: now).rawValue))</td></tr>
+                <td>\(HTML.escape(s.latest?.expires?.iso8601 ?? "—"))</td><td>\(HTML.escape(s.status(at: now).rawValue))</td>
+                <td>\(s.notes.isEmpty ? "—" : s.notes.map(HTML.escape).joined(separator: "<br>"))</td></tr>
                 """
         }.joined()
         return HTML.page(title: "Organization \(org.id)", body: """
@@ -47,7 +48,8 @@ extension Console {
             <h2>App Store subscriptions</h2>
             \(subscriptions.isEmpty ? "<p>None.</p>" : """
                 <table><thead><tr><th scope="col">Original transaction (its notifications)</th><th scope="col">Environment</th>
-                <th scope="col">Holder</th><th scope="col">Product</th><th scope="col">Expires</th><th scope="col">Status</th></tr></thead>
+                <th scope="col">Holder</th><th scope="col">Product</th><th scope="col">Expires</th><th scope="col">Status</th>
+                <th scope="col">What Apple said</th></tr></thead>
                 <tbody>\(subscriptions)</tbody></table>
                 """)
             """, signedIn: viewer.frame)

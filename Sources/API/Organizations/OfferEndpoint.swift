@@ -21,7 +21,21 @@ enum OfferEndpoint {
         var pending: Pending?
     }
 
+    /// O12: the organization's App Store subscription, with what Apple said of it
+    /// (docs/appstore.md, "Lifecycle"). Members with nothing to say are `null`.
     struct SubscriptionView: Codable, Sendable, Equatable {
+        struct Offer: Codable, Sendable, Equatable {
+            var type: String?
+            var code: Int
+            var identifier: String?
+            var discountType: String?
+            enum CodingKeys: String, CodingKey { case type, code, identifier, discountType = "discount_type" }
+        }
+        struct Dated: Codable, Sendable, Equatable {
+            var status: String
+            var signedAt: String
+            enum CodingKeys: String, CodingKey { case status, signedAt = "signed_at" }
+        }
         var originalTransactionID: String
         var productID: String
         var plan: String
@@ -29,10 +43,29 @@ enum OfferEndpoint {
         var expiresAt: String?
         var environment: String
         var heldByReader: Bool
+        var ownership: String?
+        var offer: Offer?
+        var priceIncrease: Dated?
+        var renewalExtension: Dated?
         enum CodingKeys: String, CodingKey {
-            case plan, status, environment
+            case plan, status, environment, ownership, offer
             case originalTransactionID = "original_transaction_id", productID = "product_id", expiresAt = "expires_at"
-            case heldByReader = "held_by_reader"
+            case heldByReader = "held_by_reader", priceIncrease = "price_increase", renewalExtension = "renewal_extension"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(originalTransactionID, forKey: .originalTransactionID)
+            try c.encode(productID, forKey: .productID)
+            try c.encode(plan, forKey: .plan)
+            try c.encode(status, forKey: .status)
+            try c.encode(expiresAt, forKey: .expiresAt)
+            try c.encode(environment, forKey: .environment)
+            try c.encode(heldByReader, forKey: .heldByReader)
+            try c.encode(ownership, forKey: .ownership)
+            try c.encode(offer, forKey: .offer)
+            try c.encode(priceIncrease, forKey: .priceIncrease)
+            try c.encode(renewalExtension, forKey: .renewalExtension)
         }
     }
 
@@ -122,6 +155,9 @@ extension OfferEndpoint.SubscriptionView {
     init(_ view: AppStoreOffer.SubscriptionView) {
         self.init(originalTransactionID: view.originalTransactionID, productID: view.productID, plan: view.plan.rawValue,
                   status: view.status.rawValue, expiresAt: view.expires?.iso8601, environment: view.environment,
-                  heldByReader: view.heldByReader)
+                  heldByReader: view.heldByReader, ownership: view.ownership?.rawValue,
+                  offer: view.offer.map { .init(type: $0.kind?.rawValue, code: $0.code, identifier: $0.identifier, discountType: $0.discountType) },
+                  priceIncrease: view.priceIncrease.map { .init(status: $0.status.rawValue, signedAt: $0.signed.iso8601) },
+                  renewalExtension: view.renewalExtension.map { .init(status: $0.outcome.rawValue, signedAt: $0.signed.iso8601) })
     }
 }

@@ -87,6 +87,12 @@ EVP_PKEY *ledger_ec_key_generate(const char *group_name);
  * P-256, 96 for P-384) into `out`. Returns the length written, 0 on failure. */
 size_t ledger_ecdsa_sign_raw(EVP_PKEY *key, const uint8_t *message, size_t length, uint8_t *out, size_t capacity);
 
+/* ECDSA with SHA-256 over `message`, written as the DER ECDSA-Sig-Value (SEQUENCE of the
+ * INTEGERs r and s) OpenSSL produces, into `out`: the form StoreKit's promotional offer
+ * signatures take. Returns the length written (at most 72 bytes on P-256), 0 on failure
+ * or when `capacity` is too small. */
+size_t ledger_ecdsa_sign_der(EVP_PKEY *key, const uint8_t *message, size_t length, uint8_t *out, size_t capacity);
+
 /* The private key as PKCS#8 PrivateKeyInfo DER (what a PEM "PRIVATE KEY" block holds)
  * into `out`; returns its length, 0 on failure or when `capacity` is too small. */
 size_t ledger_pkey_private_der(EVP_PKEY *key, uint8_t *out, size_t capacity);

@@ -176,6 +176,26 @@ public enum DevCommand: LedgerCommand {
         let testRoot = authorityDirectory + "/" + AppStoreTestAuthority.File.root
         api["LEDGER_APPSTORE_EXTRA_ROOTS"] = ([testRoot] + [environment.string(.appStoreExtraRoots)].compactMap { $0 })
             .joined(separator: ":")
+        // A stand-in for Apple's App Store Server API, which the projector's notification
+        // history sync asks every minute (docs/appstore.md, "Trying the recovery locally"),
+        // unless the developer gives keys of their own.
+        var appleStandIn: DevAppStoreStandIn?
+        if environment.string(.appStoreAPIKeys) == nil {
+            let standIn = try DevAppStoreStandIn.start(
+                dataDirectory: dataDirectory, authority: try AppStoreTestAuthority.loadOrCreate(in: authorityDirectory), authorityRoot: testRoot,
+                bundleID: try environment.require(.appStoreBundleID), notificationURL: "http://\(host):\(port)/v1/appstore/notifications/sandbox")
+            projector[LedgerEnvironment.Setting.appStoreAPIKeys.name] = standIn.keysFile
+            appleStandIn = standIn
+        }
+        if environment.values[LedgerEnvironment.Setting.appStoreSyncEvery.name] == nil {
+            // The API's /readyz judges the sync overdue against the same period.
+            projector[LedgerEnvironment.Setting.appStoreSyncEvery.name] = "60"
+            api[LedgerEnvironment.Setting.appStoreSyncEvery.name] = "60"
+        }
+        // A promotional offer key of its own for the demo app, unless one is configured.
+        let offerKeys = try environment.string(.appStoreOfferKeys)
+            ?? DevOfferKey.loadOrCreate(in: dataDirectory, bundleID: DemoData.catalogBundleID)
+        api[LedgerEnvironment.Setting.appStoreOfferKeys.name] = offerKeys
         let childEnvironments = DevChildEnvironments(parent: environment.values, api: api, console: consoleEnvironment, projector: projector)
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let children = ChildProcesses(logger: logger)
@@ -207,8 +227,11 @@ public enum DevCommand: LedgerCommand {
         if case .object(var appStore)? = document["appstore"] {
             appStore["test_authority"] = .string(authorityDirectory)
             appStore["sign_transaction"] = .string("ledger appstore sign transaction --account-token \(DemoData.accountToken) --body")
+            appStore["standin"] = appleStandIn?.demo ?? "off (LEDGER_APPSTORE_API_KEYS is set)"
             document["appstore"] = .object(appStore)
         }
+        document["promotional_offers"] = ["keys_file": .string(offerKeys), "product_id": .string(DemoData.monthly),
+                                          "signature": .string(baseURL + "/v1/appstore/offers/signature")]
         document["base_url"] = .string(baseURL)
         document["environment"] = .string(DeploymentProfile.development.rawValue)
         document["database_url"] = .string(serviceURL)
@@ -236,6 +259,7 @@ public enum DevCommand: LedgerCommand {
               openapi:  curl \(baseURL)/openapi.json
               demo keys and ids: \(demoPath)
               console:  \(consoleURL ?? "off (LEDGER_CONSOLE_ADDRESS)")  (logins in demo.json, "console")
+              apple:    \(appleStandIn.map { "\($0.standIn.baseURL)  (a stand-in for the App Store Server API; the projector asks it every minute)" } ?? "LEDGER_APPSTORE_API_KEYS")
               metrics:  \(operationsURL.map { "curl \($0)/metrics  (and \($0)/readyz with the log's positions; operators only)" } ?? "off (LEDGER_METRICS_ADDRESS)")
               database: \(PostgresURL.redacted(serviceURL))  (its password in demo.json)
               operator: \(logins.map { $0.operatorName } ?? "DATABASE_URL's user")  (`ledger admin` here records its acts under this database login)

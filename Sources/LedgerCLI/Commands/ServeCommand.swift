@@ -25,7 +25,8 @@ public enum ServeCommand: LedgerCommand {
         (secret_held_by_wrong_process) when its environment holds another process's
         secret: LEDGER_CHECKPOINT_KEY_FILE, LEDGER_PROJECTOR_DATABASE_URL or
         LEDGER_WEBHOOK_KEY, which are `ledger project`'s (docs/security.md). The operator
-        console is a process of its own: `ledger console`.
+        console is a process of its own: `ledger console`. With LEDGER_APPSTORE_OFFER_KEYS
+        it signs StoreKit's promotional offers (docs/appstore.md).
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
@@ -57,6 +58,10 @@ struct Service {
     init(environment: LedgerEnvironment, logger: Logger) throws {
         let url = try environment.serviceDatabaseURL()
         let metrics = MetricsRegistry()
+        let offerSigning = PromotionalOfferSigning(signers: try environment.promotionalOfferSigners())
+        if !offerSigning.bundleIDs.isEmpty {
+            logger.info("promotional offer keys", ["bundle_ids": .string(offerSigning.bundleIDs.joined(separator: ","))])
+        }
         let connections = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))
         store = EventStore(conninfo: url, connections: connections)
         context = ServiceContext(store: store, connections: connections, logger: logger, metrics: metrics,
@@ -68,7 +73,7 @@ struct Service {
                                      replicaSettings: ReplicaSet.Settings(maxLagEvents: Int64(try environment.int(.readMaxLagEvents)),
                                                                           maxLagSeconds: try environment.positiveSeconds(.readMaxLagSeconds)),
                                      publicCheckpoints: try environment.publicCheckpoints(),
-                                     appStoreSyncEvery: try environment.appStoreSyncSettings().every)
+                                     appStoreSyncEvery: try environment.appStoreSyncSettings().every, offerSigning: offerSigning)
         context.start()
         host = try environment.require(.host)
         var configuration = try environment.serverConfiguration(host: host, port: try environment.int(.port))

@@ -5,6 +5,8 @@ import LedgerJSON
 
 extension DemoData {
     static let catalogApp = "screenrig-ios"
+    /// The bundle ID of the demo's catalog app.
+    static let catalogBundleID = "ai.screenrig.app"
     public static let monthly = "ai.screenrig.pro.monthly"
     public static let yearly = "ai.screenrig.pro.yearly"
 
@@ -37,7 +39,7 @@ extension DemoData {
         upgradeDisplay.offerMessage = "Switch to yearly billing on the web: two months free."
         upgradeDisplay.offerCTA = "Switch to yearly"
         var events: [(name: String, event: any DomainEvent)] = [
-            ("app", AppCreated(appID: app, name: name, bundleID: "ai.screenrig.app")),
+            ("app", AppCreated(appID: app, name: name, bundleID: catalogBundleID)),
             (keyID == app + "-test-key" ? "key" : "key-" + keyID,
              AppKeyIssued(appID: app, keyID: keyID, mode: .test, sha256: Hex.encode(SHA256.hash(Array(key.utf8))),
                           prefix: String(key.prefix(KeyMode.test.prefix.count + AppKeyIssueAction.prefixRandomCharacters)))),

@@ -3,11 +3,11 @@
 ///
 /// All start from `ledger dev`'s own environment (the path, the log level, the profile,
 /// what the developer exported) without any secret or login, then each gets its own: the
-/// API its database login and the keys of what it serves (cursors, sessions); the console
-/// its login and its forms' key; the projector its login, which alone writes the
-/// projections, and the keys of what it signs (checkpoints, webhook messages). So the
-/// development profile runs the separation production's `ledger serve` insists on,
-/// rather than handing the API everything.
+/// API its database login and the keys of what it serves (cursors, sessions, promotional
+/// offer signatures); the console its login and its forms' key; the projector its login,
+/// which alone writes the projections, and the keys of what it signs (checkpoints, webhook
+/// messages). So the development profile runs the separation production's `ledger serve`
+/// insists on, rather than handing the API everything.
 public struct DevChildEnvironments: Sendable, Equatable {
     /// `ledger serve`'s environment.
     public var api: [String: String]
@@ -17,7 +17,7 @@ public struct DevChildEnvironments: Sendable, Equatable {
     public var projector: [String: String]
 
     /// The secrets only `ledger serve` uses.
-    public static let apiSecrets: [LedgerEnvironment.Setting] = [.cursorSecret, .sessionSecret]
+    public static let apiSecrets: [LedgerEnvironment.Setting] = [.cursorSecret, .sessionSecret, .appStoreOfferKeys]
     /// Logins no child gets from the parent: each is given its own DATABASE_URL, and the
     /// schema owner's (migrations) stays with `ledger dev`.
     public static let logins: [LedgerEnvironment.Setting] = [.databaseURL, .migrationDatabaseURL]

@@ -20,7 +20,7 @@ extension LedgerEnvironment {
     /// `private_key_file` is read beside the JSON file. Every problem names the entry and
     /// the field, and nothing of a key is ever printed.
     public func appStoreServerAPIConfigurations() throws -> [AppStoreServerAPIConfiguration] {
-        guard let path = string(.appStoreAPIKeys) else { return [] }
+        guard let path = string(.appStoreAPIKeys) ?? devStandInKeysFile else { return [] }
         func problem(_ text: String) -> ConfigurationError { ConfigurationError(setting: .appStoreAPIKeys, problem: text) }
         guard let data = FileManager.default.contents(atPath: path) else { throw problem("names \(path), which cannot be read") }
         guard let document = try? JSONValue.parse(Array(data)), let apps = document["apps"]?.arrayValue else {
@@ -45,6 +45,16 @@ extension LedgerEnvironment {
             case "local" where !isProduction:
                 environment = .local(baseURL: try field("base_url"))
                 policy = try appStorePolicy()
+                // The root a stand-in signs with (`ledger dev`'s development authority), trusted
+                // for this entry alone.
+                if let rootFile = app["trusted_root_file"]?.stringValue {
+                    let rootURL = rootFile.hasPrefix("/") ? URL(fileURLWithPath: rootFile) : directory.appendingPathComponent(rootFile)
+                    guard let data = FileManager.default.contents(atPath: rootURL.path),
+                          let roots = AppStoreRootCertificates.certificates(in: [UInt8](data)) else {
+                        throw problem("apps[\(index)] (\(try field("bundle_id"))): trusted_root_file \(rootURL.path) holds no DER or PEM certificate")
+                    }
+                    policy = try appStorePolicy(alsoTrusting: roots)
+                }
             case "local": throw problem("apps[\(index)] (\(bundleID)): a local stand-in is refused in production")
             default: throw problem("apps[\(index)] (\(bundleID)): environment must be production or sandbox, got \(environmentName.debugDescription)")
             }
@@ -75,6 +85,16 @@ extension LedgerEnvironment {
 }
 
 extension LedgerEnvironment {
+    /// The keys file `ledger dev` writes for its stand-in for Apple, which commands run in its
+    /// clone find when LEDGER_APPSTORE_API_KEYS is unset (never in production).
+    public static let devStandInKeysFile = "appstore-standin/keys.json"
+
+    var devStandInKeysFile: String? {
+        guard !isProduction, let directory = string(.dataDirectory) else { return nil }
+        let path = directory + "/" + Self.devStandInKeysFile
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
     /// The notification history sync's schedule: LEDGER_APPSTORE_SYNC_EVERY seconds between
     /// runs (at least 10), each window starting 15 minutes before the last one ended.
     public func appStoreSyncSettings() throws -> AppStoreHistorySync.Settings {

@@ -272,9 +272,9 @@ extension LedgerEnvironment {
     /// The trust policy the environment configures: production (LEDGER_ENVIRONMENT, or
     /// `forceProduction`) trusts Apple Root CA - G3 alone; elsewhere the roots of
     /// LEDGER_APPSTORE_EXTRA_ROOTS are trusted too.
-    public func appStorePolicy(forceProduction: Bool = false) throws -> AppStoreEnvironmentPolicy {
+    public func appStorePolicy(forceProduction: Bool = false, alsoTrusting more: [[UInt8]] = []) throws -> AppStoreEnvironmentPolicy {
         if forceProduction || isProduction { return .production }
-        var roots: [[UInt8]] = []
+        var roots: [[UInt8]] = more
         for path in (string(.appStoreExtraRoots) ?? "").split(separator: ":").map(String.init) where !path.isEmpty {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ConfigurationError(setting: .appStoreExtraRoots, problem: "names \(path), which cannot be read")

@@ -156,6 +156,8 @@ extension LedgerEnvironment.Setting {
         help: "A JSON file of the In-App Purchase keys the ledger asks Apple's App Store Server API with, one entry per app and environment (docs/appstore-server-api.md, \"Configuration\"); its .p8 files beside it or named by absolute paths. Never in the log; `ledger serve` refuses it in production.")
     public static let appStoreSyncEvery = Self(name: "LEDGER_APPSTORE_SYNC_EVERY", defaultValue: "3600",
         help: "Seconds between two runs of the notification history sync, which the active projector runs for each app of LEDGER_APPSTORE_API_KEYS to recover what Apple sent and the ledger does not hold (docs/appstore.md, \"Recovery\"); /readyz warns when the last success is older than twice this.")
+    public static let appStoreOfferKeys = Self(name: "LEDGER_APPSTORE_OFFER_KEYS", defaultValue: nil,
+        help: "A JSON file of the promotional offer keys `ledger serve` signs StoreKit's promotional offers with, one per bundle ID: {\"apps\": [{\"bundle_id\", \"key_id\", \"private_key_file\"}]} (docs/appstore.md, \"Promotional offer signatures\"); its .p8 files beside it or named by absolute paths. Use a key made for offers alone, never the App Store Server API's. Without it POST /v1/appstore/offers/signature answers 503 offer_key_not_configured.")
     public static let checkpointKeyFile = Self(name: "LEDGER_CHECKPOINT_KEY_FILE", defaultValue: nil,
         help: "PEM file of the Ed25519 key the active projector signs the log's checkpoints with (`ledger checkpoint-key create`); no checkpoints when unset. `ledger dev` keeps one in LEDGER_DATA_DIR.")
     public static let checkpointOrigin = Self(name: "LEDGER_CHECKPOINT_ORIGIN", defaultValue: "ledger",
@@ -176,7 +178,7 @@ extension LedgerEnvironment.Setting {
         .connectionTimeout, .maxConnections, .maxConnectionsPerAddress, .poolSize, .logLevel, .readyMaxLag, .readDatabaseURLs, .readMaxLagEvents,
         .readMaxLagSeconds, .pollInterval,
         .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .sessionSecret, .webhookKey, .publicOrigin, .appStoreBundleID, .appStoreProducts, .schoolDomains,
-        .notificationRate, .operatorName, .environment, .appStoreExtraRoots, .appStoreAPIKeys, .appStoreSyncEvery, .checkpointKeyFile, .checkpointOrigin, .checkpointEvents,
+        .notificationRate, .operatorName, .environment, .appStoreExtraRoots, .appStoreAPIKeys, .appStoreSyncEvery, .appStoreOfferKeys, .checkpointKeyFile, .checkpointOrigin, .checkpointEvents,
         .checkpointSeconds, .checkpointDirectory, .publicCheckpoints,
     ]
 }

@@ -21,17 +21,34 @@ public struct AppStoreTransactionRecorded: DomainEvent {
     /// The transaction had already expired (its `expiresDate` was past) when it was
     /// recorded: it is kept as a fact and changes no plan (T5).
     public var expiredWhenRecorded: Bool
+    /// Apple's `inAppOwnershipType` (`PURCHASED`, `FAMILY_SHARED`): who holds the plan.
+    /// Nil in events recorded before it was kept.
+    public var inAppOwnershipType: String?
+    /// Apple's `offerType` (1 introductory, 2 promotional, 3 offer code, 4 win-back), nil
+    /// when bought without an offer (or recorded before it was kept).
+    public var offerType: Int?
+    /// Apple's `offerIdentifier`: the promotional offer's or offer code's name.
+    public var offerIdentifier: String?
+    /// Apple's `offerDiscountType` (`FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`).
+    public var offerDiscountType: String?
 
     enum CodingKeys: String, CodingKey {
         case orgID = "org_id", originalTransactionID = "original_transaction_id", transactionID = "transaction_id"
         case productID = "product_id", plan, purchaseDate = "purchase_date", expiresDate = "expires_date"
         case revocationDate = "revocation_date", signedDate = "signed_date", environment, personID = "person_id", via
-        case expiredWhenRecorded = "expired_when_recorded"
+        case expiredWhenRecorded = "expired_when_recorded", inAppOwnershipType = "in_app_ownership_type"
+        case offerType = "offer_type", offerIdentifier = "offer_identifier", offerDiscountType = "offer_discount_type"
     }
 
     public init(orgID: String, originalTransactionID: String, transactionID: String, productID: String, plan: Plan,
                 purchaseDate: Timestamp, expiresDate: Timestamp?, revocationDate: Timestamp?, signedDate: Timestamp,
-                environment: String, personID: String?, via: String, expiredWhenRecorded: Bool) {
+                environment: String, personID: String?, via: String, expiredWhenRecorded: Bool,
+                inAppOwnershipType: String? = nil, offerType: Int? = nil, offerIdentifier: String? = nil,
+                offerDiscountType: String? = nil) {
+        self.inAppOwnershipType = inAppOwnershipType
+        self.offerType = offerType
+        self.offerIdentifier = offerIdentifier
+        self.offerDiscountType = offerDiscountType
         self.orgID = orgID
         self.originalTransactionID = originalTransactionID
         self.transactionID = transactionID
@@ -50,12 +67,16 @@ public struct AppStoreTransactionRecorded: DomainEvent {
 
 /// `appstore.subscription_ended`, on `appstore-sub-<originalTransactionId>` (N4): the plan
 /// the subscription set is removed at the next start of a UTC month after `signed_date`.
+/// How it ended (`ending`: expired, refunded, revoked) is read from `reason`, so that
+/// every event of this type ever recorded folds to the status Apple meant.
 public struct AppStoreSubscriptionEnded: DomainEvent {
     public static let type = "appstore.subscription_ended"
     public var orgID: String
     public var originalTransactionID: String
     /// The notification type: EXPIRED, GRACE_PERIOD_EXPIRED, REFUND or REVOKE.
     public var reason: String
+    /// How the subscription ended, from `reason`.
+    public var ending: SubscriptionFact.Ending { SubscriptionFact.Ending(reason: reason) }
     public var signedDate: Timestamp
     public var notificationUUID: String
     enum CodingKeys: String, CodingKey {
@@ -147,4 +168,55 @@ public struct AppStoreSubscriptionClaimed: DomainEvent {
 
     /// One holder per subscription.
     public static func idempotencyKey(originalTransactionID id: String) -> String { "appstore-holder:" + ExternalID.key(id) }
+}
+
+/// `appstore.price_increase_reported`, on `appstore-sub-<originalTransactionId>`: Apple told
+/// the subscriber of a price increase (`PRICE_INCREASE`), which they have not answered yet
+/// (`pending`: without consent the subscription expires at renewal) or accepted. Changes
+/// no plan; the subscription shows the latest one by `signed_date`.
+public struct AppStorePriceIncreaseReported: DomainEvent {
+    public static let type = "appstore.price_increase_reported"
+    public var orgID: String
+    public var originalTransactionID: String
+    public var status: PriceIncreaseStatus
+    /// The signed renewal info's `renewalPrice` (milliunits of `currency`) and `currency`, when it has them.
+    public var renewalPrice: Int64?
+    public var currency: String?
+    public var signedDate: Timestamp
+    public var notificationUUID: String
+    enum CodingKeys: String, CodingKey {
+        case orgID = "org_id", originalTransactionID = "original_transaction_id", status, renewalPrice = "renewal_price", currency
+        case signedDate = "signed_date", notificationUUID = "notification_uuid"
+    }
+    public init(orgID: String, originalTransactionID: String, status: PriceIncreaseStatus, renewalPrice: Int64?, currency: String?,
+                signedDate: Timestamp, notificationUUID: String) {
+        self.orgID = orgID
+        self.originalTransactionID = originalTransactionID
+        self.status = status
+        self.renewalPrice = renewalPrice
+        self.currency = currency
+        self.signedDate = signedDate
+        self.notificationUUID = notificationUUID
+    }
+}
+
+/// `appstore.renewal_extension_failed`, on `appstore-sub-<originalTransactionId>`: Apple
+/// could not extend this subscription's renewal date (`RENEWAL_EXTENSION` with the subtype
+/// `FAILURE`). Changes no plan: its expiry stays what its latest transaction says.
+public struct AppStoreRenewalExtensionFailed: DomainEvent {
+    public static let type = "appstore.renewal_extension_failed"
+    public var orgID: String
+    public var originalTransactionID: String
+    public var signedDate: Timestamp
+    public var notificationUUID: String
+    enum CodingKeys: String, CodingKey {
+        case orgID = "org_id", originalTransactionID = "original_transaction_id"
+        case signedDate = "signed_date", notificationUUID = "notification_uuid"
+    }
+    public init(orgID: String, originalTransactionID: String, signedDate: Timestamp, notificationUUID: String) {
+        self.orgID = orgID
+        self.originalTransactionID = originalTransactionID
+        self.signedDate = signedDate
+        self.notificationUUID = notificationUUID
+    }
 }

@@ -69,7 +69,8 @@ public enum EventDisclosure {
         AppStoreTransactionRecorded.type: { data, subject in
             orgField(data, subject, ["org_id", "original_transaction_id", "transaction_id", "product_id", "plan", "purchase_date",
                                      "expires_date", "revocation_date", "signed_date", "environment", "via",
-                                     "expired_when_recorded"])   // not person_id: who bought is the app's to know
+                                     "expired_when_recorded", "in_app_ownership_type", "offer_type", "offer_identifier",
+                                     "offer_discount_type"])   // not person_id: who bought is the app's to know
         },
         AppStoreSubscriptionEnded.type: { data, subject in
             orgField(data, subject, ["org_id", "original_transaction_id", "reason", "signed_date"])

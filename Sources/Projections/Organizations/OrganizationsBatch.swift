@@ -25,7 +25,7 @@ final class OrganizationsBatch {
     private var audit = RowBuffer(columns: 6)
     private var subscriptions: [String: [any PostgresBindable]] = [:]
     private var subscriptionOrder = OrderedKeys<String>()
-    private var changes = RowBuffer(columns: 12)
+    private var changes = RowBuffer(columns: 16)
     /// Holders claimed for subscriptions made in earlier batches (original id, person).
     private var claims = RowBuffer(columns: 2)
     private var acknowledged: [String: [any PostgresBindable]] = [:]
@@ -94,9 +94,11 @@ final class OrganizationsBatch {
             }
             // A transaction that had expired, or was revoked, when it was recorded changes no plan (T5).
             let countsForPlan = !e.expiredWhenRecorded && e.revocationDate == nil
+            // `reason` holds how it came (`storekit` or the notification type: RENEWAL_EXTENDED extends the renewal date).
             changes.append([e.originalTransactionID, p, "transaction", e.transactionID, e.productID, e.plan.rawValue,
-                            e.purchaseDate.microseconds, e.expiresDate?.microseconds, e.signedDate.microseconds, PostgresNull(), countsForPlan,
-                            e.revocationDate?.microseconds])
+                            e.purchaseDate.microseconds, e.expiresDate?.microseconds, e.signedDate.microseconds, e.via, countsForPlan,
+                            e.revocationDate?.microseconds, e.inAppOwnershipType, e.offerType.map(Int64.init), e.offerIdentifier,
+                            e.offerDiscountType])
         case AppStoreSubscriptionClaimed.type:
             // The first holder stays: a claim only fills an empty one (as the recording did).
             let e = try event.decode(AppStoreSubscriptionClaimed.self)
@@ -110,15 +112,28 @@ final class OrganizationsBatch {
         case AppStoreSubscriptionEnded.type:
             let e = try event.decode(AppStoreSubscriptionEnded.self)
             let none = PostgresNull()
-            changes.append([e.originalTransactionID, p, "end", none, none, none, none, none, e.signedDate.microseconds, e.reason, true, none])
-            auditEntry(event, e.orgID, "App Store subscription \(e.originalTransactionID) ended (\(e.reason))")
+            changes.append([e.originalTransactionID, p, "end", none, none, none, none, none, e.signedDate.microseconds, e.reason, true, none,
+                            none, none, none, none])
+            auditEntry(event, e.orgID, "App Store subscription \(e.originalTransactionID) \(e.ending.rawValue) (\(e.reason))")
         case AppStoreRenewalFailed.type:
             let e = try event.decode(AppStoreRenewalFailed.self)
             let none = PostgresNull()
             changes.append([e.originalTransactionID, p, "renewal_failed", none, none, none, none, e.gracePeriodExpiresDate?.microseconds,
-                            e.signedDate.microseconds, "DID_FAIL_TO_RENEW", true, none])
+                            e.signedDate.microseconds, "DID_FAIL_TO_RENEW", true, none, none, none, none, none])
             auditEntry(event, e.orgID, "App Store subscription \(e.originalTransactionID): Apple could not renew it ("
                        + (e.gracePeriodExpiresDate.map { "grace period until \($0.iso8601)" } ?? "billing retry") + ")")
+        case AppStorePriceIncreaseReported.type:
+            let e = try event.decode(AppStorePriceIncreaseReported.self)
+            let none = PostgresNull()
+            changes.append([e.originalTransactionID, p, "price_increase", none, none, none, none, none, e.signedDate.microseconds,
+                            e.status.rawValue, true, none, none, none, none, none])
+            auditEntry(event, e.orgID, "App Store subscription \(e.originalTransactionID): price increase \(e.status.rawValue)")
+        case AppStoreRenewalExtensionFailed.type:
+            let e = try event.decode(AppStoreRenewalExtensionFailed.self)
+            let none = PostgresNull()
+            changes.append([e.originalTransactionID, p, "renewal_extension_failed", none, none, none, none, none, e.signedDate.microseconds,
+                            "RENEWAL_EXTENSION", true, none, none, none, none, none])
+            auditEntry(event, e.orgID, "App Store subscription \(e.originalTransactionID): Apple could not extend its renewal date")
         case AppStoreNotificationAcknowledged.type:
             let e = try event.decode(AppStoreNotificationAcknowledged.self)
             if acknowledged[e.notificationUUID] == nil {
@@ -183,7 +198,7 @@ final class OrganizationsBatch {
             """, rows: claims)
         try db.copy(into: "appstore_changes", columns: ["original_transaction_id", "position", "kind", "transaction_id", "product_id",
                                                        "plan", "purchase_us", "expires_us", "signed_us", "reason", "counts_for_plan",
-                                                       "revoked_us"],
+                                                       "revoked_us", "ownership", "offer_type", "offer_identifier", "offer_discount_type"],
                     rows: changes)
         var acknowledgedRows = RowBuffer(columns: 5)
         for id in acknowledgedOrder.keys { acknowledgedRows.append(acknowledged[id]!) }

@@ -11,7 +11,9 @@ import ProjectionEngine
 /// time of the request (`PlanTimeline`).
 public struct OrganizationsProjection: Projection {
     public let name = "organizations"
-    public let version = 2
+    /// 3: `appstore_changes` keeps each transaction's ownership, offer and `via`, price
+    /// increases and failed renewal extensions (docs/appstore.md, "Lifecycle").
+    public let version = 3
     public let tables = ["orgs", "org_admins", "org_plan_changes", "org_audit", "appstore_subscriptions",
                          "appstore_changes", "appstore_acknowledged"]
 
@@ -41,6 +43,7 @@ public struct OrganizationsProjection: Projection {
             CREATE TABLE appstore_changes (original_transaction_id text NOT NULL, position bigint NOT NULL,
                 kind text NOT NULL, transaction_id text, product_id text, plan text, purchase_us bigint,
                 expires_us bigint, signed_us bigint NOT NULL, reason text, counts_for_plan boolean NOT NULL, revoked_us bigint,
+                ownership text, offer_type bigint, offer_identifier text, offer_discount_type text,
                 PRIMARY KEY (original_transaction_id, position))
             """,
             """

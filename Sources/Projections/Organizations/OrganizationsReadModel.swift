@@ -48,7 +48,8 @@ public struct OrganizationsReadModel: Sendable {
                 var environments: [String: String] = [:]
                 for r in try tx.query("""
                     SELECT s.original_transaction_id, s.holder_person_id, s.environment, c.kind, c.transaction_id, c.product_id,
-                           c.plan, c.purchase_us, c.expires_us, c.signed_us, c.counts_for_plan, c.revoked_us, c.position
+                           c.plan, c.purchase_us, c.expires_us, c.signed_us, c.counts_for_plan, c.revoked_us, c.position,
+                           c.reason, c.ownership, c.offer_type, c.offer_identifier, c.offer_discount_type
                     FROM proj_organizations.appstore_subscriptions s
                     JOIN proj_organizations.appstore_changes c USING (original_transaction_id)
                     WHERE s.org_id = $1 AND ($2::bigint IS NULL OR c.position <= $2)
@@ -60,17 +61,27 @@ public struct OrganizationsReadModel: Sendable {
                     let signed = instant(9) ?? .minimum
                     let position = try r.requireInt64(12)
                     let kind = try r.requireString(3)
-                    if kind == "end" {
-                        facts[original, default: []].append(SubscriptionFact(.end, signed: signed, position: position))
-                    } else if kind == "renewal_failed" {
-                        facts[original, default: []].append(SubscriptionFact(.renewalFailed(graceUntil: instant(8)), signed: signed, position: position))
-                    } else if let plan = r.string(6).flatMap(Plan.init(rawValue:)) {
+                    let reason = r.string(13)
+                    func add(_ kind: SubscriptionFact.Kind) {
+                        facts[original, default: []].append(SubscriptionFact(kind, signed: signed, position: position))
+                    }
+                    switch kind {
+                    case "end": add(.end(SubscriptionFact.Ending(reason: reason ?? "")))
+                    case "renewal_failed": add(.renewalFailed(graceUntil: instant(8)))
+                    case "price_increase": if let status = reason.flatMap(PriceIncreaseStatus.init(rawValue:)) { add(.priceIncrease(status)) }
+                    case "renewal_extension_failed": add(.renewalExtensionFailed)
+                    default:
+                        guard let plan = r.string(6).flatMap(Plan.init(rawValue:)) else { break }
                         let revoked = instant(11)
+                        let offer = r.int64(15).map {
+                            AppStoreOfferAttribution(code: Int(clamping: $0), identifier: r.string(16), discountType: r.string(17))
+                        }
                         let t = SubscriptionFact.Transaction(
                             transactionID: try r.requireString(4), productID: try r.requireString(5), plan: plan,
                             purchase: instant(7) ?? .minimum, expires: instant(8), revoked: revoked,
-                            expiredWhenRecorded: r.bool(10) == false && revoked == nil)
-                        facts[original, default: []].append(SubscriptionFact(.transaction(t), signed: signed, position: position))
+                            expiredWhenRecorded: r.bool(10) == false && revoked == nil,
+                            ownership: r.string(14).flatMap(AppStoreOwnership.init(apple:)), offer: offer, via: reason)
+                        add(.transaction(t))
                     }
                 }
                 let subscriptions = holders.keys.sorted().map {

@@ -41,8 +41,7 @@ public struct WebhookMessageState: Sendable {
                     "product_id": s.latest.map { .string($0.productID) } ?? .null,
                     "plan": s.latest.map { .string($0.plan.rawValue) } ?? .null,
                     "expires_at": s.latest?.expires.map { .string($0.iso8601) } ?? .null,
-                    "status": .string(type == WebhookMessageType.subscriptionRefunded.rawValue
-                                      || type == WebhookMessageType.subscriptionExpired.rawValue ? "ended" : s.status(at: event.recordedAt).rawValue),
+                    "status": .string((Self.ending(type: type, event: event.type, data: data)?.status ?? s.status(at: event.recordedAt)).rawValue),
                 ])
             }
             return .object(state)
@@ -61,5 +60,18 @@ public struct WebhookMessageState: Sendable {
         case .app:
             return .object([:])
         }
+    }
+
+    /// How the event of a `subscription.refunded` or `subscription.expired` message ended the
+    /// subscription: what the message is about, even when a fact Apple signed later (delivered
+    /// first) has renewed it since. An end says it in its `reason`; a revoked transaction by
+    /// who held it (docs/appstore.md, "Lifecycle").
+    static func ending(type: String, event: String, data: JSONValue) -> SubscriptionFact.Ending? {
+        guard type == WebhookMessageType.subscriptionRefunded.rawValue || type == WebhookMessageType.subscriptionExpired.rawValue else {
+            return nil
+        }
+        if event == AppStoreSubscriptionEnded.type { return SubscriptionFact.Ending(reason: data["reason"]?.stringValue ?? "") }
+        let shared = data["in_app_ownership_type"]?.stringValue.flatMap(AppStoreOwnership.init(apple:)) == .familyShared
+        return shared ? .revoked : .refunded
     }
 }

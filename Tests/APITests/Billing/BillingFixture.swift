@@ -1,4 +1,5 @@
 import API
+import AppStore
 import Crypto
 import EventStore
 import Foundation
@@ -18,8 +19,8 @@ final class BillingFixture: Sendable {
     private let projector: ProjectorThread
     let operatorActor = Actor(.operator, "test-operator")
 
-    convenience init(notificationsPerSecond: Double = 1_000) throws {
-        try self.init(service: TestService(notificationsPerSecond: notificationsPerSecond))
+    convenience init(notificationsPerSecond: Double = 1_000, offerSigners: [PromotionalOfferSigner] = []) throws {
+        try self.init(service: TestService(notificationsPerSecond: notificationsPerSecond, offerSigners: offerSigners))
     }
 
     /// Over a service built by the test (on a cluster of its own, with replicas), its

@@ -137,10 +137,10 @@ struct JournalRuleTests {
         let mutating = LedgerAPI.router(f.service.context).routes.filter { $0.method != "GET" && $0.method != "HEAD" }
         // Besides usage ingestion, the only writes record verified Apple transactions: the
         // App Store's (T, N) change plans, the SDK's sync fills a purchase history; neither
-        // credits nor payments.
+        // credits nor payments. The promotional offer signature is a POST that appends nothing.
         #expect(mutating.map(\.pattern) == ["/v1/usage/events", "/v1/orgs/{org_id}/appstore/transactions",
                                             "/v1/appstore/notifications/production", "/v1/appstore/notifications/sandbox",
-                                            "/v1/iap/transactions"])
+                                            "/v1/appstore/offers/signature", "/v1/iap/transactions"])
         for (method, path) in [("POST", "/v1/projects/solo/journal"), ("POST", "/v1/projects/solo/balance"),
                                ("PUT", "/v1/projects/solo/balance"), ("POST", "/v1/projects/solo/credits"),
                                ("DELETE", "/v1/projects/solo/journal")] {

@@ -66,7 +66,7 @@ struct ChangeBetweenFactsTests {
         f.service.clock.set("2026-11-21T01:00:00Z")
         #expect(try f.notify(note("REFUND", t1, signed: "2026-11-21T00:00:00Z")).status == 200)
         var o = try offer(f)
-        #expect(o["subscription"]?["status"] == "ended" && o["plan"]?["current"] == "plus")
+        #expect(o["subscription"]?["status"] == "refunded" && o["plan"]?["current"] == "plus")
         #expect(o["plan"]?["pending"] == ["plan": "free", "from": "2026-12-01T00:00:00.000000Z"])
         f.service.clock.set("2026-12-10T01:00:00Z")
         #expect(try offer(f)["plan"]?["current"] == "free")
@@ -88,14 +88,14 @@ struct ChangeBetweenFactsTests {
         #expect(try f.notify(note("REFUND", t1, signed: "2026-11-10T00:00:00Z")).status == 200)
         let refunded = tx(token, .plus, id: "t1", signed: "2026-11-12T00:00:00Z", purchased: "2026-11-03T00:00:00Z", revoked: "2026-11-10T00:00:00Z")
         let r = try f.record(refunded, org: "acme")
-        #expect(r.status == 200 && r.body["recorded"] == false && r.body["subscription"]?["status"] == "ended", "\(r.body)")
+        #expect(r.status == 200 && r.body["recorded"] == false && r.body["subscription"]?["status"] == "refunded", "\(r.body)")
         // A revoked transaction the log never saw is recorded as the fact it is, and ends nothing into active.
         let other = tx(token, .plus, id: "t9", original: "o9", signed: "2026-11-12T00:00:00Z", purchased: "2026-11-04T00:00:00Z",
                        revoked: "2026-11-11T00:00:00Z")
         let fresh = try f.record(other, org: "acme")
         #expect(fresh.status == 200 && fresh.body["recorded"] == true, "\(fresh.body)")
         let o = try offer(f)
-        #expect(o["subscription"]?["status"] == "ended")
+        #expect(o["subscription"]?["status"] == "refunded")
         f.service.clock.set("2026-12-01T00:00:00Z")
         #expect(try offer(f)["plan"]?["current"] == "free")
     }

@@ -74,11 +74,13 @@ struct NotificationRuleTests {
         let token = try f.org("acme")
         #expect(try f.notify(note("SUBSCRIBED", tx(token, .premium, id: "t1", signed: "2026-11-01T00:00:00Z"), signed: "2026-11-01T00:00:00Z")).status == 200)
         let r = try f.notify(note(type, tx(token, .premium, id: "t1", signed: "2026-11-01T00:00:00Z"), signed: "2026-11-12T00:00:00Z"))
-        #expect(r.status == 200 && r.body["outcome"] == "ended")
+        // The status says how it ended (docs/appstore.md, "Lifecycle"); the plan goes the same way for every end.
+        let how = ["EXPIRED": "expired", "GRACE_PERIOD_EXPIRED": "expired", "REFUND": "refunded", "REVOKE": "revoked"][type]!
+        #expect(r.status == 200 && r.body["outcome"]?.stringValue == how)
         #expect(try f.currentPlan("acme")?["current"] == "premium", "what was granted for the month is not taken back")
         f.service.clock.set("2026-12-01T00:00:00Z")
         #expect(try f.currentPlan("acme")?["current"] == "free")
-        #expect(try f.offer("acme", as: f.session("alice", org: "acme")).body["subscription"]?["status"] == "ended")
+        #expect(try f.offer("acme", as: f.session("alice", org: "acme")).body["subscription"]?["status"]?.stringValue == how)
     }
 
     @Test("N5: a plan staff or billing applied since is never removed by the App Store")
@@ -181,24 +183,36 @@ struct NotificationRuleTests {
     }
 
     /// One of Apple's facts about the subscription: a transaction (new, or the latest one
-    /// signed again by `REFUND_REVERSED`) or an end.
+    /// signed again by `REFUND_REVERSED`), an end, or a price increase.
     struct Item {
         var plan: Plan?
         var signed: Timestamp
-        /// The transaction's purchase (its first signing); nil for an end.
+        /// The transaction's purchase (its first signing); nil for an end or a price increase.
         var purchase: Timestamp?
+        /// An end's notification type.
+        var end: String? = nil
+        /// A price increase's subtype.
+        var priceIncrease: String? = nil
     }
 
     static let month: Int64 = 30 * 86_400_000_000
+
+    /// When a transaction the signer made expires: 30 days after its purchase, as Apple
+    /// writes instants, in whole milliseconds.
+    static func expiry(_ purchase: Timestamp) -> Timestamp {
+        Timestamp(microseconds: purchase.microseconds / 1_000 * 1_000 + month)!
+    }
 
     /// The model: walk a subscription's notifications in Apple's order (signedDate), never
     /// in delivery order, and apply T4/N4 by hand: a change that is not an upgrade of the
     /// plan in force waits for the next month start; a transaction signed again while the
     /// subscription is active changes nothing, and after an end restores it from its
     /// signing. A subscription whose last word is a transaction lapses when that
-    /// transaction expires (the signer's 30 days), as EXPIRED would end it. Returns the
-    /// plan at `instant` and the status then.
-    static func reference(_ items: [Item], at instant: Timestamp) -> (plan: Plan?, status: String) {
+    /// transaction expires (the signer's 30 days), as EXPIRED would end it. An end's status
+    /// is its type's: EXPIRED and GRACE_PERIOD_EXPIRED expired, REFUND refunded, REVOKE
+    /// revoked. A price increase changes neither; the latest signed is shown. Returns the
+    /// plan at `instant`, the status then and the price increase.
+    static func reference(_ items: [Item], at instant: Timestamp) -> (plan: Plan?, status: String, priceIncrease: String?) {
         var schedule: [(Timestamp, Plan?)] = []
         var lastChange = Timestamp.minimum
         func apply(_ plan: Plan?, at: Timestamp) {
@@ -210,13 +224,18 @@ struct NotificationRuleTests {
             lastChange = at
         }
         var active = false
-        var ended = false
+        var ended: String?
         var latestPurchase: Timestamp?
+        var priceIncrease: String?
         for item in items.sorted(by: { $0.signed < $1.signed }) {
+            if let subtype = item.priceIncrease {
+                priceIncrease = subtype == "PENDING" ? "pending" : "accepted"
+                continue
+            }
             guard let purchase = item.purchase else {
                 if active { apply(nil, at: item.signed) }
                 active = false
-                ended = true
+                ended = ["EXPIRED": "expired", "GRACE_PERIOD_EXPIRED": "expired", "REFUND": "refunded", "REVOKE": "revoked"][item.end!]!
                 continue
             }
             let again = latestPurchase == purchase
@@ -224,17 +243,17 @@ struct NotificationRuleTests {
             if again && active { continue }
             apply(item.plan, at: item.signed)
             active = true
-            ended = false
+            ended = nil
         }
         if active, let latestPurchase {
-            let expires = Timestamp(microseconds: latestPurchase.microseconds + month)!
+            let expires = Self.expiry(latestPurchase)
             apply(nil, at: max(expires, lastChange))
         }
-        let expired = latestPurchase.map { Timestamp(microseconds: $0.microseconds + month)! <= instant } ?? false
-        return (schedule.last { $0.0 <= instant }?.1 ?? nil, ended ? "ended" : (expired ? "expired" : "active"))
+        let expired = latestPurchase.map { Self.expiry($0) <= instant } ?? false
+        return (schedule.last { $0.0 <= instant }?.1 ?? nil, ended ?? (expired ? "expired" : "active"), priceIncrease)
     }
 
-    @Test("N3, N4: generated notifications across month boundaries, refunds reversed among them, delivered out of order and twice, give the plan and status Apple's signedDate decides", arguments: [1, 2, 3, 4] as [UInt64])
+    @Test("N3, N4, lifecycle: generated notifications across month boundaries (ends of every kind, refunds reversed, price increases among them), delivered out of order and twice, give the plan, status and price increase Apple's signedDate decides", arguments: [1, 2, 3, 4] as [UInt64])
     func outOfOrder(seed: UInt64) throws {
         let f = try BillingFixture()
         defer { f.shutdown() }
@@ -249,8 +268,13 @@ struct NotificationRuleTests {
         for i in 0..<8 {
             let signed = instant(i)
             if random.chance(0.25) {
-                items.append(Item(plan: nil, signed: signed, purchase: nil))
-                payloads.append(note(random.pick(["EXPIRED", "REFUND"]), tx(token, .plus, id: "e\(i)", signed: signed.iso8601), signed: signed.iso8601))
+                let type = random.pick(["EXPIRED", "GRACE_PERIOD_EXPIRED", "REFUND", "REVOKE"])
+                items.append(Item(plan: nil, signed: signed, purchase: nil, end: type))
+                payloads.append(note(type, tx(token, .plus, id: "e\(i)", signed: signed.iso8601), signed: signed.iso8601))
+            } else if random.chance(0.15) {
+                let subtype = random.pick(["PENDING", "ACCEPTED"])
+                items.append(Item(plan: nil, signed: signed, purchase: nil, priceIncrease: subtype))
+                payloads.append(note("PRICE_INCREASE", subtype: subtype, tx(token, .plus, id: "p\(i)", signed: signed.iso8601), signed: signed.iso8601))
             } else {
                 let plan = random.pick([Plan.plus, .premium])
                 items.append(Item(plan: plan, signed: signed, purchase: signed))
@@ -275,7 +299,9 @@ struct NotificationRuleTests {
             let expected = Self.reference(items, at: t(probe + "T00:00:00Z"))
             let offer = try f.offer("acme", as: f.session("alice", org: "acme")).body
             #expect(offer["plan"]?["current"]?.stringValue == (expected.plan ?? .free).rawValue, "seed \(seed) at \(probe)")
-            #expect(offer["subscription"]?["status"]?.stringValue == expected.status, "seed \(seed) at \(probe)")
+            #expect(offer["subscription"]?["status"]?.stringValue == expected.status,
+                    "seed \(seed) at \(probe): \(items.sorted { $0.signed < $1.signed }.map { "\($0.signed.iso8601) \($0.end ?? $0.priceIncrease ?? $0.plan?.rawValue ?? "") \($0.purchase?.iso8601 ?? "")" })")
+            #expect(offer["subscription"]?["price_increase"]?["status"]?.stringValue == expected.priceIncrease, "seed \(seed) at \(probe)")
         }
     }
 }

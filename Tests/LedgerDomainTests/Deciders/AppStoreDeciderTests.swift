@@ -1,5 +1,6 @@
 import Foundation
 import LedgerDomain
+import LedgerJSON
 import Testing
 import TestSupport
 
@@ -149,7 +150,7 @@ struct AppStoreDeciderTests {
             try AppStoreDecider.notification(n, receivedAt: path, orgID: org, products: Self.products).outcome
         }
         #expect(try outcome(Self.notification("DID_RENEW")) == "applied")
-        #expect(try outcome(Self.notification("EXPIRED")) == "ended")
+        #expect(try outcome(Self.notification("EXPIRED")) == "expired")
         #expect(try outcome(Self.notification("CONSUMPTION_REQUEST")).hasPrefix("ignored"))
         #expect(try outcome(Self.notification("DID_RENEW", product: "p.coins")).hasPrefix("ignored"))
         #expect(try outcome(Self.notification("DID_RENEW"), org: nil).hasPrefix("ignored"))
@@ -184,5 +185,81 @@ struct AppStoreDeciderTests {
                                                  orgID: "org1", products: Self.products).outcome.hasPrefix("ignored"))
         #expect(try AppStoreDecider.notification(Self.notification("DID_FAIL_TO_RENEW"), receivedAt: "sandbox",
                                                  orgID: nil, products: Self.products).outcome.hasPrefix("ignored"))
+    }
+
+    @Test("Lifecycle: an end records the notification type as its reason and answers how it ended (expired, refunded, revoked)")
+    func endsSayHow() throws {
+        for (type, how) in [("EXPIRED", "expired"), ("GRACE_PERIOD_EXPIRED", "expired"), ("REFUND", "refunded"), ("REVOKE", "revoked")] {
+            let decided = try AppStoreDecider.notification(Self.notification(type), receivedAt: "sandbox", orgID: "org1", products: Self.products)
+            #expect(decided.outcome == how)
+            let e = try decided.decision.events[0].decode(AppStoreSubscriptionEnded.self)
+            #expect(e.reason == type && e.ending.rawValue == how)
+        }
+    }
+
+    @Test("Lifecycle: a transaction's ownership (Family Sharing) and offer (offerType, offerIdentifier, offerDiscountType) are recorded with it")
+    func transactionFacts() throws {
+        var t = Self.transaction()
+        t.inAppOwnershipType = "FAMILY_SHARED"
+        t.offerType = 3
+        t.offerIdentifier = "SPRING"
+        t.offerDiscountType = "FREE_TRIAL"
+        let n = AppStoreDecider.Notification(notificationUUID: "n-2", type: "OFFER_REDEEMED", subtype: nil, signedDate: Self.now,
+                                             environment: "Sandbox", transaction: t)
+        let decided = try AppStoreDecider.notification(n, receivedAt: "sandbox", orgID: "org1", products: Self.products)
+        let e = try decided.decision.events[0].decode(AppStoreTransactionRecorded.self)
+        #expect(e.inAppOwnershipType == "FAMILY_SHARED" && e.offerType == 3 && e.offerIdentifier == "SPRING" && e.offerDiscountType == "FREE_TRIAL")
+        let posted = try Self.record(t).events.last!.decode(AppStoreTransactionRecorded.self)
+        #expect(posted.inAppOwnershipType == "FAMILY_SHARED" && posted.offerType == 3)
+    }
+
+    @Test("Lifecycle: events recorded before ownership and offers were kept decode with none (nil)")
+    func oldEventsDecode() throws {
+        let old = try JSONValue.parse("""
+            {"org_id":"org1","original_transaction_id":"o","transaction_id":"t","product_id":"p.plus","plan":"plus",
+             "purchase_date":"2026-11-01T00:00:00.000000Z","expires_date":null,"revocation_date":null,
+             "signed_date":"2026-11-01T00:00:00.000000Z","environment":"Sandbox","person_id":null,"via":"SUBSCRIBED",
+             "expired_when_recorded":false}
+            """)
+        let e = try JSONValueDecoder().decode(AppStoreTransactionRecorded.self, from: old)
+        #expect(e.inAppOwnershipType == nil && e.offerType == nil && e.offerIdentifier == nil && e.offerDiscountType == nil)
+    }
+
+    @Test("Lifecycle: PRICE_INCREASE records where the increase stands, from the subtype, else the renewal info's priceIncreaseStatus")
+    func priceIncrease() throws {
+        func decide(_ subtype: String?, _ status: Int?) throws -> AppStoreDecider.NotificationOutcome {
+            var n = Self.notification("PRICE_INCREASE")
+            n.subtype = subtype
+            n.priceIncreaseStatus = status
+            n.renewalPrice = 12_990
+            n.currency = "USD"
+            return try AppStoreDecider.notification(n, receivedAt: "sandbox", orgID: "org1", products: Self.products)
+        }
+        #expect(try decide("PENDING", 0).outcome == "price_increase_pending")
+        let accepted = try decide("ACCEPTED", 1)
+        #expect(accepted.outcome == "price_increase_accepted")
+        let e = try accepted.decision.events[0].decode(AppStorePriceIncreaseReported.self)
+        #expect(e.status == .accepted && e.renewalPrice == 12_990 && e.currency == "USD" && e.orgID == "org1")
+        #expect(accepted.decision.events[0].stream == Self.transaction().stream)
+        #expect(try decide(nil, 0).outcome == "price_increase_pending", "the renewal info speaks when the subtype does not")
+        #expect(try decide(nil, 1).outcome == "price_increase_accepted")
+        #expect(try decide(nil, nil).outcome.hasPrefix("ignored"), "neither says: acknowledged, nothing guessed")
+    }
+
+    @Test("Lifecycle: RENEWAL_EXTENSION SUMMARY is acknowledged with what its summary says; FAILURE is recorded on the subscription it names")
+    func renewalExtension() throws {
+        var summary = Self.notification("RENEWAL_EXTENSION", transaction: false)
+        summary.subtype = "SUMMARY"
+        summary.summary = AppStoreRenewalExtensionSummary(requestIdentifier: "req-7", productID: "p.plus", succeededCount: 120, failedCount: 3)
+        let acknowledged = try AppStoreDecider.notification(summary, receivedAt: "sandbox", orgID: nil, products: Self.products)
+        #expect(acknowledged.outcome == "ignored: renewal date extension req-7 of p.plus: 120 succeeded, 3 failed")
+        #expect(acknowledged.decision.events[0].stream == "appstore-notifications")
+        var failure = Self.notification("RENEWAL_EXTENSION")
+        failure.subtype = "FAILURE"
+        let failed = try AppStoreDecider.notification(failure, receivedAt: "sandbox", orgID: "org1", products: Self.products)
+        #expect(failed.outcome == "renewal_extension_failed")
+        #expect(try failed.decision.events[0].decode(AppStoreRenewalExtensionFailed.self).originalTransactionID == "2000000000")
+        #expect(try AppStoreDecider.notification(Self.notification("RENEWAL_EXTENDED"), receivedAt: "sandbox", orgID: "org1",
+                                                 products: Self.products).outcome == "applied")
     }
 }

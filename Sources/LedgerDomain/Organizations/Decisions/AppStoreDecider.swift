@@ -82,6 +82,11 @@ public enum AppStoreDecider {
     public static let ending: Set<String> = ["EXPIRED", "GRACE_PERIOD_EXPIRED", "REFUND", "REVOKE"]
     /// Apple could not renew: billing retry, or a grace period with the subtype `GRACE_PERIOD`.
     public static let failedRenewal = "DID_FAIL_TO_RENEW"
+    /// Apple told the subscriber of a price increase: `PENDING` or `ACCEPTED`.
+    public static let priceIncrease = "PRICE_INCREASE"
+    /// Apple extended renewal dates for many subscribers: a `SUMMARY` of the request, or a
+    /// `FAILURE` for one subscription.
+    public static let renewalExtension = "RENEWAL_EXTENSION"
 
     /// A verified notification, as the rules need it.
     public struct Notification: Sendable, Hashable {
@@ -93,9 +98,21 @@ public enum AppStoreDecider {
         public var transaction: AppStoreTransactionFacts?
         /// The signed renewal info's `gracePeriodExpiresDate`, when it has one.
         public var gracePeriodExpires: Timestamp?
+        /// The signed renewal info's `priceIncreaseStatus` (0 not answered, 1 accepted).
+        public var priceIncreaseStatus: Int?
+        /// The signed renewal info's `renewalPrice` (milliunits of `currency`) and `currency`.
+        public var renewalPrice: Int64?
+        public var currency: String?
+        /// A `RENEWAL_EXTENSION` `SUMMARY`'s `summary`.
+        public var summary: AppStoreRenewalExtensionSummary?
 
         public init(notificationUUID: String, type: String, subtype: String?, signedDate: Timestamp, environment: String,
-                    transaction: AppStoreTransactionFacts?, gracePeriodExpires: Timestamp? = nil) {
+                    transaction: AppStoreTransactionFacts?, gracePeriodExpires: Timestamp? = nil, priceIncreaseStatus: Int? = nil,
+                    renewalPrice: Int64? = nil, currency: String? = nil, summary: AppStoreRenewalExtensionSummary? = nil) {
+            self.priceIncreaseStatus = priceIncreaseStatus
+            self.renewalPrice = renewalPrice
+            self.currency = currency
+            self.summary = summary
             self.notificationUUID = notificationUUID
             self.type = type
             self.subtype = subtype
@@ -109,7 +126,7 @@ public enum AppStoreDecider {
         public var idempotencyKey: String { "apple-notification:" + ExternalID.key(notificationUUID) }
     }
 
-    /// What a notification changes, and how the answer names it (`applied`, `ended`,
+    /// What a notification changes, and how the answer names it (`applied`, `refunded`,
     /// `ignored: …`).
     public struct NotificationOutcome: Sendable, Hashable {
         public var decision: Decision
@@ -117,12 +134,16 @@ public enum AppStoreDecider {
     }
 
     /// How the answer names what a notification's event records: `applied` (a
-    /// transaction), `ended`, `grace_period` or `billing_retry` (a failed renewal), or
-    /// `ignored: <reason>` (acknowledged only).
+    /// transaction), how an end ended it (`expired`, `refunded`, `revoked`), `grace_period`
+    /// or `billing_retry` (a failed renewal), `price_increase_pending` or
+    /// `price_increase_accepted`, `renewal_extension_failed`, or `ignored: <reason>`
+    /// (acknowledged only).
     public static func outcome(type: String, data: JSONValue) -> String {
         switch type {
         case AppStoreNotificationAcknowledged.type: return "ignored: " + (data["reason"]?.stringValue ?? "")
-        case AppStoreSubscriptionEnded.type: return "ended"
+        case AppStoreSubscriptionEnded.type: return SubscriptionFact.Ending(reason: data["reason"]?.stringValue ?? "").rawValue
+        case AppStorePriceIncreaseReported.type: return "price_increase_" + (data["status"]?.stringValue ?? "")
+        case AppStoreRenewalExtensionFailed.type: return "renewal_extension_failed"
         case AppStoreRenewalFailed.type:
             if let grace = data["grace_period_expires_date"], grace != .null { return "grace_period" }
             return "billing_retry"
@@ -145,12 +166,37 @@ public enum AppStoreDecider {
             return NotificationOutcome(decision: Decision(PendingEvent(e, on: "appstore-notifications", occurredAt: n.signedDate),
                                                           idempotencyKey: n.idempotencyKey))
         }
-        guard applying.contains(n.type) || ending.contains(n.type) || n.type == failedRenewal else {
+        // A summary of a request to extend many renewal dates names no subscription: what it
+        // says is the acknowledgement.
+        if n.type == renewalExtension, let summary = n.summary { return acknowledged(summary.description) }
+        guard applying.contains(n.type) || ending.contains(n.type) || [failedRenewal, priceIncrease, renewalExtension].contains(n.type) else {
             return acknowledged("type \(n.type) changes no plan")
         }
-        guard let t = n.transaction else { return acknowledged("no signed transaction") }
+        guard let t = n.transaction else {
+            return acknowledged(n.type == renewalExtension ? "renewal date extension \(n.subtype ?? "") names no subscription"
+                                                           : "no signed transaction")
+        }
         guard let plan = products.plan(ofProduct: t.productID) else { return acknowledged("product \(t.productID) is not a plan") }
         guard let orgID else { return acknowledged("names no organization") }
+        let original = ExternalID.value(t.originalTransactionID)
+        let uuid = ExternalID.value(n.notificationUUID)
+        func on(_ stream: String, _ e: some DomainEvent) -> NotificationOutcome {
+            NotificationOutcome(decision: Decision(PendingEvent(e, on: stream, occurredAt: n.signedDate), idempotencyKey: n.idempotencyKey))
+        }
+        if n.type == priceIncrease {
+            // Where it stands is what Apple signed: the subtype, else the renewal info's status.
+            guard let status = PriceIncreaseStatus(subtype: n.subtype, renewalInfoStatus: n.priceIncreaseStatus) else {
+                return acknowledged("price increase without a status (subtype \(n.subtype ?? "none"), no priceIncreaseStatus)")
+            }
+            return on(t.stream, AppStorePriceIncreaseReported(orgID: orgID, originalTransactionID: original, status: status,
+                                                              renewalPrice: n.renewalPrice, currency: n.currency.map(ExternalID.text),
+                                                              signedDate: n.signedDate, notificationUUID: uuid))
+        }
+        if n.type == renewalExtension {
+            guard n.subtype == "FAILURE" else { return acknowledged("renewal date extension \(n.subtype ?? "") without a summary") }
+            return on(t.stream, AppStoreRenewalExtensionFailed(orgID: orgID, originalTransactionID: original, signedDate: n.signedDate,
+                                                               notificationUUID: uuid))
+        }
         if n.type == failedRenewal {
             // A grace period only when Apple says so (the subtype) and says until when: the
             // date comes from the signed renewal info, never from a guess of ours.
@@ -178,6 +224,7 @@ public enum AppStoreDecider {
             orgID: orgID, originalTransactionID: ExternalID.value(t.originalTransactionID), transactionID: ExternalID.value(t.transactionID),
             productID: t.productID, plan: plan, purchaseDate: t.purchaseDate, expiresDate: t.expiresDate,
             revocationDate: t.revocationDate, signedDate: t.signedDate, environment: t.environment, personID: personID, via: via,
-            expiredWhenRecorded: expired)
+            expiredWhenRecorded: expired, inAppOwnershipType: t.inAppOwnershipType.map(ExternalID.text), offerType: t.offerType,
+            offerIdentifier: t.offerIdentifier.map(ExternalID.text), offerDiscountType: t.offerDiscountType.map(ExternalID.text))
     }
 }

@@ -32,6 +32,12 @@ public struct AppStoreOffer: Sendable, Hashable {
         public var expires: Timestamp?
         public var environment: String
         public var heldByReader: Bool
+        /// Who holds its plan: the buyer, or a family member through Family Sharing.
+        public var ownership: AppStoreOwnership?
+        /// The offer its latest transaction was bought with.
+        public var offer: AppStoreOfferAttribution?
+        public var priceIncrease: OrganizationPlans.Subscription.PriceIncrease?
+        public var renewalExtension: OrganizationPlans.Subscription.RenewalExtension?
     }
 
     /// O5: what a reader who cannot buy sees instead of the token.
@@ -85,7 +91,8 @@ public struct AppStoreOffer: Sendable, Hashable {
             SubscriptionView(originalTransactionID: s.originalTransactionID, productID: last.productID, plan: last.plan,
                              status: s.status(at: now), expires: last.expires,
                              environment: org.environments[s.originalTransactionID] ?? "Production",
-                             heldByReader: s.holder == reader.personID)
+                             heldByReader: s.holder == reader.personID, ownership: last.ownership, offer: last.offer,
+                             priceIncrease: s.priceIncrease, renewalExtension: s.renewalExtension)
         }
     }
 }

@@ -13,10 +13,21 @@ public struct AppStoreTransactionFacts: Sendable, Hashable {
     public var signedDate: Timestamp
     public var environment: String
     public var appAccountToken: UUID?
+    /// `inAppOwnershipType`: `PURCHASED`, or `FAMILY_SHARED` through Family Sharing.
+    public var inAppOwnershipType: String?
+    /// The offer it was bought with: `offerType`, `offerIdentifier`, `offerDiscountType`.
+    public var offerType: Int?
+    public var offerIdentifier: String?
+    public var offerDiscountType: String?
 
     public init(transactionID: String, originalTransactionID: String, productID: String, purchaseDate: Timestamp,
                 expiresDate: Timestamp?, revocationDate: Timestamp?, signedDate: Timestamp, environment: String,
-                appAccountToken: UUID?) {
+                appAccountToken: UUID?, inAppOwnershipType: String? = nil, offerType: Int? = nil,
+                offerIdentifier: String? = nil, offerDiscountType: String? = nil) {
+        self.inAppOwnershipType = inAppOwnershipType
+        self.offerType = offerType
+        self.offerIdentifier = offerIdentifier
+        self.offerDiscountType = offerDiscountType
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
         self.productID = productID

@@ -29,14 +29,7 @@ struct OrgShowAction: AdminAction {
         receipt.fields["organization"] = try JSONValueEncoder().encode(org)
         receipt.fields["plan"] = .string(current.plan.rawValue)
         receipt.fields["plan_source"] = current.source.map { .string($0.rawValue) } ?? .null
-        receipt.fields["subscriptions"] = .array(snapshot.plans.subscriptions.map { s in
-            .object(["original_transaction_id": .string(s.originalTransactionID), "holder": s.holder.map(JSONValue.string) ?? .null,
-                     "environment": snapshot.environments[s.originalTransactionID].map(JSONValue.string) ?? .null,
-                     "product_id": s.latest.map { .string($0.productID) } ?? .null,
-                     "plan": s.latest.map { .string($0.plan.rawValue) } ?? .null,
-                     "expires_at": s.latest?.expires.map { .string($0.iso8601) } ?? .null,
-                     "status": .string(s.status(at: now).rawValue)])
-        })
+        receipt.fields["subscriptions"] = .array(snapshot.plans.subscriptions.map { Self.fields($0, snapshot: snapshot, now: now) })
         receipt.lines = ["organization \(org.id): \(org.name) (created at position \(org.position))",
                          "plan now: \(current.plan.rawValue), from \(source)",
                          "education: \(OrgListAction.education(view.education))",
@@ -49,8 +42,32 @@ struct OrgShowAction: AdminAction {
         }
         for s in snapshot.plans.subscriptions {
             let latest = s.latest.map { "\($0.productID) (\($0.plan.rawValue)), expires \($0.expires?.iso8601 ?? "-")" } ?? "no transaction"
-            receipt.lines.append("App Store subscription \(s.originalTransactionID) (\(snapshot.environments[s.originalTransactionID] ?? "?")): \(latest)")
+            let notes = ([s.status(at: now).rawValue] + s.notes).joined(separator: "; ")
+            receipt.lines.append("App Store subscription \(s.originalTransactionID) (\(snapshot.environments[s.originalTransactionID] ?? "?")): \(latest); \(notes)")
         }
         return receipt
+    }
+
+    /// One subscription as the receipt's JSON shows it: the API's subscription fields
+    /// (docs/appstore.md, "Lifecycle"), with its holder.
+    static func fields(_ s: OrganizationPlans.Subscription, snapshot: OrganizationSnapshot, now: Timestamp) -> JSONValue {
+        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        var fields: [String: JSONValue] = [
+            "original_transaction_id": .string(s.originalTransactionID), "holder": text(s.holder),
+            "environment": text(snapshot.environments[s.originalTransactionID]), "product_id": text(s.latest?.productID),
+            "plan": text(s.latest?.plan.rawValue), "expires_at": text(s.latest?.expires?.iso8601),
+            "status": .string(s.status(at: now).rawValue), "ownership": text(s.latest?.ownership?.rawValue),
+        ]
+        fields["offer"] = s.latest?.offer.map { offer -> JSONValue in
+            .object(["type": text(offer.kind?.rawValue), "code": .integer(Int64(offer.code)), "identifier": text(offer.identifier),
+                     "discount_type": text(offer.discountType)])
+        } ?? .null
+        fields["price_increase"] = s.priceIncrease.map { p -> JSONValue in
+            .object(["status": .string(p.status.rawValue), "signed_at": .string(p.signed.iso8601)])
+        } ?? .null
+        fields["renewal_extension"] = s.renewalExtension.map { r -> JSONValue in
+            .object(["status": .string(r.outcome.rawValue), "signed_at": .string(r.signed.iso8601)])
+        } ?? .null
+        return .object(fields)
     }
 }
