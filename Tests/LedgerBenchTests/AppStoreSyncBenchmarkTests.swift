@@ -9,7 +9,7 @@ import TestSupport
 /// measured in alternating rounds, every notification recorded and its plan changed (the
 /// benchmark checks that itself and throws otherwise), and a notification dropped while the
 /// job runs recovered on its schedule. It needs the test cluster, and fails without it.
-@Suite("ledger-bench appstore-sync", .timeLimit(.minutes(1)))
+@Suite("ledger-bench appstore-sync", .bounded)
 struct AppStoreSyncBenchmarkTests {
     @Test("tiny numbers end to end: two rounds of each path, their medians and ratio, one drop recovered by the job within a cycle")
     func endToEnd() throws {
