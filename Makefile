@@ -10,6 +10,9 @@
 #                measures a database nobody runs (BENCH_ARGS="--events 50000" to adjust)
 #   make bench-appstore  release build, then `ledger-bench appstore` (no database): full
 #                verifications of the real Sandbox notifications in ../shared, one thread
+#   make bench-appstore-sync  release build, then `ledger-bench appstore-sync` on a throwaway
+#                cluster as `make bench`: notifications recovered by the history sync against
+#                the live endpoint, and a dropped notification's time to the plan corrected
 #   make clean   deletes the build folder (.build); the dev cluster in .ledger/ is kept
 #
 # `make run` builds in release mode: it runs the service the way it is deployed and the
@@ -26,7 +29,7 @@ BENCH_RELEASE := .build/release/ledger-bench
 TEST_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: deps build release release-bench run test bench bench-appstore clean
+.PHONY: deps build release release-bench run test bench bench-appstore bench-appstore-sync clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -51,8 +54,9 @@ test:
 # One shell for the whole recipe, so the trap stops the cluster and deletes its folder
 # whether the benchmark succeeds, fails or is interrupted. /tmp because, as root, the
 # server's own account must be able to enter the folders above the cluster; a port below
-# Linux's ephemeral range that nothing answers on.
-bench: release-bench
+# Linux's ephemeral range that nothing answers on. $(call bench-on-cluster,BENCHMARK) runs
+# `ledger-bench BENCHMARK $(BENCH_ARGS)` there.
+define bench-on-cluster
 	@dir=$$(mktemp -d /tmp/ledger-bench-pg.XXXXXX); \
 	trap '$(LEDGER_RELEASE) pg stop --dir "$$dir" || true; rm -rf "$$dir"' EXIT; \
 	trap 'exit 130' INT; trap 'exit 143' TERM; \
@@ -64,7 +68,16 @@ bench: release-bench
 	[ -n "$$port" ] || { echo "bench: no free port found" >&2; exit 1; }; \
 	url=$$($(LEDGER_RELEASE) pg start --dir "$$dir" --port "$$port" --set max_connections=300); \
 	echo "bench: PostgreSQL at 127.0.0.1:$$port (default durability: fsync on)" >&2; \
-	DATABASE_URL="$$url" $(BENCH_RELEASE) append $(BENCH_ARGS)
+	DATABASE_URL="$$url" $(BENCH_RELEASE) $(1) $(BENCH_ARGS)
+endef
+
+bench: release-bench
+	$(call bench-on-cluster,append)
+
+# The notification history sync against the live notification endpoint, then the time
+# from a dropped notification to the plan corrected (docs/benchmarks.md).
+bench-appstore-sync: release-bench
+	$(call bench-on-cluster,appstore-sync)
 
 bench-appstore: release-bench
 	$(BENCH_RELEASE) appstore $(BENCH_ARGS)

@@ -53,20 +53,32 @@ enum BenchDatabase {
     /// may append what (migration 0013) are measured as production pays them, where the
     /// superuser skips them. Made on the server when missing, with a new password each run.
     static func apiLogin(on url: String) throws -> String {
+        try login("ledger_bench_api", in: "ledger_service", on: url)
+    }
+
+    /// The login of what runs beside the projector (the notification history sync) on
+    /// database `url`: a member of `ledger_projector` alone, as `ledger project` runs, so that
+    /// its appends pay the same check of who may append what as the API's do.
+    static func projectorLogin(on url: String) throws -> String {
+        try login("ledger_bench_projector", in: "ledger_projector", on: url)
+    }
+
+    /// The URL of `login` on database `url`, a member of `group` alone: made on the server
+    /// when missing, with a new password each run.
+    private static func login(_ login: String, in group: String, on url: String) throws -> String {
         let admin = try PostgresConnection(conninfo: url)
-        let login = "ledger_bench_api"
         if try admin.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [login]).rowCount == 0 {
             do {
-                try admin.query("CREATE ROLE \(login) LOGIN IN ROLE ledger_service")
+                try admin.query("CREATE ROLE \(admin.quoteIdentifier(login)) LOGIN IN ROLE \(admin.quoteIdentifier(group))")
             } catch let error as PostgresError where error.sqlState == "42710" {
                 // Made meanwhile by another benchmark on the same server.
             }
         }
         let password = Hex.encode(SecureRandom.bytes(16))
         try admin.setPassword(role: login, password: password)
-        guard let apiURL = PostgresURL.with(user: login, password: password, url) else {
+        guard let loginURL = PostgresURL.with(user: login, password: password, url) else {
             throw UsageError("cannot name the login \(login) in DATABASE_URL")
         }
-        return apiURL
+        return loginURL
     }
 }

@@ -18,8 +18,11 @@ final class BenchService: Sendable {
     /// The server's request threads (LEDGER_HTTP_THREADS).
     let threads: Int
 
-    /// `readReplicaURLs`: hot standbys the read endpoints use (`ledger-bench read --replicas`).
-    init(url: String, environment: LedgerEnvironment, readReplicaURLs: [String] = []) throws {
+    /// `readReplicaURLs`: hot standbys the read endpoints use (`ledger-bench read --replicas`);
+    /// `appStore`: the App Store surfaces' settings (`ledger-bench appstore-sync` trusts its
+    /// own test authority there).
+    init(url: String, environment: LedgerEnvironment, readReplicaURLs: [String] = [],
+         appStore: AppStoreSettings = AppStoreSettings(sessionSecret: [])) throws {
         threads = try environment.int(.httpThreads)
         connections = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))
         store = EventStore(conninfo: url, connections: connections)
@@ -29,7 +32,7 @@ final class BenchService: Sendable {
         context = ServiceContext(store: store, connections: connections, logger: logger, metrics: metrics,
                                      migrations: try environment.migrations(), projections: AllProjections.all,
                                      readyMaxLag: Int64(try environment.int(.readyMaxLag)), cursorSecret: SecureRandom.bytes(32),
-                                     readReplicaURLs: readReplicaURLs)
+                                     appStore: appStore, readReplicaURLs: readReplicaURLs)
         context.start()
         // Every client of a benchmark is on 127.0.0.1: the share per address is for strangers
         // on the internet, and would cap the load a benchmark offers at 64 connections.

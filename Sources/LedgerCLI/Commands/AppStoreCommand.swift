@@ -6,8 +6,8 @@ import LedgerJSON
 /// operators debugging a refused purchase or notification.
 public enum AppStoreCommand: LedgerCommand {
     public static let name = "appstore"
-    public static let summary = "Verify an App Store JWS (`ledger appstore verify FILE`), sign a test one for the local service (`ledger appstore sign`), or show and run the notification history sync (`ledger appstore sync status|run`)."
-    public static let usage = verifyUsage + signUsage + "\n" + syncUsage
+    public static let summary = "Verify an App Store JWS (`ledger appstore verify FILE`), sign a test one for the local service (`ledger appstore sign`), show and run the notification history sync (`ledger appstore sync status|run`), or reconcile subscriptions with Apple's status (`ledger appstore reconcile`)."
+    public static let usage = verifyUsage + signUsage + "\n" + syncUsage + "\n" + reconcileUsage
 
     /// `ledger appstore sign --help` is about signing only, `verify --help` about verifying.
     public static func usage(for arguments: [String]) -> String {
@@ -15,6 +15,7 @@ public enum AppStoreCommand: LedgerCommand {
         case "sign": signUsage
         case "verify": verifyUsage
         case "sync": syncUsage
+        case "reconcile": reconcileUsage
         default: usage
         }
     }
@@ -43,9 +44,10 @@ public enum AppStoreCommand: LedgerCommand {
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        guard let sub = arguments.first else { throw UsageError("what to do? (verify, sign or sync)") }
+        guard let sub = arguments.first else { throw UsageError("what to do? (verify, sign, sync or reconcile)") }
         if sub == "sign" { return try sign(arguments: Array(arguments.dropFirst()), environment: environment) }
         if sub == "sync" { return try sync(arguments: Array(arguments.dropFirst()), environment: environment) }
+        if sub == "reconcile" { return try reconcile(arguments: Array(arguments.dropFirst()), environment: environment) }
         guard sub == "verify" else { throw UsageError("unknown appstore command \(sub)") }
         let args = try Arguments(Array(arguments.dropFirst()), valued: ["bundle-id", "environment"], boolean: ["production"])
         guard args.positionals.count == 1, let file = args.positionals.first else {

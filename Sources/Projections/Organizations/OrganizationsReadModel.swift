@@ -17,6 +17,17 @@ public struct OrganizationsReadModel: Sendable {
         }
     }
 
+    /// The App Store subscriptions the projection holds, of one organization or all: what
+    /// reconciliation asks Apple about, each with its organization and environment.
+    public func appStoreSubscriptions(orgID: String? = nil) throws -> [(orgID: String, originalTransactionID: String, environment: String)] {
+        try connections.read { conn in
+            try conn.query("""
+                SELECT org_id, original_transaction_id, environment FROM proj_organizations.appstore_subscriptions
+                WHERE $1::text IS NULL OR org_id = $1 ORDER BY org_id, original_transaction_id
+                """, [orgID]).rows.map { (try $0.requireString(0), try $0.requireString(1), try $0.requireString(2)) }
+        }
+    }
+
     /// An organization as the App Store rules judge it, read in one snapshot; nil when
     /// the projection has no such organization. `through` keeps only the plan changes of
     /// events up to that position: the organization as it was right after that event
