@@ -3,6 +3,7 @@ import AppStoreServerAPI
 import Crypto
 import Foundation
 import LedgerCLI
+import LedgerDomain
 import Testing
 import TestSupport
 
@@ -53,6 +54,10 @@ struct AppStoreAPIKeysTests {
          "a local stand-in is refused in production"),
         (#"{"bundle_id": "b", "environment": "production", "issuer_id": "i", "key_id": "k", "private_key_file": "AuthKey_ABC123DEFG.p8", "app_apple_id": -1}"#,
          "app_apple_id must be a positive integer"),
+        (#"{"bundle_id": "b", "environment": "production", "issuer_id": "i", "key_id": "k", "private_key_file": "AuthKey_ABC123DEFG.p8", "consumption_consent": "yes"}"#,
+         "apps[0] (b): consumption_consent must be true or false"),
+        (#"{"bundle_id": "b", "environment": "production", "issuer_id": "i", "key_id": "k", "private_key_file": "AuthKey_ABC123DEFG.p8", "consumption_refund_preference": 4}"#,
+         "apps[0] (b): consumption_refund_preference must be 0 (undeclared), 1 (grant), 2 (decline) or 3 (no preference)"),
     ])
     func mistakes(_ entry: String, _ said: String) throws {
         let error = try #require(throws: LedgerEnvironment.ConfigurationError.self) {
@@ -60,6 +65,17 @@ struct AppStoreAPIKeysTests {
         }
         #expect(error.description.contains("LEDGER_APPSTORE_API_KEYS") && error.description.contains(said), "\(error)")
         #expect(!error.description.contains("PRIVATE KEY"))
+    }
+
+    @Test("consent to share consumption information is a setting per app, off unless its entry says true; the refund preference 0 unless set")
+    func consumptionConsent() throws {
+        let consenting = Self.production.replacingOccurrences(of: "}", with: #", "consumption_consent": true, "consumption_refund_preference": 2}"#)
+        let sandbox = Self.production.replacingOccurrences(of: "\"production\"", with: "\"sandbox\"")
+            .replacingOccurrences(of: "}", with: #", "consumption_consent": false}"#)
+        let other = Self.production.replacingOccurrences(of: "ai.screenrig.app", with: "ai.screenrig.other")
+        let apps = try Self.environment(try Self.keysFile([consenting, sandbox, other])).appStoreAPIApps()
+        #expect(apps.map(\.consumption) == [ConsumptionPolicy(consent: true, refundPreference: 2), ConsumptionPolicy(), ConsumptionPolicy()])
+        #expect(apps.map(\.configuration.credentials.bundleID) == ["ai.screenrig.app", "ai.screenrig.app", "ai.screenrig.other"])
     }
 
     @Test("the same app and environment twice is refused; a local stand-in is allowed outside production")

@@ -110,6 +110,20 @@ struct DirectoryTests {
         #expect(subscription?["price_increase"]?["status"] == "pending" && subscription?["renewal_extension"] == .null)
         let text = f.admin(["org", "show", "--id", "school"], reason: nil).output
         #expect(text.contains("refunded; held through Family Sharing; offer: offer_code (SPRING, FREE_TRIAL); price increase pending"), "\(text)")
+
+        // Apple's refund request on it, and the ledger's answer (docs/appstore.md, "Refund requests").
+        let request = AppStoreConsumptionRequested(orgID: "school", originalTransactionID: "7001", transactionID: "8001",
+                                                   productID: "ai.screenrig.plus.monthly", bundleID: "ai.screenrig.app",
+                                                   notificationUUID: "n3", signedDate: bought, environment: "Sandbox")
+        _ = try f.append(request, stream: "appstore-sub-7001")
+        var refund = try f.read(["org", "show", "--id", "school"])["subscriptions"]?[0]?["refund_requests"]?[0]
+        #expect(refund?["outcome"] == .null && refund?["respond_by"]?.stringValue == request.respondBy.iso8601, "\(refund ?? .null)")
+        _ = try f.append(AppStoreConsumptionAnswered(notificationUUID: "n3", orgID: "school", originalTransactionID: "7001",
+                                                     transactionID: "8001", outcome: .declined, reason: ConsumptionReason.noConsent,
+                                                     detail: "no consent"), stream: "appstore-sub-7001")
+        refund = try f.read(["org", "show", "--id", "school"])["subscriptions"]?[0]?["refund_requests"]?[0]
+        #expect(refund?["outcome"] == "declined" && refund?["reason"] == "no_consent" && refund?["sent"] == .null, "\(refund ?? .null)")
+        #expect(f.admin(["org", "show", "--id", "school"], reason: nil).output.contains("refund request n3 for transaction 8001"))
     }
 
     @Test("apps, products and campaigns as the catalog serves them, keys by prefix")

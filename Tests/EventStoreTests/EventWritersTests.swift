@@ -64,6 +64,21 @@ struct EventWritersTests {
         }
     }
 
+    @Test("migration 0017: refund requests are recorded by the API's login and the projector's; only the projector's records their answers")
+    func consumptionWriters() throws {
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let apple = Actor(.apple, "app-store-server-notifications")
+        for url in [db.apiURL, db.projectorURL] {
+            let message = Self.refusal(Self.act(AppStoreConsumptionRequested.type, by: apple, stream: "appstore-sub-o1"), url: url)
+            #expect(message == nil, "\(message ?? "")")
+        }
+        let worker = Actor(.system, "appstore-consumption")
+        #expect(Self.refusal(Self.act(AppStoreConsumptionAnswered.type, by: worker, stream: "appstore-sub-o1"), url: db.projectorURL) == nil)
+        let message = Self.refusal(Self.act(AppStoreConsumptionAnswered.type, by: worker, stream: "appstore-sub-o1"), url: db.apiURL)
+        #expect(message?.contains("may not append \(AppStoreConsumptionAnswered.type) events") == true, "\(message ?? "appended")")
+    }
+
     @Test("the API's login can neither read nor write console credentials and sessions")
     func apiKeepsOutOfTheConsole() throws {
         let db = try TestDatabase.create()

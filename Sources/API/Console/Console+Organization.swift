@@ -36,6 +36,7 @@ extension Console {
                 <td>\(s.notes.isEmpty ? "—" : s.notes.map(HTML.escape).joined(separator: "<br>"))</td></tr>
                 """
         }.joined()
+        let refunds = try refundRequestsSection(org: org.id, viewer)
         return HTML.page(title: "Organization \(org.id)", body: """
             <table>
             <tr><th scope="row">Name</th><td>\(HTML.escape(org.name))</td></tr>
@@ -52,6 +53,7 @@ extension Console {
                 <th scope="col">What Apple said</th></tr></thead>
                 <tbody>\(subscriptions)</tbody></table>
                 """)
+            \(refunds)
             """, signedIn: viewer.frame)
     }
 }

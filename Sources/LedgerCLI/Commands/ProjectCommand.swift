@@ -25,7 +25,9 @@ public enum ProjectCommand: LedgerCommand {
 
         With LEDGER_APPSTORE_API_KEYS set, the active projector also asks Apple's
         notification history every LEDGER_APPSTORE_SYNC_EVERY seconds and records what the
-        log does not hold (docs/appstore.md, "Recovery").
+        log does not hold (docs/appstore.md, "Recovery"), and answers Apple's refund
+        requests with the consumption information of the apps whose entry says
+        "consumption_consent": true (docs/appstore.md, "Refund requests").
 
         With LEDGER_WEBHOOK_KEY set, the active projector also sends the webhook messages
         (docs/webhooks.md): each subscription's in order, retried for three days, every
@@ -83,6 +85,7 @@ public enum ProjectCommand: LedgerCommand {
         // hold, while this process is the active projector (docs/appstore.md, "Recovery").
         let appStoreSync = try appStoreSyncJob(environment: environment, url: url, logger: logger) { projector.status.withLock { $0.active } }
         projector.run { SignalWatcher.shared.shouldStop }
+        appStoreSync?.consumption?.stop()
         appStoreSync?.job.stop()
         appStoreSync?.store.close()
         webhooks?.dispatcher.stop()
@@ -95,10 +98,10 @@ public enum ProjectCommand: LedgerCommand {
 }
 
 extension ProjectCommand {
-    /// The notification history sync of each app of LEDGER_APPSTORE_API_KEYS, started; nil
-    /// without keys.
-    static func appStoreSyncJob(environment: LedgerEnvironment, url: String, logger: Logger,
-                                isActive: @escaping @Sendable () -> Bool) throws -> (job: AppStoreSyncJob, store: EventStore)? {
+    /// The notification history sync of each app of LEDGER_APPSTORE_API_KEYS, and the
+    /// answerer of refund requests over the same clients, started; nil without keys.
+    static func appStoreSyncJob(environment: LedgerEnvironment, url: String, logger: Logger, isActive: @escaping @Sendable () -> Bool) throws
+        -> (job: AppStoreSyncJob, consumption: AppStoreConsumptionJob?, store: EventStore)? {
         let connections = PostgresPool(conninfo: url, maximumConnections: 2)
         let store = EventStore(conninfo: url, connections: connections)
         let syncs = try environment.appStoreHistorySyncs(connections: connections, store: store)
@@ -109,8 +112,15 @@ extension ProjectCommand {
         }
         let job = AppStoreSyncJob(syncs: syncs, isActive: isActive, log: logger.projectorLog)
         job.start()
+        let consumption = try environment.appStoreConsumptionResponder(syncs: syncs, connections: connections, store: store).map {
+            AppStoreConsumptionJob(responder: $0, isActive: isActive, log: logger.projectorLog)
+        }
+        consumption?.start()
+        logger.info("app store refund requests answered", ["consent": .string((consumption == nil ? [] : try environment.appStoreAPIApps()).map {
+            "\($0.configuration.credentials.bundleID) (\($0.configuration.environment.signedEnvironment)): \($0.consumption.consent ? "sent" : "declined, no consumption_consent")"
+        }.joined(separator: ", "))])
         logger.info("app store notification history sync", ["apps": .string(syncs.map { "\($0.bundleID) (\($0.environment))" }.joined(separator: ", ")),
                                                              "every_seconds": .string(String(Int(syncs[0].settings.every)))])
-        return (job, store)
+        return (job, consumption, store)
     }
 }

@@ -20,6 +20,14 @@ extension LedgerEnvironment {
     /// `private_key_file` is read beside the JSON file. Every problem names the entry and
     /// the field, and nothing of a key is ever printed.
     public func appStoreServerAPIConfigurations() throws -> [AppStoreServerAPIConfiguration] {
+        try appStoreAPIApps().map(\.configuration)
+    }
+
+    /// Each entry of LEDGER_APPSTORE_API_KEYS: its client's configuration and what it says
+    /// about refund requests, `consumption_consent` (a boolean, false when absent: the app's
+    /// customers consented to share consumption information with Apple) and
+    /// `consumption_refund_preference` (Apple's `refundPreference`, 0–3, 0 when absent).
+    public func appStoreAPIApps() throws -> [(configuration: AppStoreServerAPIConfiguration, consumption: ConsumptionPolicy)] {
         guard let path = string(.appStoreAPIKeys) ?? devStandInKeysFile else { return [] }
         func problem(_ text: String) -> ConfigurationError { ConfigurationError(setting: .appStoreAPIKeys, problem: text) }
         guard let data = FileManager.default.contents(atPath: path) else { throw problem("names \(path), which cannot be read") }
@@ -78,8 +86,21 @@ extension LedgerEnvironment {
                 guard let id = value.int64Value, id > 0 else { throw problem("apps[\(index)] (\(bundleID)): app_apple_id must be a positive integer") }
                 appAppleID = id
             }
-            return AppStoreServerAPIConfiguration(credentials: credentials, environment: environment, appAppleID: appAppleID,
-                                                  verificationPolicy: policy)
+            var consumption = ConsumptionPolicy()
+            if let value = app["consumption_consent"], value != .null {
+                guard let consent = value.boolValue else {
+                    throw problem("apps[\(index)] (\(bundleID)): consumption_consent must be true or false")
+                }
+                consumption.consent = consent
+            }
+            if let value = app["consumption_refund_preference"], value != .null {
+                guard let preference = value.int64Value, (0...3).contains(preference) else {
+                    throw problem("apps[\(index)] (\(bundleID)): consumption_refund_preference must be 0 (undeclared), 1 (grant), 2 (decline) or 3 (no preference)")
+                }
+                consumption.refundPreference = Int(preference)
+            }
+            return (AppStoreServerAPIConfiguration(credentials: credentials, environment: environment, appAppleID: appAppleID,
+                                                   verificationPolicy: policy), consumption)
         }
     }
 }
@@ -117,5 +138,23 @@ extension LedgerEnvironment {
             return AppStoreHistorySync(client: client, settings: settings, connections: connections, store: store, products: products,
                                        actor: actor ?? Actor(.apple, "notification-history"), now: SystemClock.now)
         }
+    }
+
+    /// The answerer of refund requests over the clients of `syncs` (made from
+    /// LEDGER_APPSTORE_API_KEYS, in its order), each with its entry's consent and refund
+    /// preference; nil without keys.
+    public func appStoreConsumptionResponder(syncs: [AppStoreHistorySync], connections: PostgresPool,
+                                             store: EventStore) throws -> AppStoreConsumptionResponder? {
+        guard !syncs.isEmpty else { return nil }
+        let entries = try appStoreAPIApps()
+        let apps = syncs.map { sync in
+            let configuration = sync.client.configuration
+            let policy = entries.first {
+                $0.configuration.credentials.bundleID == configuration.credentials.bundleID
+                    && $0.configuration.environment.baseURL == configuration.environment.baseURL
+            }?.consumption ?? ConsumptionPolicy()
+            return AppStoreConsumptionResponder.App(client: sync.client, policy: policy)
+        }
+        return AppStoreConsumptionResponder(apps: apps, connections: connections, store: store, now: SystemClock.now)
     }
 }

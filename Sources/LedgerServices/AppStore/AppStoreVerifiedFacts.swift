@@ -25,6 +25,6 @@ extension AppStoreDecider.Notification {
                   summary: verified.summary.map {
                       AppStoreRenewalExtensionSummary(requestIdentifier: $0.requestIdentifier, productID: $0.productID,
                                                       succeededCount: $0.succeededCount, failedCount: $0.failedCount)
-                  })
+                  }, bundleID: verified.bundleID)
     }
 }

@@ -7,7 +7,7 @@ import ProjectionEngine
 /// needs nothing from the tables: every change is either a new row or one the SQL can
 /// merge with the row already there (`coalesce` for what only the first event may set).
 final class OrganizationsBatch {
-    private var orgs = RowBuffer(columns: 3)
+    private var orgs = RowBuffer(columns: 4)
     /// What later events change on an organization; an org created in the batch starts
     /// from nothing, as the updates before its creation changed no row.
     private struct Patch {
@@ -30,6 +30,8 @@ final class OrganizationsBatch {
     private var claims = RowBuffer(columns: 2)
     private var acknowledged: [String: [any PostgresBindable]] = [:]
     private var acknowledgedOrder = OrderedKeys<String>()
+    /// Refund requests and their answers (`OrganizationsBatch+Consumption.swift`).
+    var consumption = ConsumptionRows()
 
     private func patch(_ org: String, _ change: (inout Patch) -> Void) {
         patchOrder.insert(org)
@@ -47,7 +49,7 @@ final class OrganizationsBatch {
         switch event.type {
         case OrganizationCreated.type:
             let e = try event.decode(OrganizationCreated.self)
-            orgs.append([e.orgID, e.name, p])
+            orgs.append([e.orgID, e.name, p, event.occurredAt.microseconds])
             patches[e.orgID] = nil
         case AccountTokenCreated.type:
             let e = try event.decode(AccountTokenCreated.self)
@@ -134,6 +136,18 @@ final class OrganizationsBatch {
             changes.append([e.originalTransactionID, p, "renewal_extension_failed", none, none, none, none, none, e.signedDate.microseconds,
                             "RENEWAL_EXTENSION", true, none, none, none, none, none])
             auditEntry(event, e.orgID, "App Store subscription \(e.originalTransactionID): Apple could not extend its renewal date")
+        case AppStoreConsumptionRequested.type:
+            let e = try event.decode(AppStoreConsumptionRequested.self)
+            consumption.requested(e, at: p)
+            if let org = e.orgID {
+                auditEntry(event, org, "App Store subscription \(e.originalTransactionID): refund request for transaction \(e.transactionID); Apple asks for consumption information by \(e.respondBy.iso8601)")
+            }
+        case AppStoreConsumptionAnswered.type:
+            let e = try event.decode(AppStoreConsumptionAnswered.self)
+            consumption.answered(e, at: event)
+            if let org = e.orgID {
+                auditEntry(event, org, "App Store subscription \(e.originalTransactionID): refund request for transaction \(e.transactionID) answered \(e.outcome.rawValue) (\(e.reason))")
+            }
         case AppStoreNotificationAcknowledged.type:
             let e = try event.decode(AppStoreNotificationAcknowledged.self)
             if acknowledged[e.notificationUUID] == nil {
@@ -156,7 +170,7 @@ final class OrganizationsBatch {
     }
 
     func write(to db: ProjectionContext) throws {
-        try db.copy(into: "orgs", columns: ["org_id", "name", "position"], rows: orgs)
+        try db.copy(into: "orgs", columns: ["org_id", "name", "position", "created_us"], rows: orgs)
         var patched = RowBuffer(columns: 6)
         for org in patchOrder.keys {
             guard let p = patches[org] else { continue }
@@ -206,5 +220,6 @@ final class OrganizationsBatch {
             INSERT INTO appstore_acknowledged (notification_uuid, notification_type, subtype, reason, position)
             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) ON CONFLICT DO NOTHING
             """, rows: acknowledgedRows)
+        consumption.write(to: db)
     }
 }

@@ -13,9 +13,11 @@ public struct OrganizationsProjection: Projection {
     public let name = "organizations"
     /// 3: `appstore_changes` keeps each transaction's ownership, offer and `via`, price
     /// increases and failed renewal extensions (docs/appstore.md, "Lifecycle").
-    public let version = 3
+    /// 4: refund requests and their answers (`appstore_consumption`), and when each
+    /// organization was created (docs/appstore.md, "Refund requests").
+    public let version = 4
     public let tables = ["orgs", "org_admins", "org_plan_changes", "org_audit", "appstore_subscriptions",
-                         "appstore_changes", "appstore_acknowledged"]
+                         "appstore_changes", "appstore_acknowledged", "appstore_consumption"]
 
     public init() {}
 
@@ -23,7 +25,8 @@ public struct OrganizationsProjection: Projection {
         [
             """
             CREATE TABLE orgs (org_id text PRIMARY KEY, name text NOT NULL, account_token text UNIQUE,
-                reseller_id text, staff_education boolean, auto_education_domain text, position bigint NOT NULL)
+                reseller_id text, staff_education boolean, auto_education_domain text, position bigint NOT NULL,
+                created_us bigint)
             """,
             "CREATE TABLE org_admins (org_id text NOT NULL, person_id text NOT NULL, PRIMARY KEY (org_id, person_id))",
             """
@@ -50,6 +53,16 @@ public struct OrganizationsProjection: Projection {
             CREATE TABLE appstore_acknowledged (notification_uuid text PRIMARY KEY, notification_type text NOT NULL,
                 subtype text, reason text NOT NULL, position bigint NOT NULL)
             """,
+            // A request and, once answered, its answer. The worker that answers looks for the
+            // unanswered ones alone, through the partial index, however many were answered.
+            """
+            CREATE TABLE appstore_consumption (notification_uuid text PRIMARY KEY, original_transaction_id text NOT NULL,
+                org_id text, transaction_id text NOT NULL, product_id text NOT NULL, bundle_id text, environment text NOT NULL,
+                signed_us bigint NOT NULL, respond_by_us bigint NOT NULL, position bigint NOT NULL,
+                outcome text, reason text, detail text, information text, answered_us bigint, answered_position bigint)
+            """,
+            "CREATE INDEX appstore_consumption_unanswered_idx ON appstore_consumption (respond_by_us) WHERE outcome IS NULL",
+            "CREATE INDEX appstore_consumption_subscription_idx ON appstore_consumption (original_transaction_id)",
         ]
     }
 

@@ -102,7 +102,7 @@ struct NotificationRuleTests {
         defer { f.shutdown() }
         let token = try f.org("acme")
         let cases = [
-            note("CONSUMPTION_REQUEST", tx(token, .plus, id: "t1", signed: "2026-11-02T00:00:00Z"), signed: "2026-11-02T00:00:00Z"),
+            note("ONE_TIME_CHARGE", tx(token, .plus, id: "t1", signed: "2026-11-02T00:00:00Z"), signed: "2026-11-02T00:00:00Z"),
             signer.notification(type: "SUBSCRIBED", transaction: signer.transaction(productID: "ai.screenrig.stickers", appAccountToken: token,
                                 environment: "Sandbox"), environment: "Sandbox"),
             note("SUBSCRIBED", tx(nil, .plus, id: "t3", signed: "2026-11-02T00:00:00Z"), signed: "2026-11-02T00:00:00Z"),
@@ -116,7 +116,7 @@ struct NotificationRuleTests {
         try f.settle()
         #expect(try f.service.db.connect().query("SELECT count(*) FROM proj_organizations.appstore_acknowledged")[0].int64(0) == 5)
         #expect(try f.currentPlan("acme")?["current"] == "free")
-        #expect(f.service.logs.lines.contains { $0.contains("app store notification") && $0.contains("CONSUMPTION_REQUEST") })
+        #expect(f.service.logs.lines.contains { $0.contains("app store notification") && $0.contains("ONE_TIME_CHARGE") })
     }
 
     @Test("N8: an address that sends too many notifications that do not verify gets 429 with Retry-After; Apple's own are never refused for load")

@@ -105,10 +105,14 @@ public enum AppStoreDecider {
         public var currency: String?
         /// A `RENEWAL_EXTENSION` `SUMMARY`'s `summary`.
         public var summary: AppStoreRenewalExtensionSummary?
+        /// The app it came from (`bundleId`): a refund request is answered with that app's key.
+        public var bundleID: String?
 
         public init(notificationUUID: String, type: String, subtype: String?, signedDate: Timestamp, environment: String,
                     transaction: AppStoreTransactionFacts?, gracePeriodExpires: Timestamp? = nil, priceIncreaseStatus: Int? = nil,
-                    renewalPrice: Int64? = nil, currency: String? = nil, summary: AppStoreRenewalExtensionSummary? = nil) {
+                    renewalPrice: Int64? = nil, currency: String? = nil, summary: AppStoreRenewalExtensionSummary? = nil,
+                    bundleID: String? = nil) {
+            self.bundleID = bundleID
             self.priceIncreaseStatus = priceIncreaseStatus
             self.renewalPrice = renewalPrice
             self.currency = currency
@@ -136,7 +140,7 @@ public enum AppStoreDecider {
     /// How the answer names what a notification's event records: `applied` (a
     /// transaction), how an end ended it (`expired`, `refunded`, `revoked`), `grace_period`
     /// or `billing_retry` (a failed renewal), `price_increase_pending` or
-    /// `price_increase_accepted`, `renewal_extension_failed`, or `ignored: <reason>`
+    /// `price_increase_accepted`, `renewal_extension_failed`, `consumption_requested`, or `ignored: <reason>`
     /// (acknowledged only).
     public static func outcome(type: String, data: JSONValue) -> String {
         switch type {
@@ -144,6 +148,7 @@ public enum AppStoreDecider {
         case AppStoreSubscriptionEnded.type: return SubscriptionFact.Ending(reason: data["reason"]?.stringValue ?? "").rawValue
         case AppStorePriceIncreaseReported.type: return "price_increase_" + (data["status"]?.stringValue ?? "")
         case AppStoreRenewalExtensionFailed.type: return "renewal_extension_failed"
+        case AppStoreConsumptionRequested.type: return "consumption_requested"
         case AppStoreRenewalFailed.type:
             if let grace = data["grace_period_expires_date"], grace != .null { return "grace_period" }
             return "billing_retry"
@@ -169,6 +174,9 @@ public enum AppStoreDecider {
         // A summary of a request to extend many renewal dates names no subscription: what it
         // says is the acknowledgement.
         if n.type == renewalExtension, let summary = n.summary { return acknowledged(summary.description) }
+        // A refund request is recorded whatever the product and whoever holds it: Apple asks
+        // the developer, and the ledger answers it (docs/appstore.md, "Refund requests").
+        if n.type == consumptionRequest, let t = n.transaction { return consumptionRequested(n, t, orgID: orgID) }
         guard applying.contains(n.type) || ending.contains(n.type) || [failedRenewal, priceIncrease, renewalExtension].contains(n.type) else {
             return acknowledged("type \(n.type) changes no plan")
         }

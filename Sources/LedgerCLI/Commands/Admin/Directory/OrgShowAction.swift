@@ -23,13 +23,16 @@ struct OrgShowAction: AdminAction {
             throw AdminError(.notFound, "organization \(id) does not exist")
         }
         let (org, snapshot, now) = (view.organization, view.snapshot, view.at)
+        let refunds = try session.answer(AppStoreConsumptionRequestsQuery(org: id)) ?? []
         let current = view.current
         let source = current.source?.rawValue ?? "none"
         var receipt = AdminReceipt()
         receipt.fields["organization"] = try JSONValueEncoder().encode(org)
         receipt.fields["plan"] = .string(current.plan.rawValue)
         receipt.fields["plan_source"] = current.source.map { .string($0.rawValue) } ?? .null
-        receipt.fields["subscriptions"] = .array(snapshot.plans.subscriptions.map { Self.fields($0, snapshot: snapshot, now: now) })
+        receipt.fields["subscriptions"] = .array(snapshot.plans.subscriptions.map {
+            Self.withRefundRequests(Self.fields($0, snapshot: snapshot, now: now), refunds, of: $0.originalTransactionID)
+        })
         receipt.lines = ["organization \(org.id): \(org.name) (created at position \(org.position))",
                          "plan now: \(current.plan.rawValue), from \(source)",
                          "education: \(OrgListAction.education(view.education))",
@@ -44,6 +47,7 @@ struct OrgShowAction: AdminAction {
             let latest = s.latest.map { "\($0.productID) (\($0.plan.rawValue)), expires \($0.expires?.iso8601 ?? "-")" } ?? "no transaction"
             let notes = ([s.status(at: now).rawValue] + s.notes).joined(separator: "; ")
             receipt.lines.append("App Store subscription \(s.originalTransactionID) (\(snapshot.environments[s.originalTransactionID] ?? "?")): \(latest); \(notes)")
+            receipt.lines += Self.refundRequestLines(refunds, of: s.originalTransactionID)
         }
         return receipt
     }
