@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "Projections", dependencies: ["ProjectionEngine", "EventStore", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto"]),
         .target(name: "Outbound", dependencies: ["CCurl", "Crypto"]),
         .target(name: "WebhookSigning", dependencies: ["Crypto"]),
-        // A client of Apple's App Store Server API (issue 34): the In-App Purchase key's JWT,
+        // A client of Apple's App Store Server API: the In-App Purchase key's JWT,
         // retries, paging, and every signed value verified before it is returned.
         .target(name: "AppStoreServerAPI", dependencies: ["Outbound", "AppStore", "Crypto", "LedgerJSON", "LedgerDomain"]),
         // A stand-in for Apple's App Store Server API on loopback, for tests and `ledger dev`.

@@ -8,7 +8,7 @@ import TestSupport
 
 /// The stand-in for Apple sends Server Notifications as Apple does, and drops the ones it is
 /// told to: what the ledger missed is then in Apple's notification history as a failure,
-/// which the recovery (issue 34's sync) reads.
+/// which the notification history sync reads (docs/appstore.md, "Recovery").
 @Suite("Apple's stand-in delivers notifications, and drops some", .bounded)
 struct AppleStandInDeliveryTests {
     @Test("a delivered notification is recorded; a dropped one is not, and the history lists it among the failures")
