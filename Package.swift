@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "AppStoreServerAPI", dependencies: ["Outbound", "AppStore", "Crypto", "LedgerJSON", "LedgerDomain"]),
         // A stand-in for Apple's App Store Server API on loopback, for tests and `ledger dev`.
         .target(name: "AppStoreServerStandIn", dependencies: ["AppStore", "HTTP", "Outbound", "Crypto", "LedgerJSON", "LedgerDomain", "Observability"]),
+        // Stripe's webhooks: the signature checked as Stripe documents it, the event read.
+        .target(name: "Stripe", dependencies: ["WebhookSigning", "LedgerJSON", "LedgerDomain"]),
         .target(name: "Workers", dependencies: ["LedgerServices", "AppStoreServerAPI", "WebhookSigning", "Outbound", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "Crypto"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CSocket", "Crypto", "LedgerJSON", "Observability"]),
         // A minimal HTTP/1.1 client of our own, for benchmarks and tests only: it re-sends a
@@ -66,6 +68,7 @@ let package = Package(
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "TestSupport", "LedgerJSON", "LedgerDomain", "Crypto"]),
         .testTarget(name: "AppStoreServerAPITests", dependencies: ["AppStoreServerAPI", "AppStoreServerStandIn", "AppStore", "Outbound", "TestSupport",
                                                                    "LedgerJSON", "LedgerDomain", "Crypto"]),
+        .testTarget(name: "StripeTests", dependencies: ["Stripe", "WebhookSigning", "LedgerJSON", "LedgerDomain", "TestSupport"]),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "TestSupport", "HTTP", "Observability", "Crypto"]),
         .testTarget(name: "WebhooksTests", dependencies: ["WebhookSigning", "Outbound", "TestSupport", "Crypto", "LedgerCLI"]),
         .testTarget(name: "LedgerBenchTests", dependencies: ["LedgerBench", "TestSupport", "LedgerCLI", "Postgres"]),

@@ -45,7 +45,16 @@ public enum WebhookSignature {
     @discardableResult
     public static func verify(_ value: String?, body: [UInt8], secret: String, now: Double,
                               tolerance: Double = defaultTolerance) throws(Refusal) -> Int64 {
-        guard let value, !value.isEmpty else { throw Refusal(code: .missing, message: "no \(header) header") }
+        try verify(value, body: body, secrets: [secret], now: now, tolerance: tolerance)
+    }
+
+    /// The same check against several secrets: any `v1` made with any of them verifies, so
+    /// that while a secret is rolled both the old and the new one are accepted (Stripe's
+    /// `Stripe-Signature` is this scheme, `headerName` naming the header in refusals).
+    @discardableResult
+    public static func verify(_ value: String?, body: [UInt8], secrets: [String], now: Double,
+                              tolerance: Double = defaultTolerance, headerName: String = header) throws(Refusal) -> Int64 {
+        guard let value, !value.isEmpty else { throw Refusal(code: .missing, message: "no \(headerName) header") }
         var timestamp: Int64?
         var signatures: [[UInt8]] = []
         for part in value.split(separator: ",") {
@@ -69,11 +78,17 @@ public enum WebhookSignature {
         guard abs(now - Double(timestamp)) <= tolerance else {
             throw Refusal(code: .stale, message: "t=\(timestamp) is \(Int(abs(now - Double(timestamp)))) s from this clock (tolerance \(Int(tolerance)) s)")
         }
-        let expected = HMAC.sha256(key: Array(secret.utf8), data: signedBytes(timestamp: timestamp, body: body))
-        // Every candidate is compared, so the time taken does not say which one matched.
+        let signed = signedBytes(timestamp: timestamp, body: body)
+        // Every candidate is compared with every secret, so the time taken does not say
+        // which one matched.
         var matched = false
-        for signature in signatures where constantTimeEquals(signature, expected) { matched = true }
-        guard matched else { throw Refusal(code: .mismatch, message: "no v1 matches this secret and body") }
+        for secret in secrets {
+            let expected = HMAC.sha256(key: Array(secret.utf8), data: signed)
+            for signature in signatures where constantTimeEquals(signature, expected) { matched = true }
+        }
+        guard matched else {
+            throw Refusal(code: .mismatch, message: "no v1 matches \(secrets.count == 1 ? "this secret" : "any of the \(secrets.count) secrets") and body")
+        }
         return timestamp
     }
 }
