@@ -35,6 +35,8 @@ struct DevAppStoreStandIn {
             "bundle_id": .string(bundleID), "environment": "local", "base_url": .string(standIn.baseURL),
             "issuer_id": .string(issuerID), "key_id": .string(keyID), "private_key_file": .string(keyFile),
             "trusted_root_file": .string(authorityRoot),
+            // The demo's customers consent, so that a refund request is answered locally.
+            "consumption_consent": true,
         ]
         let keysFile = directory + "/keys.json"
         try PrivateFile.write((["apps": [entry]] as JSONValue).prettyText(), to: keysFile)

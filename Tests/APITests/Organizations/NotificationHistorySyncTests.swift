@@ -166,6 +166,29 @@ struct NotificationHistorySyncTests {
         #expect(tokens == [200])
     }
 
+    @Test("a 429 storm in the middle of a sync waits what Retry-After says and goes on: the run succeeds, nothing is lost")
+    func rateLimitedMidSync() throws {
+        let h = try Harness(pageSize: 1)
+        defer { h.shutdown() }
+        let acme = try h.f.org("acme")
+        for i in 0..<3 {
+            h.standIn.deliver(notification: h.subscribed(acme, .plus, original: "60\(i)", signed: "2026-11-10T0\(i + 7):00:00Z"),
+                              to: h.notificationURL, dropping: true)
+        }
+        let sync = h.sync()
+        defer { sync.client.close() }
+        var stormed = false
+        let report = try sync.run(afterRecording: { _ in
+            if !stormed {
+                stormed = true
+                h.standIn.fail(next: 2, status: 429, retryAfter: "0")
+            }
+        })
+        #expect(report.run.succeeded && report.recovered.count == 3 && report.run.pages == 3)
+        let statuses = h.standIn.requests.filter { $0.path.hasPrefix("/inApps/v1/notifications/history") }.map(\.status)
+        #expect(statuses == [200, 429, 429, 200, 200], "\(statuses)")
+    }
+
     @Test("a sync that stops on Apple's error is resumed from its last page, and says where it stopped meanwhile")
     func resumesAfterAnError() throws {
         let h = try Harness(pageSize: 2)
