@@ -19,6 +19,13 @@ extension AppStoreServerStandIn {
                              status: 400)
             }
             let drop = body["drop"]?.boolValue ?? false
+            // Apple knows every transaction it notifies about: later calls about it (a refund
+            // request's consumption information, its status) find it.
+            if let transaction = AppStoreVerifierPayload.signedTransaction(in: jws),
+               let id = AppStoreVerifierPayload.payload(of: transaction)?["transactionId"]?.stringValue,
+               !state.withLock({ $0.transactions.contains { $0.transactionID == id } }) {
+                add(transaction: transaction)
+            }
             switch deliver(notification: jws, to: url, dropping: drop) {
             case .answered(let status): return .json(["delivery": "answered", "status": .integer(Int64(status))] as JSONValue)
             case .dropped: return .json(["delivery": "dropped"] as JSONValue)
