@@ -13,4 +13,9 @@ public enum AdvisoryLock {
     public static let projectionSwap: Int32 = 4
     /// Held, per session, by the one rebuild that may run at a time.
     public static let rebuild: Int32 = 5
+    /// Held, per session, by the one App Store notification history sync of an app and
+    /// environment running at a time (the projector's job, or an operator's run). The
+    /// second key of the pair is the app's (`hashtext` of its bundle id and environment),
+    /// so this one is the first of the pair and the namespace is left out.
+    public static let appStoreSync: Int32 = 6
 }

@@ -69,9 +69,12 @@ public final class AppStoreSyncJob: Sendable {
                     "recovered": String(report.run.recovered), "resumed": String(report.resumed),
                     "refused": report.refused.isEmpty ? "0" : report.refused.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ","),
                 ]) { a, _ in a })
+            } catch let failure as AppStoreSyncFailure where failure.syncID == nil {
+                // An operator's run holds it: the next look tries again.
+                log(.info, "app store notification history sync left to the process running it", app.merging(["error": failure.message]) { a, _ in a })
             } catch let failure as AppStoreSyncFailure {
                 log(.warning, "app store notification history sync stopped", app.merging([
-                    "sync_id": failure.syncID.uuidString.lowercased(), "code": failure.code, "error": failure.message,
+                    "sync_id": failure.syncID?.uuidString.lowercased() ?? "", "code": failure.code, "error": failure.message,
                     "next": failure.final ? "the next run asks the window again" : "resumed after a pause",
                 ]) { a, _ in a })
             } catch {

@@ -84,10 +84,10 @@ extension AppStoreCommand {
             } catch let failure as AppStoreSyncFailure {
                 failed = true
                 reports.append(["bundle_id": .string(sync.bundleID), "environment": .string(sync.environment),
-                                "sync_id": .string(failure.syncID.uuidString.lowercased()), "failure_code": .string(failure.code),
+                                "sync_id": failure.syncID.map { .string($0.uuidString.lowercased()) } ?? .null, "failure_code": .string(failure.code),
                                 "failure": .string(failure.message)])
                 if !args.flag("json") {
-                    print("\(sync.bundleID) (\(sync.environment)): sync \(failure.syncID.uuidString.lowercased()) stopped: \(failure)"
+                    print("\(sync.bundleID) (\(sync.environment)): sync \(failure.syncID?.uuidString.lowercased() ?? "not begun") stopped: \(failure)"
                           + (failure.final ? " (the next run asks the window again)" : " (the next run resumes it)"))
                 }
             }

@@ -49,6 +49,7 @@ public struct AppStoreHistorySync: Sendable {
     public let client: AppStoreServerAPIClient
     public let settings: Settings
     let runs: AppStoreSyncRuns
+    let connections: PostgresPool
     let acts: ActRunner
     let products: AppStoreProducts
     let actor: Actor
@@ -61,6 +62,7 @@ public struct AppStoreHistorySync: Sendable {
         self.client = client
         self.settings = settings
         self.runs = AppStoreSyncRuns(connections: connections)
+        self.connections = connections
         self.acts = ActRunner(store: store, connections: connections, now: now)
         self.products = products
         self.actor = actor
@@ -100,6 +102,19 @@ public struct AppStoreHistorySync: Sendable {
     @discardableResult
     public func run(since: Timestamp? = nil, shouldStop: () -> Bool = { false },
                     afterRecording: (Int) -> Void = { _ in }) throws -> Report {
+        // One run of an app at a time, whoever runs it (the projector's job, an operator):
+        // two would ask Apple the same pages and count what they found twice. A session
+        // lock, on a connection of its own, released when the run ends or its process dies.
+        let lock = try PostgresConnection(conninfo: connections.conninfo)
+        guard try lock.query("SELECT pg_try_advisory_lock($1::int, hashtext($2))",
+                             [AdvisoryLock.appStoreSync, "\(bundleID) \(environment)"]).rows.first?.bool(0) == true else {
+            throw AppStoreSyncFailure(code: "sync_running", message: "another process is running the sync of \(bundleID) (\(environment)) now",
+                                      syncID: nil, final: false)
+        }
+        return try withExtendedLifetime(lock) { try locked(since: since, shouldStop: shouldStop, afterRecording: afterRecording) }
+    }
+
+    private func locked(since: Timestamp?, shouldStop: () -> Bool, afterRecording: (Int) -> Void) throws -> Report {
         var run: AppStoreSyncRun
         var resumed = false
         if since == nil, let open = try runs.open(bundleID: bundleID, environment: environment) {

@@ -166,6 +166,20 @@ struct NotificationHistorySyncTests {
         #expect(tokens == [200])
     }
 
+    @Test("one run of an app at a time: while another process holds the app's sync, a run begins nothing and says so")
+    func oneRunAtATime() throws {
+        let h = try Harness()
+        defer { h.shutdown() }
+        let other = try h.f.service.db.connect()
+        #expect(try other.query("SELECT pg_try_advisory_lock(6, hashtext('ai.screenrig.app local'))").rows.first?.bool(0) == true)
+        let sync = h.sync()
+        defer { sync.client.close() }
+        #expect { try sync.run() } throws: { ($0 as? AppStoreSyncFailure)?.code == "sync_running" && ($0 as? AppStoreSyncFailure)?.syncID == nil }
+        #expect(try AppStoreSyncRuns(connections: h.connections).latest().isEmpty, "no run begun")
+        _ = try other.query("SELECT pg_advisory_unlock(6, hashtext('ai.screenrig.app local'))")
+        #expect(try sync.run().run.succeeded)
+    }
+
     @Test("a 429 storm in the middle of a sync waits what Retry-After says and goes on: the run succeeds, nothing is lost")
     func rateLimitedMidSync() throws {
         let h = try Harness(pageSize: 1)
