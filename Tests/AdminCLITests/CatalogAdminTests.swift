@@ -49,6 +49,24 @@ struct CatalogAdminTests {
         Self.expectOperatorAct(events)
     }
 
+    @Test("app stripe set records the Stripe account and mode, never a secret; the same again is refused, a change is recorded")
+    func stripeSet() throws {
+        let f = try AdminFixture(projector: false)
+        defer { f.shutdown() }
+        _ = try f.adminJSON(["app", "create", "--id", "demo", "--name", "Demo", "--bundle-id", "com.example.demo"])
+        try f.refuses(["app", "stripe", "set", "--app", "demo", "--account", "whsec_abc", "--mode", "test"], status: 1, saying: "acct_")
+        try f.refuses(["app", "stripe", "set", "--app", "demo", "--account", "acct_1", "--mode", "staging"], status: 2, saying: "--mode")
+        try f.refuses(["app", "stripe", "set", "--app", "ghost", "--account", "acct_1", "--mode", "test"], status: 1, saying: "app ghost does not exist")
+        let start = try f.head()
+        #expect(try f.adminJSON(["app", "stripe", "set", "--app", "demo", "--account", "acct_1Abc", "--mode", "test"]).appended.first?["data"]
+                == ["app_id": "demo", "account_id": "acct_1Abc", "mode": "test"])
+        try f.refuses(["app", "stripe", "set", "--app", "demo", "--account", "acct_1Abc", "--mode", "test"], status: 1, saying: "already runs on")
+        #expect(try f.adminJSON(["app", "stripe", "set", "--app", "demo", "--account", "acct_1Abc", "--mode", "live"]).appended.count == 1)
+        let events = try f.events(after: start)
+        #expect(events.map(\.type) == ["app.stripe_configured", "app.stripe_configured"])
+        Self.expectOperatorAct(events)
+    }
+
     @Test("app key issue prints the key once: zs_pk_<mode>_ and 32 hex digits; the log keeps its SHA-256 and prefix only")
     func keyIssue() throws {
         let f = try AdminFixture(projector: false)
@@ -454,7 +472,7 @@ struct CatalogAdminTests {
 
     @Test("every catalog command is listed in the usage")
     func usage() {
-        for words in ["app create", "app key issue", "app key revoke", "app disable", "app enable", "product set",
+        for words in ["app create", "app key issue", "app key revoke", "app disable", "app enable", "app stripe set", "product set",
                       "product storekit-price", "product remove", "checkout set", "campaign migration", "campaign upgrade",
                       "campaign end", "campaign stats", "purchase record"] {
             #expect(AdminCommand.usage.contains("ledger admin \(words) "), "missing: \(words)")

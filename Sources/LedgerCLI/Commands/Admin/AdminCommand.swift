@@ -15,7 +15,7 @@ public enum AdminCommand: LedgerCommand {
         PriceSetAction.self, MonthCloseAction.self, MonthLateUsageAction.self, CorrectAction.self,
         OrgCreateAction.self, OrgAdminAddAction.self, OrgAdminRemoveAction.self, OrgDelegateAction.self,
         OrgPlanAction.self, OrgEducationAction.self, OrgListAction.self, OrgShowAction.self,
-        AppCreateAction.self, AppKeyIssueAction.self, AppKeyRevokeAction.self, AppDisableAction.self, AppEnableAction.self,
+        AppCreateAction.self, AppKeyIssueAction.self, AppKeyRevokeAction.self, AppDisableAction.self, AppEnableAction.self, AppStripeSetAction.self,
         AppListAction.self, AppShowAction.self,
         ProductSetAction.self, ProductStoreKitPriceAction.self, ProductRemoveAction.self, ProductListAction.self, CheckoutSetAction.self,
         CampaignMigrationAction.self, CampaignUpgradeAction.self, CampaignEndAction.self, CampaignStatsAction.self, CampaignListAction.self,

@@ -21,6 +21,8 @@ public struct AppState: Sendable {
     public private(set) var upgrade: UpgradeOfferConfig?
     /// Every campaign id ever configured.
     public private(set) var campaignIDs: Set<String> = []
+    /// The Stripe account and mode its web checkout runs on, once configured.
+    public private(set) var stripe: (accountID: String, mode: KeyMode)?
 
     /// One event of the stream.
     public struct Record: Sendable {
@@ -53,6 +55,9 @@ public struct AppState: Sendable {
             revokedKeys.insert(try decode(AppKeyRevoked.self).keyID)
         case AppStatusChanged.type:
             enabled = try decode(AppStatusChanged.self).enabled
+        case AppStripeConfigured.type:
+            let e = try decode(AppStripeConfigured.self)
+            stripe = (e.accountID, e.mode)
         case ProductConfigured.type:
             let product = try decode(ProductConfigured.self).product
             products[product.id] = product

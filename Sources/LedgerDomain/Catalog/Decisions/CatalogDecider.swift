@@ -20,6 +20,18 @@ public enum CatalogDecider {
         return act(AppStatusChanged(appID: app.appID, enabled: enabled), app)
     }
 
+    /// The Stripe account and mode the app's web checkout runs on (docs/web-checkout.md);
+    /// the same again is refused as nothing to record.
+    public static func configureStripe(accountID: String, mode: KeyMode, app: AppState) throws(Refusal) -> Decision {
+        guard AppStripeConfigured.isAccountID(accountID) else {
+            throw Refusal(.invalidStripeAccount, "a Stripe account id is acct_ followed by letters and digits, not \(ExternalID.text(accountID))")
+        }
+        if let current = app.stripe, current.accountID == accountID, current.mode == mode {
+            throw Refusal(.alreadyExists, "app \(app.appID) already runs on Stripe account \(accountID) in \(mode.rawValue) mode")
+        }
+        return act(AppStripeConfigured(appID: app.appID, accountID: accountID, mode: mode), app)
+    }
+
     /// A publishable key; only its SHA-256 and a recognisable prefix are kept.
     public static func issueKey(keyID: String, mode: KeyMode, sha256: String, prefix: String, app: AppState) throws(Refusal) -> Decision {
         guard app.keys[keyID] == nil else { throw Refusal(.alreadyExists, "key \(keyID) of app \(app.appID) exists already") }

@@ -13,4 +13,6 @@ extension Refusal.Code {
     public static let inFuture = Refusal.Code("in_future")
     /// A StoreKit transaction synced before for another user of the app.
     public static let transactionConflict = Refusal.Code("transaction_conflict")
+    /// Not a Stripe account id (`acct_…`).
+    public static let invalidStripeAccount = Refusal.Code("invalid_stripe_account")
 }
