@@ -1,4 +1,5 @@
 import AppStore
+import LedgerDomain
 import Foundation
 import LedgerJSON
 
@@ -57,7 +58,7 @@ extension AppStoreServerAPIClient {
 
     /// Send Consumption Information (`PUT /inApps/v1/transactions/consumption/{transactionId}`),
     /// answered 202 with no body. A PUT of the same information: safe to retry.
-    public func sendConsumptionInformation(transactionID: String, _ request: AppStoreConsumptionRequest) throws(AppStoreServerAPIError) {
+    public func sendConsumptionInformation(transactionID: String, _ request: ConsumptionInformation) throws(AppStoreServerAPIError) {
         try request.validate()
         _ = try call("PUT", "/inApps/v1/transactions/consumption/" + Self.segment(transactionID), body: request.body,
                      accepting: [200, 202])

@@ -12,53 +12,28 @@ import Synchronization
 /// logged, never recorded. The clients are the notification history sync's, which closes them.
 public final class AppStoreConsumptionJob: Sendable {
     private let responder: AppStoreConsumptionResponder
-    private let isActive: @Sendable () -> Bool
     private let log: ProjectorLog
-    private let interval: Double
-    private let stopped = Mutex(false)
-    private let wake = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    private let loop: ActiveProjectorLoop
 
     public init(responder: AppStoreConsumptionResponder, isActive: @escaping @Sendable () -> Bool, interval: Double = 30,
                 log: @escaping ProjectorLog) {
         self.responder = responder
-        self.isActive = isActive
-        self.interval = interval
         self.log = log
+        loop = ActiveProjectorLoop(name: "appstore-consumption", interval: interval, isActive: isActive)
     }
 
     /// Starts looking on a thread of its own.
-    public func start() {
-        let thread = Thread { [self] in
-            defer { finished.signal() }
-            while !isStopped {
-                if isActive() { tick() }
-                _ = wake.wait(timeout: .now() + interval)
-            }
-        }
-        thread.name = "appstore-consumption"
-        thread.start()
-    }
+    public func start() { loop.start { [self] in tick() } }
 
     /// Stops after the request in flight.
-    public func stop() {
-        let wasRunning = stopped.withLock { s -> Bool in
-            defer { s = true }
-            return !s
-        }
-        guard wasRunning else { return }
-        wake.signal()
-        finished.wait()
-    }
-
-    private var isStopped: Bool { stopped.withLock { $0 } }
+    public func stop() { loop.stop() }
 
     /// One look, logged: each answer recorded, and what is left for the next look.
     @discardableResult
     public func tick() -> AppStoreConsumptionResponder.Report? {
-        guard !isStopped, isActive() else { return nil }
+        guard loop.mayGoOn else { return nil }
         do {
-            let report = try responder.look(shouldStop: { [self] in isStopped || !isActive() })
+            let report = try responder.look(shouldStop: { [loop] in !loop.mayGoOn })
             for (uuid, outcome) in report.answered.sorted(by: { $0.key < $1.key }) {
                 log(outcome == .sent ? .info : .warning, "app store refund request answered",
                     ["notification_uuid": uuid, "outcome": outcome.rawValue])

@@ -12,56 +12,33 @@ import Synchronization
 /// projector resumes it from its last recorded page.
 public final class AppStoreSyncJob: Sendable {
     private let syncs: [AppStoreHistorySync]
-    private let isActive: @Sendable () -> Bool
     private let log: ProjectorLog
-    /// Seconds between looks at what is due.
-    private let interval: Double
-    private let stopped = Mutex(false)
-    private let wake = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    private let loop: ActiveProjectorLoop
 
+    /// `interval`: seconds between looks at what is due.
     public init(syncs: [AppStoreHistorySync], isActive: @escaping @Sendable () -> Bool, interval: Double = 5, log: @escaping ProjectorLog) {
         self.syncs = syncs
-        self.isActive = isActive
-        self.interval = interval
         self.log = log
+        loop = ActiveProjectorLoop(name: "appstore-sync", interval: interval, isActive: isActive)
     }
 
     /// Starts looking on a thread of its own.
-    public func start() {
-        let thread = Thread { [self] in
-            defer { finished.signal() }
-            while !isStopped {
-                if isActive() { tick() }
-                _ = wake.wait(timeout: .now() + interval)
-            }
-        }
-        thread.name = "appstore-sync"
-        thread.start()
-    }
+    public func start() { loop.start { [self] in tick() } }
 
     /// Stops at the next page and waits for the run in flight to record where it stopped.
     public func stop() {
-        let wasRunning = stopped.withLock { s -> Bool in
-            defer { s = true }
-            return !s
-        }
-        guard wasRunning else { return }
-        wake.signal()
-        finished.wait()
+        guard loop.stop() else { return }
         for sync in syncs { sync.client.close() }
     }
-
-    private var isStopped: Bool { stopped.withLock { $0 } }
 
     /// One look: runs each app's sync that is due, one after the other.
     public func tick() {
         for sync in syncs {
-            guard !isStopped, isActive() else { return }
+            guard loop.mayGoOn else { return }
             let app = ["bundle_id": sync.bundleID, "environment": sync.environment]
             do {
                 guard try sync.isDue() else { continue }
-                let report = try sync.run(shouldStop: { [self] in isStopped || !isActive() })
+                let report = try sync.run(shouldStop: { [loop] in !loop.mayGoOn })
                 guard report.run.finished != nil else { continue }
                 log(report.recovered.isEmpty ? .info : .warning, "app store notification history synced", app.merging([
                     "sync_id": report.run.id.uuidString.lowercased(), "window_start": report.run.windowStart.iso8601,

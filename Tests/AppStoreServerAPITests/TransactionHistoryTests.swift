@@ -1,6 +1,7 @@
 import AppStore
 import AppStoreServerAPI
 import Foundation
+import LedgerDomain
 import Testing
 import TestSupport
 
@@ -76,10 +77,10 @@ struct TransactionHistoryTests {
         #expect(order.isValid && order.transactions.map(\.value) == [transaction])
         #expect(try client.lookUpOrder(orderID: "UNKNOWN").isValid == false)
 
-        try client.sendConsumptionInformation(transactionID: original, AppStoreConsumptionRequest(customerConsented: true, accountTenure: 3))
+        try client.sendConsumptionInformation(transactionID: original, consumption(consented: true, accountTenure: 3))
         #expect(fixture.standIn.consumptionReceived[original]?["accountTenure"] == 3)
         let refused = try #require(throws: AppStoreServerAPIError.self) {
-            try client.sendConsumptionInformation(transactionID: original, AppStoreConsumptionRequest(customerConsented: false))
+            try client.sendConsumptionInformation(transactionID: original, consumption(consented: false))
         }
         #expect(refused.code == .invalidRequest)
 
@@ -93,4 +94,11 @@ struct TransactionHistoryTests {
             try client.extendRenewalDate(originalTransactionID: original, .init(extendByDays: 91, extendReasonCode: 0, requestIdentifier: UUID()))
         }
     }
+}
+
+/// Consumption information with every field undeclared but those given.
+private func consumption(consented: Bool, accountTenure: Int = 0) -> ConsumptionInformation {
+    ConsumptionInformation(customerConsented: consented, consumptionStatus: 0, platform: 0, sampleContentProvided: false, deliveryStatus: 0,
+                           appAccountToken: nil, accountTenure: accountTenure, playTime: 0, lifetimeDollarsRefunded: 0,
+                           lifetimeDollarsPurchased: 0, userStatus: 0, refundPreference: 0)
 }

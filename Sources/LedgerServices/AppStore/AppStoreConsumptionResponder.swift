@@ -92,7 +92,7 @@ public struct AppStoreConsumptionResponder: Sendable {
                     continue
                 }
                 do {
-                    try app.client.sendConsumptionInformation(transactionID: request.transactionID, Self.request(information))
+                    try app.client.sendConsumptionInformation(transactionID: request.transactionID, information)
                     record(.sent(information), to: request, &report)
                 } catch let error {
                     if let status = error.status, (400..<500).contains(status), status != 401, !error.isRetryable {
@@ -105,15 +105,6 @@ public struct AppStoreConsumptionResponder: Sendable {
             }
         }
         return report
-    }
-
-    /// Apple's request body for `information`.
-    static func request(_ i: ConsumptionInformation) -> AppStoreConsumptionRequest {
-        AppStoreConsumptionRequest(customerConsented: i.customerConsented, consumptionStatus: i.consumptionStatus, platform: i.platform,
-                                   sampleContentProvided: i.sampleContentProvided, deliveryStatus: i.deliveryStatus,
-                                   appAccountToken: i.appAccountToken, accountTenure: i.accountTenure, playTime: i.playTime,
-                                   lifetimeDollarsRefunded: i.lifetimeDollarsRefunded, lifetimeDollarsPurchased: i.lifetimeDollarsPurchased,
-                                   userStatus: i.userStatus, refundPreference: i.refundPreference)
     }
 
     private func record(_ answer: ConsumptionDecider.Answer, to request: AppStoreConsumptionRequested, _ report: inout Report) {
