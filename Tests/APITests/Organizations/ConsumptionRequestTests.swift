@@ -20,37 +20,22 @@ import Workers
 @Suite("Apple's refund requests are answered once, with consent, within 12 hours, and the answer is in the log", .bounded)
 struct ConsumptionRequestTests {
     final class Harness: Sendable {
-        let f: BillingFixture
-        let key = AppStoreSigningKey()
-        let standIn: AppStoreServerStandIn
-        let connections: PostgresPool
-        let store: EventStore
+        let base: AppleHarness
         let token: UUID
-        static let bundleID = "ai.screenrig.app"
+        static let bundleID = AppleHarness.bundleID
 
         init() throws {
-            f = try BillingFixture()
-            f.service.clock.set("2026-11-10T12:00:00Z")
-            let clock = f.service.clock
-            standIn = try AppStoreServerStandIn(configuration: AppStoreServerStandInConfiguration(
-                issuerID: "57246542-96fe-1a63-e053-0824d011072a", keyID: "2X9R4HXF34", bundleID: Self.bundleID, key: key,
-                signer: signer, clock: { Date(timeIntervalSince1970: clock.read().seconds) }))
-            connections = PostgresPool(conninfo: f.service.db.projectorURL, maximumConnections: 2)
-            store = EventStore(conninfo: f.service.db.projectorURL, connections: connections)
-            token = try f.org("acme")
+            base = try AppleHarness()
+            token = try base.f.org("acme")
         }
 
-        /// A client of the stand-in, as LEDGER_APPSTORE_API_KEYS would make one.
-        func client() -> AppStoreServerAPIClient {
-            let clock = f.service.clock
-            let configuration = AppStoreServerAPIConfiguration(
-                credentials: AppStoreServerAPICredentials(issuerID: "57246542-96fe-1a63-e053-0824d011072a", keyID: "2X9R4HXF34",
-                                                          bundleID: Self.bundleID, key: key),
-                environment: .local(baseURL: standIn.baseURL), appAppleID: 6_450_000_000,
-                verificationPolicy: TestCertificateAuthority.shared.developmentPolicy,
-                retry: AppStoreServerAPIRetryPolicy(maximumAttempts: 3, baseDelay: 0.01, maximumDelay: 0.05))
-            return AppStoreServerAPIClient(configuration: configuration, clock: { Date(timeIntervalSince1970: clock.read().seconds) })
-        }
+        var f: BillingFixture { base.f }
+        var standIn: AppStoreServerStandIn { base.standIn }
+        var connections: PostgresPool { base.connections }
+        var store: EventStore { base.store }
+        func client() -> AppStoreServerAPIClient { base.client() }
+        func head() throws -> Int64 { try base.head() }
+        func shutdown() { base.shutdown() }
 
         /// The worker of the active projector, over its own client, recording as the projector's role.
         func worker(consent: Bool, refundPreference: Int = 0) -> (job: AppStoreConsumptionJob, client: AppStoreServerAPIClient) {
@@ -92,13 +77,6 @@ struct ConsumptionRequestTests {
 
         func answers() throws -> [RecordedEvent] { try f.service.store.log.events(ofType: AppStoreConsumptionAnswered.type) }
         func puts() -> Int { standIn.requests.filter { $0.path.hasPrefix("/inApps/v1/transactions/consumption/") }.count }
-        func head() throws -> Int64 { try f.service.store.log.headPosition() }
-
-        func shutdown() {
-            store.close()
-            standIn.stop()
-            f.shutdown()
-        }
     }
 
     @Test("a CONSUMPTION_REQUEST delivered is answered by the worker's one look, once; a second look and a second worker append nothing")

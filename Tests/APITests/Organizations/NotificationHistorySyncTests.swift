@@ -18,60 +18,7 @@ import TestSupport
 /// one, on the projector's database role (docs/appstore.md, "Recovery").
 @Suite("The notification history sync recovers what Apple sent and the ledger missed", .bounded)
 struct NotificationHistorySyncTests {
-    /// The service, a stand-in for Apple on the service's clock, and syncs of it that
-    /// record as the projector's role does.
-    final class Harness: Sendable {
-        let f: BillingFixture
-        let key = AppStoreSigningKey()
-        let standIn: AppStoreServerStandIn
-        let connections: PostgresPool
-        let store: EventStore
-        static let bundleID = "ai.screenrig.app"
-
-        init(pageSize: Int = 20) throws {
-            f = try BillingFixture()
-            f.service.clock.set("2026-11-10T12:00:00Z")
-            let clock = f.service.clock
-            standIn = try AppStoreServerStandIn(configuration: AppStoreServerStandInConfiguration(
-                issuerID: "57246542-96fe-1a63-e053-0824d011072a", keyID: "2X9R4HXF34", bundleID: Self.bundleID, key: key,
-                signer: signer, pageSize: pageSize, clock: { Date(timeIntervalSince1970: clock.read().seconds) }))
-            connections = PostgresPool(conninfo: f.service.db.projectorURL, maximumConnections: 2)
-            store = EventStore(conninfo: f.service.db.projectorURL, connections: connections)
-        }
-
-        var notificationURL: String { "http://127.0.0.1:\(f.service.server.port)/v1/appstore/notifications/sandbox" }
-
-        func sync(settings: AppStoreHistorySync.Settings = .init()) -> AppStoreHistorySync {
-            let clock = f.service.clock
-            let configuration = AppStoreServerAPIConfiguration(
-                credentials: AppStoreServerAPICredentials(issuerID: "57246542-96fe-1a63-e053-0824d011072a", keyID: "2X9R4HXF34",
-                                                          bundleID: Self.bundleID, key: key),
-                environment: .local(baseURL: standIn.baseURL), appAppleID: 6_450_000_000,
-                verificationPolicy: TestCertificateAuthority.shared.developmentPolicy,
-                retry: AppStoreServerAPIRetryPolicy(maximumAttempts: 3, baseDelay: 0.01, maximumDelay: 0.05))
-            let client = AppStoreServerAPIClient(configuration: configuration, clock: { Date(timeIntervalSince1970: clock.read().seconds) })
-            return AppStoreHistorySync(client: client, settings: settings, connections: connections, store: store,
-                                       products: AppStoreProducts(products), now: clock.read)
-        }
-
-        /// A SUBSCRIBED notification of a new subscription to `plan` for the organization
-        /// whose account token is `token`, signed at `signed`.
-        func subscribed(_ token: UUID, _ plan: Plan, original: String, signed: String, uuid: UUID = UUID()) -> String {
-            let transaction = signer.transaction(productID: products[plan]!, appAccountToken: token, environment: "Sandbox",
-                                                 signedDate: t(signed), transactionID: original, originalTransactionID: original,
-                                                 purchaseDate: t(signed))
-            return signer.notification(type: "SUBSCRIBED", subtype: "INITIAL_BUY", transaction: transaction, environment: "Sandbox",
-                                       signedDate: t(signed), notificationUUID: uuid)
-        }
-
-        func head() throws -> Int64 { try f.service.store.log.headPosition() }
-
-        func shutdown() {
-            store.close()
-            standIn.stop()
-            f.shutdown()
-        }
-    }
+    typealias Harness = AppleHarness
 
     @Test("a notification the stand-in dropped is recovered by the next sync, and the plan ends as if it had arrived")
     func droppedIsRecovered() throws {
@@ -268,5 +215,23 @@ private extension AppStoreDecider.Notification {
     /// Only the key matters here.
     init(uuid: String) {
         self.init(notificationUUID: uuid, type: "", subtype: nil, signedDate: .minimum, environment: "", transaction: nil)
+    }
+}
+
+extension AppleHarness {
+    /// A sync of the stand-in, recording as the projector's role does.
+    func sync(settings: AppStoreHistorySync.Settings = .init()) -> AppStoreHistorySync {
+        AppStoreHistorySync(client: client(), settings: settings, connections: connections, store: store,
+                            products: AppStoreProducts(products), now: f.service.clock.read)
+    }
+
+    /// A SUBSCRIBED notification of a new subscription to `plan` for the organization
+    /// whose account token is `token`, signed at `signed`.
+    func subscribed(_ token: UUID, _ plan: Plan, original: String, signed: String, uuid: UUID = UUID()) -> String {
+        let transaction = signer.transaction(productID: products[plan]!, appAccountToken: token, environment: "Sandbox",
+                                             signedDate: t(signed), transactionID: original, originalTransactionID: original,
+                                             purchaseDate: t(signed))
+        return signer.notification(type: "SUBSCRIBED", subtype: "INITIAL_BUY", transaction: transaction, environment: "Sandbox",
+                                   signedDate: t(signed), notificationUUID: uuid)
     }
 }
