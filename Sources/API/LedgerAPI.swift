@@ -14,6 +14,7 @@ public enum LedgerAPI {
         AppStoreEndpoints.register(in: &router, context: context)
         PromotionalOfferEndpoints.register(in: &router, context: context)
         CatalogEndpoints.register(in: &router, context: context)
+        WebCheckoutEndpoints.register(in: &router, context: context)
         LogEndpoints.register(in: &router, context: context)
         OperationsEndpoints.registerOpenAPI(in: &router)
         return router

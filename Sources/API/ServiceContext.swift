@@ -7,6 +7,7 @@ import Observability
 import Postgres
 import ProjectionEngine
 import Projections
+import Stripe
 
 /// Everything an endpoint may use: injected at start-up, so that tests build the same
 /// service against their own database. The composition root of the API: the one file of
@@ -36,6 +37,9 @@ public final class ServiceContext: Sendable {
     /// The promotional offer keys, by bundle ID (LEDGER_APPSTORE_OFFER_KEYS), and the rules
     /// of signing with them.
     public let offerSigning: PromotionalOfferSigning
+    /// The apps whose Stripe webhooks are verified here, with their endpoint secrets
+    /// (LEDGER_STRIPE_WEBHOOK_SECRETS).
+    public let stripeWebhooks: StripeWebhookEndpoints
     /// How far the projections and the log have got; wakes requests waiting for a position.
     public let progress: ProjectionProgress
     /// Readiness and the log's gauges, checked in the background.
@@ -50,6 +54,10 @@ public final class ServiceContext: Sendable {
     let readCounter: Counter
     /// N8: notifications per client address.
     let notificationLimiter: RateLimiter
+    /// Stripe webhooks that do not verify, per client address.
+    let stripeLimiter: RateLimiter
+    /// Stripe webhooks by outcome (`recorded`, `duplicate`, or the refusal's code).
+    let stripeWebhookCounter: Counter
     let appendCounter: Counter
     /// App Store JWS verifications by kind (`transaction`, `notification`) and outcome
     /// (`verified`, or the refusal's `AppStoreError` code).
@@ -61,7 +69,8 @@ public final class ServiceContext: Sendable {
                 verifiedKeys: VerifiedKeys = VerifiedKeys(), appStore: AppStoreSettings = AppStoreSettings(sessionSecret: []),
                 readinessInterval: Double = 1, readReplicaURLs: [String] = [],
                 replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings(), publicCheckpoints: Bool = false,
-                appStoreSyncEvery: Double = 3_600, offerSigning: PromotionalOfferSigning = PromotionalOfferSigning()) {
+                appStoreSyncEvery: Double = 3_600, offerSigning: PromotionalOfferSigning = PromotionalOfferSigning(),
+                stripeWebhooks: StripeWebhookEndpoints = StripeWebhookEndpoints()) {
         self.store = store
         self.connections = connections
         self.logger = logger
@@ -76,6 +85,8 @@ public final class ServiceContext: Sendable {
         self.appStore = appStore
         self.offerSigning = offerSigning
         self.notificationLimiter = RateLimiter(perSecond: appStore.notificationsPerSecond)
+        self.stripeWebhooks = stripeWebhooks
+        self.stripeLimiter = RateLimiter(perSecond: appStore.notificationsPerSecond)
         let progress = ProjectionProgress(conninfo: connections.conninfo, projections: projections, logger: logger)
         self.progress = progress
         let replicas = readReplicaURLs.isEmpty ? nil
@@ -91,6 +102,8 @@ public final class ServiceContext: Sendable {
                                            labelNames: ["target"])
         self.appendCounter = metrics.counter("ledger_appends_total", help: "Appends to the event log by result.",
                                              labelNames: ["result"])
+        self.stripeWebhookCounter = metrics.counter("ledger_stripe_webhooks_total",
+            help: "Stripe webhooks by outcome: recorded, duplicate, or the refusal's code.", labelNames: ["outcome"])
         self.appStoreVerifications = metrics.counter("ledger_appstore_verifications_total",
             help: "App Store JWS verifications by kind and outcome.", labelNames: ["kind", "outcome"])
         Self.registerLogMetrics(metrics, monitor: monitor)

@@ -3,7 +3,8 @@ import ProjectionEngine
 /// Every projection the service maintains, in the order the projector applies them.
 public enum AllProjections {
     public static var all: [any Projection] {
-        [LogIndexProjection(), BillingProjection(), OrganizationsProjection(), CatalogProjection(), WebhooksProjection(), MerkleProjection()]
+        [LogIndexProjection(), BillingProjection(), OrganizationsProjection(), CatalogProjection(), WebCheckoutProjection(), WebhooksProjection(),
+         MerkleProjection()]
     }
 
     public static func named(_ name: String) -> (any Projection)? {

@@ -26,6 +26,23 @@ enum CatalogEndpoints {
         ]) { request in
             try ProductsEndpoint.handle(request, context: context)
         }
+        router.add("GET", "/v1/iap/entitlements", operation: [
+            "operationId": "getEntitlements", "tags": ["Products"], "summary": "Get a user's entitlements",
+            "description": "Every product the user holds now with the key's app, across StoreKit (synced transactions) and the web (the payment processor's events): its source, expiry, whether it renews, its trial and who recorded it, as of the log position given. Consumables are used up, never held. `min_position` waits for the log position a write answered.",
+            "security": [["ApiKeyAuth": []]],
+            "parameters": [
+                ["name": "user_id", "in": "query", "required": true, "schema": ["type": "string"], "description": "The user's external ID."],
+                ["name": "min_position", "in": "query", "required": false, "schema": ["type": "integer", "format": "int64"],
+                 "description": "Answer only once the projections read have applied this log position (read your writes)."],
+            ],
+            "responses": .object(errors.merging([
+                "200": ["description": "What the user holds now.",
+                        "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Entitlements"]]]],
+                "400": error("user_id is missing or not an id."),
+            ]) { a, _ in a }),
+        ]) { request in
+            try EntitlementsEndpoint.handle(request, context: context)
+        }
         router.add("POST", "/v1/iap/transactions", operation: [
             "operationId": "syncTransaction", "tags": ["Products"], "summary": "Sync a StoreKit 2 transaction",
             "description": "Records a StoreKit 2 transaction (its `jwsRepresentation`, verified against Apple's root and the app's bundle ID) in the user's purchase history with the app, which trial eligibility and campaign targeting read. Sending it again changes nothing. A test-mode key cannot sync a Production transaction.",

@@ -19,7 +19,7 @@ enum OpenAPIDocument {
             "webhooks": webhooks,
             "components": [
                 "headers": .object(headers),
-                "schemas": .object(schemas.merging(billingSchemas) { a, _ in a }.merging(appStoreSchemas) { a, _ in a }.merging(catalogSchemas) { a, _ in a }.merging(webhookSchemas) { a, _ in a }.merging(transparencySchemas) { a, _ in a }.merging(promotionalOfferSchemas) { a, _ in a }),
+                "schemas": .object(schemas.merging(billingSchemas) { a, _ in a }.merging(appStoreSchemas) { a, _ in a }.merging(catalogSchemas) { a, _ in a }.merging(webhookSchemas) { a, _ in a }.merging(transparencySchemas) { a, _ in a }.merging(promotionalOfferSchemas) { a, _ in a }.merging(webCheckoutSchemas) { a, _ in a }),
                 "securitySchemes": [
                     "secretKey": ["type": "http", "scheme": "bearer",
                                   "description": "A secret key `sk_…` issued by `ledger admin key issue` to one project, payer, internal service or auditor."],

@@ -6,6 +6,7 @@ import LedgerServices
 import Observability
 import Postgres
 import Projections
+import Stripe
 
 /// `ledger serve`: the HTTP API.
 public enum ServeCommand: LedgerCommand {
@@ -62,6 +63,10 @@ struct Service {
         if !offerSigning.bundleIDs.isEmpty {
             logger.info("promotional offer keys", ["bundle_ids": .string(offerSigning.bundleIDs.joined(separator: ","))])
         }
+        let stripeWebhooks = try environment.stripeWebhookEndpoints()
+        if !stripeWebhooks.secrets.isEmpty {
+            logger.info("stripe webhook endpoints", ["app_ids": .string(stripeWebhooks.secrets.keys.sorted().joined(separator: ","))])
+        }
         let connections = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))
         store = EventStore(conninfo: url, connections: connections)
         context = ServiceContext(store: store, connections: connections, logger: logger, metrics: metrics,
@@ -73,7 +78,8 @@ struct Service {
                                      replicaSettings: ReplicaSet.Settings(maxLagEvents: Int64(try environment.int(.readMaxLagEvents)),
                                                                           maxLagSeconds: try environment.positiveSeconds(.readMaxLagSeconds)),
                                      publicCheckpoints: try environment.publicCheckpoints(),
-                                     appStoreSyncEvery: try environment.appStoreSyncSettings().every, offerSigning: offerSigning)
+                                     appStoreSyncEvery: try environment.appStoreSyncSettings().every, offerSigning: offerSigning,
+                                     stripeWebhooks: stripeWebhooks)
         context.start()
         host = try environment.require(.host)
         var configuration = try environment.serverConfiguration(host: host, port: try environment.int(.port))

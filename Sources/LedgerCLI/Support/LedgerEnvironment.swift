@@ -158,6 +158,10 @@ extension LedgerEnvironment.Setting {
         help: "Seconds between two runs of the notification history sync, which the active projector runs for each app of LEDGER_APPSTORE_API_KEYS to recover what Apple sent and the ledger does not hold (docs/appstore.md, \"Recovery\"); /readyz warns when the last success is older than twice this.")
     public static let appStoreOfferKeys = Self(name: "LEDGER_APPSTORE_OFFER_KEYS", defaultValue: nil,
         help: "A JSON file of the promotional offer keys `ledger serve` signs StoreKit's promotional offers with, one per bundle ID: {\"apps\": [{\"bundle_id\", \"key_id\", \"private_key_file\"}]} (docs/appstore.md, \"Promotional offer signatures\"); its .p8 files beside it or named by absolute paths. Use a key made for offers alone, never the App Store Server API's. Without it POST /v1/appstore/offers/signature answers 503 offer_key_not_configured.")
+    public static let stripeWebhookSecrets = Self(name: "LEDGER_STRIPE_WEBHOOK_SECRETS", defaultValue: nil,
+        help: "A JSON file of the Stripe endpoint secrets `ledger serve` verifies POST /v1/stripe/webhooks/{app_id} with: {\"apps\": [{\"app_id\", \"endpoint_secrets\": [\"whsec_…\", …]}]}, more than one secret while one is rolled (docs/web-checkout.md). Never in the log. An app without one answers 404 stripe_endpoint_not_configured.")
+    public static let stripeWebhookTolerance = Self(name: "LEDGER_STRIPE_WEBHOOK_TOLERANCE", defaultValue: "300",
+        help: "Seconds a Stripe webhook's signed time `t` may be from this clock, either way, before it is refused as stale.")
     public static let checkpointKeyFile = Self(name: "LEDGER_CHECKPOINT_KEY_FILE", defaultValue: nil,
         help: "PEM file of the Ed25519 key the active projector signs the log's checkpoints with (`ledger checkpoint-key create`); no checkpoints when unset. `ledger dev` keeps one in LEDGER_DATA_DIR.")
     public static let checkpointOrigin = Self(name: "LEDGER_CHECKPOINT_ORIGIN", defaultValue: "ledger",
@@ -178,7 +182,7 @@ extension LedgerEnvironment.Setting {
         .connectionTimeout, .maxConnections, .maxConnectionsPerAddress, .poolSize, .logLevel, .readyMaxLag, .readDatabaseURLs, .readMaxLagEvents,
         .readMaxLagSeconds, .pollInterval,
         .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .sessionSecret, .webhookKey, .publicOrigin, .appStoreBundleID, .appStoreProducts, .schoolDomains,
-        .notificationRate, .operatorName, .environment, .appStoreExtraRoots, .appStoreAPIKeys, .appStoreSyncEvery, .appStoreOfferKeys, .checkpointKeyFile, .checkpointOrigin, .checkpointEvents,
+        .notificationRate, .operatorName, .environment, .appStoreExtraRoots, .appStoreAPIKeys, .appStoreSyncEvery, .appStoreOfferKeys, .stripeWebhookSecrets, .stripeWebhookTolerance, .checkpointKeyFile, .checkpointOrigin, .checkpointEvents,
         .checkpointSeconds, .checkpointDirectory, .publicCheckpoints,
     ]
 }

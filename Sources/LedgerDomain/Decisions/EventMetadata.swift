@@ -61,6 +61,8 @@ public struct Actor: Sendable, Hashable, CustomStringConvertible {
         case service
         /// Apple, through a verified signed payload.
         case apple
+        /// The payment processor (Stripe), through a verified signed event.
+        case processor
         /// The ledger itself (benchmarks, demo data, migrations of data).
         case system
     }

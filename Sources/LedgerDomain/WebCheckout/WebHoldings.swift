@@ -1,0 +1,223 @@
+/// What a user holds on the web, folded from the payment processor's facts: the
+/// subscriptions and one-time purchases they tell of. The fold depends on the set of
+/// facts only, never on their order (Stripe promises none) or on a fact seen twice: each
+/// subscription's state is its latest subscription fact by Stripe's own time (`created`),
+/// ties going to the later stage of the lifecycle and then to the greater event id, and
+/// the other facts (invoices, holds, refunds, disputes) attach to it through the Stripe
+/// ids they share (docs/web-checkout.md, "Order").
+public struct WebHoldings: Sendable, Hashable {
+    public var subscriptions: [WebSubscription]
+    public var payments: [WebPayment]
+
+    public init(subscriptions: [WebSubscription] = [], payments: [WebPayment] = []) {
+        self.subscriptions = subscriptions
+        self.payments = payments
+    }
+
+    /// Folds `events` (of one app; any order, duplicates allowed).
+    public static func fold(_ events: [StripeEventRecorded]) -> WebHoldings {
+        var byID: [String: StripeEventRecorded] = [:]
+        for e in events where byID[e.eventID] == nil { byID[e.eventID] = e }
+        let ordered = byID.values.sorted { ($0.created, $0.eventID) < ($1.created, $1.eventID) }
+        return Folding(ordered).holdings()
+    }
+
+    /// The catalog's purchases these are (trial eligibility, Switch & Save and Upgrade &
+    /// Save read them as they read StoreKit's): a subscription that never started is none.
+    public var purchases: [UserPurchase] {
+        let subs = subscriptions.compactMap { s -> UserPurchase? in
+            guard s.status != .incomplete, let product = s.productID else { return nil }
+            return UserPurchase(source: .web, originalID: s.subscriptionID, productID: product, purchasedAt: s.createdAt,
+                                expiresAt: s.accessEndsAt ?? s.createdAt, revokedAt: s.revokedAt, trial: s.trialEnd != nil)
+        }
+        let bought = payments.compactMap { p -> UserPurchase? in
+            guard p.paid, let product = p.productID else { return nil }
+            return UserPurchase(source: .web, originalID: p.sessionID, productID: product, purchasedAt: p.purchasedAt,
+                                expiresAt: nil, revokedAt: p.revokedAt)
+        }
+        return subs + bought
+    }
+}
+
+/// The fold's working state: the facts by kind, and the links between Stripe's ids.
+private struct Folding {
+    typealias Event = StripeEventRecorded
+    var checkouts: [(Event, StripeFact.Checkout)] = []
+    var subscriptionFacts: [String: [(Event, StripeFact.Subscription)]] = [:]
+    var invoices: [(Event, StripeFact.Invoice)] = []
+    var intents: [(Event, StripeFact.PaymentIntent)] = []
+    var refunds: [(Event, StripeFact.Refund)] = []
+    var disputes: [(Event, StripeFact.Dispute)] = []
+
+    init(_ ordered: [Event]) {
+        for e in ordered {
+            switch e.fact {
+            case .checkout(let c): checkouts.append((e, c))
+            case .subscription(let s): subscriptionFacts[s.subscriptionID, default: []].append((e, s))
+            case .invoice(let i): invoices.append((e, i))
+            case .paymentIntent(let p): intents.append((e, p))
+            case .refund(let r): refunds.append((e, r))
+            case .dispute(let d): disputes.append((e, d))
+            case .seen: break
+            }
+        }
+    }
+
+    /// Where the stage of Stripe's lifecycle a status is: a tie in time goes to the later.
+    static func stage(_ s: StripeFact.Subscription) -> Int {
+        if s.deleted { return 10 }
+        return switch s.status {
+        case "incomplete": 0
+        case "incomplete_expired": 1
+        case "trialing": 2
+        case "active": 3
+        case "past_due": 4
+        case "unpaid", "paused": 5
+        case "canceled": 6
+        default: -1
+        }
+    }
+
+    func holdings() -> WebHoldings {
+        // Users by customer: the first fact that names both.
+        var userOfCustomer: [String: String] = [:]
+        for (e, c) in checkouts { if let u = e.userID, let cus = c.customerID, userOfCustomer[cus] == nil { userOfCustomer[cus] = u } }
+        for (_, facts) in subscriptionFacts.sorted(by: { $0.key < $1.key }) {
+            for (e, s) in facts { if let u = e.userID, let cus = s.customerID, userOfCustomer[cus] == nil { userOfCustomer[cus] = u } }
+        }
+        // Payment intents and invoices to the subscription or checkout they paid.
+        var subscriptionOfInvoice: [String: String] = [:]
+        var subscriptionOfIntent: [String: String] = [:]
+        for (_, i) in invoices {
+            if let sub = i.subscriptionID {
+                subscriptionOfInvoice[i.invoiceID] = sub
+                if let pi = i.paymentIntentID { subscriptionOfIntent[pi] = sub }
+            }
+        }
+        var sessionOfIntent: [String: String] = [:]
+        for (_, c) in checkouts where c.mode == "payment" { if let pi = c.paymentIntentID { sessionOfIntent[pi] = c.sessionID } }
+        var intentOfCharge: [String: String] = [:]
+        for (_, r) in refunds { if let pi = r.paymentIntentID { intentOfCharge[r.chargeID] = pi } }
+
+        // Each subscription named by a subscription fact or a checkout.
+        var subscriptionIDs = Set(subscriptionFacts.keys)
+        for (_, c) in checkouts where c.mode == "subscription" { if let s = c.subscriptionID { subscriptionIDs.insert(s) } }
+
+        func owner(ofIntent pi: String?, invoice: String? = nil) -> (sub: String?, session: String?) {
+            if let invoice, let sub = subscriptionOfInvoice[invoice] { return (sub, nil) }
+            guard let pi else { return (nil, nil) }
+            return (subscriptionOfIntent[pi], sessionOfIntent[pi])
+        }
+        // Revocations and open disputes, by the subscription or session they concern.
+        var revoked: [String: (at: Timestamp, by: WebSubscription.Status)] = [:]
+        var disputed: Set<String> = []
+        func revoke(_ key: String, at: Timestamp, by: WebSubscription.Status) {
+            if let r = revoked[key], r.at <= at { return }
+            revoked[key] = (at, by)
+        }
+        for (e, r) in refunds where r.full {
+            let o = owner(ofIntent: r.paymentIntentID, invoice: r.invoiceID)
+            if let key = o.sub ?? o.session { revoke(key, at: e.created, by: .refunded) }
+        }
+        // A dispute's latest fact decides it (closed after opened at the same second).
+        var latestDispute: [String: (Event, StripeFact.Dispute)] = [:]
+        for (e, d) in disputes {
+            if let (pe, pd) = latestDispute[d.disputeID], (pe.created, pd.closed ? 1 : 0, pe.eventID) >= (e.created, d.closed ? 1 : 0, e.eventID) { continue }
+            latestDispute[d.disputeID] = (e, d)
+        }
+        for (_, (e, d)) in latestDispute {
+            let pi = d.paymentIntentID ?? d.chargeID.flatMap { intentOfCharge[$0] }
+            let o = owner(ofIntent: pi)
+            guard let key = o.sub ?? o.session else { continue }
+            if d.closed && d.status == "lost" { revoke(key, at: e.created, by: .disputeLost) }
+            if !d.closed { disputed.insert(key) }
+        }
+
+        var subscriptions: [WebSubscription] = []
+        for id in subscriptionIDs.sorted() {
+            subscriptions.append(subscription(id, userOfCustomer: userOfCustomer, revoked: revoked[id], disputed: disputed.contains(id)))
+        }
+        var payments: [WebPayment] = []
+        var seenSessions: Set<String> = []
+        for (e, c) in checkouts where c.mode == "payment" && seenSessions.insert(c.sessionID).inserted {
+            let succeeded = intents.contains { $0.1.paymentIntentID == c.paymentIntentID && $0.1.status == "succeeded" }
+            payments.append(WebPayment(sessionID: c.sessionID, userID: e.userID ?? c.customerID.flatMap { userOfCustomer[$0] },
+                                       productID: c.productID, paymentIntentID: c.paymentIntentID, purchasedAt: e.created,
+                                       paid: c.paymentStatus == "paid" || succeeded, disputed: disputed.contains(c.sessionID),
+                                       revokedAt: revoked[c.sessionID]?.at))
+        }
+        return WebHoldings(subscriptions: subscriptions, payments: payments.sorted { ($0.purchasedAt, $0.sessionID) < ($1.purchasedAt, $1.sessionID) })
+    }
+
+    func subscription(_ id: String, userOfCustomer: [String: String], revoked: (at: Timestamp, by: WebSubscription.Status)?,
+                      disputed: Bool) -> WebSubscription {
+        let facts = subscriptionFacts[id] ?? []
+        let latest = facts.max { a, b in
+            (a.0.created, Self.stage(a.1), a.0.eventID) < (b.0.created, Self.stage(b.1), b.0.eventID)
+        }
+        let checkout = checkouts.first { $0.1.subscriptionID == id }
+        let customer = latest?.1.customerID ?? checkout?.1.customerID
+        let user = checkout?.0.userID ?? facts.lazy.compactMap { $0.0.userID }.first ?? customer.flatMap { userOfCustomer[$0] }
+        let product = latest?.1.productID ?? facts.lazy.compactMap { $0.1.productID }.first ?? checkout?.1.productID
+        let trialEnd = latest?.1.trialEnd ?? facts.lazy.compactMap { $0.1.trialEnd }.first
+
+        var status: WebSubscription.Status
+        var accessEnds: Timestamp?
+        var stripeStatus = latest?.1.status ?? "incomplete"
+        if let (e, s) = latest {
+            switch s.deleted ? "canceled" : s.status {
+            case "trialing": status = .trialing; accessEnds = s.trialEnd ?? s.periodEnd
+            case "active": status = .active; accessEnds = s.periodEnd
+            case "past_due": status = .pastDue; accessEnds = s.periodEnd
+            case "unpaid": status = .unpaid; accessEnds = s.periodEnd
+            case "paused": status = .paused; accessEnds = s.periodEnd
+            case "canceled": status = .ended; accessEnds = s.endedAt ?? s.canceledAt ?? e.created
+            default: status = .incomplete; accessEnds = nil
+            }
+            if s.deleted { stripeStatus = "canceled" }
+        } else {
+            // Only the checkout tells of it so far: it started, as the checkout completed.
+            status = .incomplete
+            accessEnds = nil
+        }
+        if let revoked, status != .incomplete {
+            status = revoked.by
+            accessEnds = min(accessEnds ?? revoked.at, revoked.at)
+        }
+
+        // Invoices: a failed payment counts until the same invoice is paid.
+        let own = invoices.filter { $0.1.subscriptionID == id }
+        let paidInvoices = Set(own.filter { $0.1.paid }.map { $0.1.invoiceID })
+        let paymentFailed = own.contains { !$0.1.paid && !paidInvoices.contains($0.1.invoiceID) }
+        let upfront = trialEnd == nil ? nil : own.filter { $0.1.paid && $0.1.billingReason == "subscription_create" && $0.1.amountPaid > 0 }
+            .map { $0.1.amountPaid }.max()
+
+        // The hold: the latest manual-capture intent for it, a settled one over one placed.
+        let holds = intents.filter { _, p in
+            p.manualCapture && (p.subscriptionID == id || (p.subscriptionID == nil && p.customerID != nil && p.customerID == customer
+                                                            && p.productID != nil && p.productID == product))
+        }
+        let hold = holds.max { a, b in
+            (a.0.created, Self.settled(a.1) ? 1 : 0, a.0.eventID) < (b.0.created, Self.settled(b.1) ? 1 : 0, b.0.eventID)
+        }.flatMap { Self.hold($0.1) }
+
+        let cancelAtPeriodEnd = latest?.1.cancelAtPeriodEnd ?? false
+        let running = [.trialing, .active, .pastDue].contains(status)
+        return WebSubscription(
+            subscriptionID: id, userID: user, customerID: customer, productID: product, status: status, stripeStatus: stripeStatus,
+            createdAt: latest?.1.createdAt ?? checkout?.0.created ?? .minimum, accessEndsAt: accessEnds,
+            willRenew: running && !cancelAtPeriodEnd, cancelAtPeriodEnd: cancelAtPeriodEnd, trialEnd: trialEnd, upfrontPaid: upfront,
+            hold: hold, paymentFailed: paymentFailed && status == .pastDue, disputed: disputed, revokedAt: revoked?.at)
+    }
+
+    static func settled(_ p: StripeFact.PaymentIntent) -> Bool { p.status == "succeeded" || p.status == "canceled" }
+
+    static func hold(_ p: StripeFact.PaymentIntent) -> WebSubscription.Hold? {
+        switch p.status {
+        case "requires_capture": .placed
+        case "succeeded": .captured
+        case "canceled": p.cancellationReason == "automatic" ? .expired : .released
+        default: nil
+        }
+    }
+}
