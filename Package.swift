@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Crypto", "TestSupport", "Threads"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["ProjectionEngine", "Projections", "EventStore", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "BenchHTTP", "Observability", "LedgerJSON", "TestSupport"]),
-        .testTarget(name: "APITests", dependencies: ["LedgerServices", "API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "ProjectionEngine", "Projections", "Workers", "WebhookSigning", "Threads", "AppStoreServerAPI", "AppStoreServerStandIn", "Outbound"]),
+        .testTarget(name: "APITests", dependencies: ["LedgerServices", "API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "ProjectionEngine", "Projections", "Workers", "WebhookSigning", "Threads", "AppStoreServerAPI", "AppStoreServerStandIn", "Outbound", "Stripe"]),
         .testTarget(name: "LedgerServicesTests", dependencies: ["LedgerServices", "Projections", "ProjectionEngine", "EventStore", "Postgres", "LedgerDomain", "TestSupport"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "TestSupport", "LedgerJSON", "LedgerDomain", "Crypto"]),
         .testTarget(name: "AppStoreServerAPITests", dependencies: ["AppStoreServerAPI", "AppStoreServerStandIn", "AppStore", "Outbound", "TestSupport",

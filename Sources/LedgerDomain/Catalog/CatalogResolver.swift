@@ -83,7 +83,12 @@ public struct CatalogResolver: Sendable {
 
     func migrationEligible(_ campaign: MigrationCampaignConfig, user: String, _ purchases: [UserPurchase], _ now: Timestamp) -> Bool {
         let active = activeSubscriptions(purchases, now: now)
-        if active.contains(where: { $0.latest.source == .web && $0.latest.productID == campaign.productID }) { return false }
+        // W12: a web subscriber of the target, or of its subscription group, has switched already.
+        let group = catalog.product(campaign.productID)?.subscriptionGroupID
+        if active.contains(where: {
+            $0.latest.source == .web && ($0.latest.productID == campaign.productID
+                                         || group != nil && catalog.product($0.latest.productID)?.subscriptionGroupID == group)
+        }) { return false }
         guard active.contains(where: {
             $0.latest.source == .storekit && campaign.eligibleProductIDs.contains($0.latest.productID) && targeted(campaign.targeting, days: $0.days)
         }) else { return false }

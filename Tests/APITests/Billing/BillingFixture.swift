@@ -19,8 +19,10 @@ final class BillingFixture: Sendable {
     private let projector: ProjectorThread
     let operatorActor = Actor(.operator, "test-operator")
 
-    convenience init(notificationsPerSecond: Double = 1_000, offerSigners: [PromotionalOfferSigner] = []) throws {
-        try self.init(service: TestService(notificationsPerSecond: notificationsPerSecond, offerSigners: offerSigners))
+    convenience init(notificationsPerSecond: Double = 1_000, offerSigners: [PromotionalOfferSigner] = [],
+                     stripeSecrets: [String: [String]] = [:]) throws {
+        try self.init(service: TestService(notificationsPerSecond: notificationsPerSecond, offerSigners: offerSigners,
+                                           stripeSecrets: stripeSecrets))
     }
 
     /// Over a service built by the test (on a cluster of its own, with replicas), its
