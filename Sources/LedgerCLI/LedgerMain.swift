@@ -21,6 +21,7 @@ public enum LedgerMain {
         AdminCommand.self,
         AuditCommand.self,
         AppStoreCommand.self,
+        StripeCommand.self,
         WebhookCommand.self,
     ]
 

@@ -470,11 +470,41 @@ struct CatalogAdminTests {
         #expect(f.admin(["campaign", "stats", "--app", "ghost"], reason: nil).errors.contains("app ghost does not exist"))
     }
 
+    @Test("W14: user show lists an operator's correction as recorded_by operator, in the API's JSON, and a web subscription of the processor's")
+    func userShow() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        try f.app("demo")
+        try f.subscription("pro", app: "demo")
+        _ = try f.adminJSON(["purchase", "record", "--app", "demo", "--user", "u7", "--product", "pro", "--id", "pi_9",
+                             "--at", "2026-11-01T10:00:00Z", "--expires", "2026-12-01T10:00:00Z"])
+        try f.append(StripeEventRecorded(
+            appID: "demo", eventID: "evt_1", eventType: "customer.subscription.created", created: t("2026-11-10T00:00:00Z"), livemode: false,
+            account: nil, userID: "u7", fact: .subscription(StripeFact.Subscription(
+                subscriptionID: "sub_7", customerID: "cus_7", status: "past_due", productID: "pro", createdAt: t("2026-11-10T00:00:00Z"),
+                periodEnd: t("2026-12-10T00:00:00Z"), trialStart: nil, trialEnd: nil, cancelAtPeriodEnd: false, canceledAt: nil,
+                endedAt: nil, deleted: false))), stream: "app-demo-stripe")
+        let head = try f.head()
+        #expect(try Poll.until(timeout: 20) { (try f.rows("SELECT position FROM proj_web._checkpoint").first?.first ?? nil).flatMap { Int64($0) } ?? -1 >= head })
+        let shown = f.admin(["user", "show", "--app", "demo", "--user", "u7", "--json"], reason: nil)
+        try #require(shown.status == 0, "\(shown.errors)")
+        let json = try JSONValue.parse(shown.output)
+        #expect(json["user_id"] == "u7" && json["app_id"] == "demo")
+        let held = try #require(json["entitlements"]?.arrayValue)
+        #expect(held.map { $0["recorded_by"] } == ["operator", "stripe"])
+        #expect(held.map { $0["status"] } == ["active", "past_due"])
+        #expect(held.first?["expires_at"] == "2026-12-01T10:00:00.000000Z")
+        #expect(json["web_subscriptions"]?[0]?["status"] == "past_due")
+        let text = f.admin(["user", "show", "--app", "demo", "--user", "u7"], reason: nil)
+        #expect(text.status == 0 && text.output.contains("web subscriptions:") && text.output.contains("sub_7"), "\(text.output)")
+        #expect(f.admin(["user", "show", "--app", "ghost", "--user", "u7"], reason: nil).status != 0)
+    }
+
     @Test("every catalog command is listed in the usage")
     func usage() {
         for words in ["app create", "app key issue", "app key revoke", "app disable", "app enable", "app stripe set", "product set",
                       "product storekit-price", "product remove", "checkout set", "campaign migration", "campaign upgrade",
-                      "campaign end", "campaign stats", "purchase record"] {
+                      "campaign end", "campaign stats", "purchase record", "user show"] {
             #expect(AdminCommand.usage.contains("ledger admin \(words) "), "missing: \(words)")
         }
     }

@@ -13,6 +13,7 @@ extension Console {
             """
         }.joined()
         return HTML.page(title: "Catalog", body: rows.isEmpty ? "<p role=\"status\">No app is configured.</p>" : """
+            <p><a href="/stripe/unattributed">Stripe events no user could be found for</a></p>
             <table><thead><tr><th scope="col">App</th><th scope="col">Name</th><th scope="col">Bundle id</th><th scope="col">Enabled</th></tr></thead>
             <tbody>\(rows)</tbody></table>
             """, signedIn: viewer.frame)
@@ -118,11 +119,12 @@ extension Console {
                 <td>\(HTML.escape(p.revokedAt?.iso8601 ?? "—"))</td><td>\(p.trial ? "yes" : "no")</td></tr>
                 """
             }.joined()
-            list = rows.isEmpty ? "<p role=\"status\">No purchase by <code>\(HTML.escape(user))</code> with this app.</p>" : """
+            let holds = "<p><a href=\"/apps/\(HTML.query(app))/user?user_id=\(HTML.query(user))\">What \(HTML.escape(user)) holds now, across StoreKit and the web</a></p>"
+            list = holds + (rows.isEmpty ? "<p role=\"status\">No purchase by <code>\(HTML.escape(user))</code> with this app.</p>" : """
                 <table><caption>Purchases by \(HTML.escape(user))</caption><thead><tr><th scope="col">Source</th><th scope="col">Original id</th>
                 <th scope="col">Product</th><th scope="col">Purchased</th><th scope="col">Expires</th><th scope="col">Revoked</th>
                 <th scope="col">Trial</th></tr></thead><tbody>\(rows)</tbody></table>
-                """
+                """)
         }
         return """
             <h2>A user's purchases</h2>

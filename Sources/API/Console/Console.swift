@@ -56,6 +56,8 @@ public struct Console: Sendable {
         add("GET", "/journal") { request in try self.page(request, role: .viewer) { try self.journalPage(request, $0) } }
         add("GET", "/apps") { request in try self.page(request, role: .viewer) { try self.appsPage(request, $0) } }
         add("GET", "/apps/{id}") { request in try self.page(request, role: .viewer) { try self.appPage(request, $0) } }
+        add("GET", "/apps/{id}/user") { request in try self.page(request, role: .viewer) { try self.userPage(request, $0) } }
+        add("GET", "/stripe/unattributed") { request in try self.page(request, role: .viewer) { try self.unattributedPage(request, $0) } }
         add("GET", "/projections") { request in try self.page(request, role: .viewer) { try self.projectionsPage(request, $0) } }
         add("GET", "/chain") { request in try self.page(request, role: .auditor) { try self.chainPage(request, $0) } }
         add("POST", "/chain/verify") { request in try self.posted(request, role: .auditor) { try self.startVerification(request, $0) } }

@@ -18,7 +18,7 @@ public enum AdminCommand: LedgerCommand {
         AppCreateAction.self, AppKeyIssueAction.self, AppKeyRevokeAction.self, AppDisableAction.self, AppEnableAction.self, AppStripeSetAction.self,
         AppListAction.self, AppShowAction.self,
         ProductSetAction.self, ProductStoreKitPriceAction.self, ProductRemoveAction.self, ProductListAction.self, CheckoutSetAction.self,
-        CampaignMigrationAction.self, CampaignUpgradeAction.self, CampaignEndAction.self, CampaignStatsAction.self, CampaignListAction.self,
+        CampaignMigrationAction.self, CampaignUpgradeAction.self, CampaignEndAction.self, CampaignStatsAction.self, CampaignListAction.self, UserShowAction.self,
         PurchaseRecordAction.self, EventSetAsideAction.self,
         OperatorAddAction.self, OperatorResetAction.self, OperatorDisableAction.self, OperatorSessionsEndAction.self, OperatorSessionsAction.self,
         WebhookAddAction.self, WebhookListAction.self, WebhookShowAction.self, WebhookDisableAction.self, WebhookRotateSecretAction.self,

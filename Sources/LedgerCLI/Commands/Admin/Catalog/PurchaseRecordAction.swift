@@ -8,7 +8,7 @@ import LedgerServices
 struct PurchaseRecordAction: AdminAction {
     static let words = ["purchase", "record"]
     static let synopsis = "--app ID --user USER --product PRODUCT --id PURCHASE_ID [--original-id ID] [--at INSTANT] [--expires INSTANT] [--trial]"
-    static let summary = "Record a web checkout purchase in a user's history with an app (--at defaults to now)."
+    static let summary = "Correct a user's history with an app by a web purchase the payment processor never reported (--at defaults to now)."
     static let valued: Set<String> = ["app", "user", "product", "id", "original-id", "at", "expires"]
     static let boolean: Set<String> = ["trial"]
 
