@@ -4,8 +4,8 @@ import LedgerJSON
 extension StripeStandIn {
     /// Delivery of the events recorded without a mode of their own (`.deliver` at first).
     public var deliveryMode: StripeDeliveryMode {
-        get { state.withLock { $0.deliveryMode } }
-        set { state.withLock { $0.deliveryMode = newValue } }
+        get { store.state.withLock { $0.deliveryMode } }
+        set { store.state.withLock { $0.deliveryMode = newValue } }
     }
 
     /// Records `draft` on `account` (the first by default) as an event and delivers it by
@@ -21,8 +21,7 @@ extension StripeStandIn {
     public func record(_ drafts: [StripeEventDraft], account: String? = nil, mode: StripeDeliveryMode? = nil) -> [StripeStandInEvent] {
         let accountID = accountID(account)
         let livemode = configuration.accounts.first { $0.id == accountID }!.livemode
-        let recorded = state.withLock { s -> [StripeStandInEvent] in
-            guard !s.closed else { return [] }
+        let recorded = store.state.withLock { s -> [StripeStandInEvent] in
             let endpoints = s.endpoints.filter { $0.account == accountID }
             let events = drafts.map { draft in
                 Self.event(draft, account: accountID, livemode: livemode, apiVersion: configuration.apiVersion,
@@ -44,7 +43,7 @@ extension StripeStandIn {
             if mode == .delay { s.held += pending } else { s.outbox += pending }
             return events
         }
-        pump()
+        store.pump()
         return recorded
     }
 

@@ -12,9 +12,10 @@ extension StripeStandIn {
         for (method, pattern, handler) in endpoints {
             router.add(method, pattern) { [unowned self] request in
                 let response = answer(request, handler)
-                state.withLock {
+                store.state.withLock {
                     $0.requests.append(Request(method: request.method, path: request.path,
-                                               query: request.queryItems.map { "\($0.name)=\($0.value)" }, status: response.status))
+                                               query: request.queryItems.map { "\($0.name)=\($0.value)" },
+                                               stripeVersion: request.headers["Stripe-Version"], status: response.status))
                 }
                 return response
             }
@@ -35,7 +36,7 @@ extension StripeStandIn {
         guard let account = configuration.accounts.first(where: { $0.secretKey == key }) else {
             return Self.stripeError(401, type: "invalid_request_error", message: "Invalid API Key provided: \(Self.masked(key))")
         }
-        if let fault = state.withLock({ $0.faults.isEmpty ? nil : $0.faults.removeFirst() }) {
+        if let fault = store.state.withLock({ $0.faults.isEmpty ? nil : $0.faults.removeFirst() }) {
             var response = HTTPResponse.json(fault.body, status: fault.status)
             if let retry = fault.shouldRetry { response.headers.replaceOrAdd(name: "Stripe-Should-Retry", value: retry ? "true" : "false") }
             return response
@@ -77,7 +78,7 @@ extension StripeStandIn {
 
     private func retrieveEvent(_ request: HTTPRequest, account: StripeStandInAccount) -> HTTPResponse {
         let id = request.pathParameters["id"] ?? ""
-        guard let event = state.withLock({ s in s.events.first { $0.id == id && $0.account == account.id } }) else {
+        guard let event = store.state.withLock({ s in s.events.first { $0.id == id && $0.account == account.id } }) else {
             return Self.stripeError(404, type: "invalid_request_error", code: "resource_missing", param: "id", message: "No such event: '\(id)'")
         }
         return .json(event.json)
@@ -91,7 +92,7 @@ extension StripeStandIn {
             return Self.stripeError(400, type: "invalid_request_error", code: error.code, param: error.param, message: error.message)
         }
         // Newest first; of events created in the same second, the one recorded last first.
-        let ordered = state.withLock { s in
+        let ordered = store.state.withLock { s in
             s.events.enumerated().filter { $0.element.account == account.id }
                 .sorted { ($0.element.created, $0.offset) > ($1.element.created, $1.offset) }.map(\.element)
         }

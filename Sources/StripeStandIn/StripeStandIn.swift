@@ -2,7 +2,6 @@ import Foundation
 import HTTP
 import LedgerJSON
 import Observability
-import Outbound
 import Synchronization
 
 /// A stand-in for Stripe on loopback, for tests and `ledger dev`. Per account it holds a
@@ -28,17 +27,21 @@ public final class StripeStandIn: Sendable {
         public var path: String
         /// The query as received, decoded, in order.
         public var query: [String]
+        /// The `Stripe-Version` it asked for, if any.
+        public var stripeVersion: String?
         public var status: Int
     }
 
     public let configuration: StripeStandInConfiguration
-    let state = Mutex(StripeStandInState())
-    let outbound = OutboundClient(policy: .development)
+    /// What it holds and the webhooks' sender, apart from the stand-in so that a delivery
+    /// in flight never holds the stand-in itself.
+    let store: StripeStandInStore
     private let server: Mutex<HTTPServer?> = Mutex(nil)
 
     /// Starts the stand-in on `127.0.0.1`, on `port` (0: any free one).
     public init(configuration: StripeStandInConfiguration = StripeStandInConfiguration(), port: Int = 0) throws {
         self.configuration = configuration
+        store = StripeStandInStore(clock: configuration.clock, deliveryTimeout: configuration.deliveryTimeout)
         var router = Router()
         routes(&router)
         let http = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: port, threads: 4), router: router,
@@ -56,14 +59,8 @@ public final class StripeStandIn: Sendable {
             defer { s = nil }
             return s
         }
-        let first = state.withLock { s -> Bool in
-            defer { s.closed = true }
-            s.outbox.removeAll()
-            s.held.removeAll()
-            return !s.closed
-        }
         http?.shutdown(gracePeriod: 1)
-        if first { outbound.close() }
+        store.close()
     }
 
     deinit { stop() }
@@ -85,7 +82,7 @@ public final class StripeStandIn: Sendable {
     public func addEndpoint(url: String, secret: String? = nil, account: String? = nil) -> StripeStandInEndpoint {
         let endpoint = StripeStandInEndpoint(id: StripeID.make("we_"), account: accountID(account), url: url,
                                              secrets: [secret ?? StripeID.make("whsec_", length: 32)])
-        state.withLock { $0.endpoints.append(endpoint) }
+        store.state.withLock { $0.endpoints.append(endpoint) }
         return endpoint
     }
 
@@ -95,7 +92,7 @@ public final class StripeStandIn: Sendable {
     @discardableResult
     public func rollSecret(endpoint id: String, to secret: String? = nil) -> String {
         let new = secret ?? StripeID.make("whsec_", length: 32)
-        state.withLock { s in
+        store.state.withLock { s in
             guard let index = s.endpoints.firstIndex(where: { $0.id == id }) else { preconditionFailure("no endpoint \(id)") }
             s.endpoints[index].secrets.append(new)
         }
@@ -104,14 +101,14 @@ public final class StripeStandIn: Sendable {
 
     /// Ends a roll: only the newest secret signs from now on.
     public func expireOldSecrets(endpoint id: String) {
-        state.withLock { s in
+        store.state.withLock { s in
             guard let index = s.endpoints.firstIndex(where: { $0.id == id }) else { preconditionFailure("no endpoint \(id)") }
             s.endpoints[index].secrets = Array(s.endpoints[index].secrets.suffix(1))
         }
     }
 
     /// Every endpoint, of every account, as it is now.
-    public var endpoints: [StripeStandInEndpoint] { state.withLock { $0.endpoints } }
+    public var endpoints: [StripeStandInEndpoint] { store.state.withLock { $0.endpoints } }
 
     // MARK: - Faults and what was seen
 
@@ -120,11 +117,11 @@ public final class StripeStandIn: Sendable {
     /// `shouldRetry` is given.
     public func fail(next count: Int, status: Int, shouldRetry: Bool? = nil) {
         let body = Self.errorBody(status: status)
-        state.withLock { $0.faults += Array(repeating: .init(status: status, shouldRetry: shouldRetry, body: body), count: count) }
+        store.state.withLock { $0.faults += Array(repeating: .init(status: status, shouldRetry: shouldRetry, body: body), count: count) }
     }
 
     /// Every API request received, in order.
-    public var requests: [Request] { state.withLock { $0.requests } }
+    public var requests: [Request] { store.state.withLock { $0.requests } }
     /// Every event recorded, in the order recorded.
-    public var events: [StripeStandInEvent] { state.withLock { $0.events } }
+    public var events: [StripeStandInEvent] { store.state.withLock { $0.events } }
 }
