@@ -37,6 +37,12 @@ let package = Package(
         .target(name: "AppStoreServerStandIn", dependencies: ["AppStore", "HTTP", "Outbound", "Crypto", "LedgerJSON", "LedgerDomain", "Observability"]),
         // Stripe's webhooks: the signature checked as Stripe documents it, the event read.
         .target(name: "Stripe", dependencies: ["WebhookSigning", "LedgerJSON", "LedgerDomain"]),
+        // A client of Stripe's API (List all events, paged), within Stripe's documented limits:
+        // the secret key as a bearer token, a pinned Stripe-Version, retries with backoff.
+        .target(name: "StripeAPI", dependencies: ["Outbound", "LedgerJSON"]),
+        // A stand-in for Stripe on loopback, for tests and `ledger dev`: its events API, signed
+        // webhook deliveries with faults on demand, and scenarios that make realistic events.
+        .target(name: "StripeStandIn", dependencies: ["HTTP", "Outbound", "WebhookSigning", "LedgerJSON", "Observability"]),
         .target(name: "Workers", dependencies: ["LedgerServices", "AppStoreServerAPI", "WebhookSigning", "Outbound", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "Crypto"]),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CSocket", "Crypto", "LedgerJSON", "Observability"]),
         // A minimal HTTP/1.1 client of our own, for benchmarks and tests only: it re-sends a
@@ -69,6 +75,8 @@ let package = Package(
         .testTarget(name: "AppStoreServerAPITests", dependencies: ["AppStoreServerAPI", "AppStoreServerStandIn", "AppStore", "Outbound", "TestSupport",
                                                                    "LedgerJSON", "LedgerDomain", "Crypto"]),
         .testTarget(name: "StripeTests", dependencies: ["Stripe", "WebhookSigning", "LedgerJSON", "LedgerDomain", "TestSupport"]),
+        .testTarget(name: "StripeAPITests", dependencies: ["StripeAPI", "StripeStandIn", "Stripe", "WebhookSigning", "HTTP", "Observability",
+                                                           "LedgerJSON", "LedgerDomain", "TestSupport"]),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "TestSupport", "HTTP", "Observability", "Crypto"]),
         .testTarget(name: "WebhooksTests", dependencies: ["WebhookSigning", "Outbound", "TestSupport", "Crypto", "LedgerCLI"]),
         .testTarget(name: "LedgerBenchTests", dependencies: ["LedgerBench", "TestSupport", "LedgerCLI", "Postgres"]),

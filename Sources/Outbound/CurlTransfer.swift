@@ -22,6 +22,8 @@ final class CurlTransfer {
     var received = 0
     /// The answer's bytes, when the request keeps them (nil otherwise).
     var kept: [UInt8]?
+    /// The answer's headers to keep, by name (only with `kept`).
+    let keptHeaderNames: [String]
     /// Set by the open-socket callback when it refused an address.
     var refusal: OutboundError?
 
@@ -31,6 +33,7 @@ final class CurlTransfer {
         self.policy = policy
         self.completion = completion
         kept = request.keepsAnswer ? [] : nil
+        keptHeaderNames = request.keepsAnswer ? request.keptAnswerHeaders : []
         guard let easy = curl_easy_init() else { throw OutboundError(.failed, "libcurl could not make a handle") }
         self.easy = easy
         body = .allocate(capacity: max(request.body.count, 1))
@@ -105,9 +108,11 @@ final class CurlTransfer {
         var ip: UnsafeMutablePointer<CChar>?
         ledger_curl_getinfo_string(easy, CURLINFO_PRIMARY_IP, &ip)
         let latency = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        var keptHeaders: [String: String] = [:]
+        for name in keptHeaderNames { keptHeaders[name] = header(name) }
         return .success(OutboundResponse(status: status, bodySHA256: Hex.encode(digest.digestAndRestart()), bodyBytes: received,
                                          latency: latency, remoteAddress: ip.map { String(cString: $0) }, body: kept,
-                                         retryAfter: kept == nil ? nil : header("Retry-After")))
+                                         retryAfter: kept == nil ? nil : header("Retry-After"), keptHeaders: keptHeaders))
     }
 }
 

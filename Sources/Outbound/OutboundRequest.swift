@@ -10,6 +10,10 @@ public struct OutboundRequest: Sendable {
     /// `Retry-After` are kept in the response: for clients of an API that must read what it
     /// answered (the App Store Server API). Off for webhooks, whose answers are not ours to keep.
     public var keepsAnswer = false
+    /// Further headers of the answer to keep, by name, when `keepsAnswer` is set (the
+    /// `Retry-After` is kept anyway): what an API says about a failure beside its body,
+    /// as Stripe's `Stripe-Should-Retry` and `Request-Id`.
+    public var keptAnswerHeaders: [String] = []
 
     public init(method: String = "POST", url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
                 timeout: Double = 10) {
@@ -39,11 +43,15 @@ public struct OutboundResponse: Sendable, Equatable {
     public var body: [UInt8]?
     /// The answer's `Retry-After` header, only when the request asked to keep the answer.
     public var retryAfter: String?
+    /// The values of the headers the request named in `keptAnswerHeaders` that the answer
+    /// had, by the name the request gave.
+    public var keptHeaders: [String: String]
 
     public init(status: Int, bodySHA256: String, bodyBytes: Int, latency: Double, remoteAddress: String?,
-                body: [UInt8]? = nil, retryAfter: String? = nil) {
+                body: [UInt8]? = nil, retryAfter: String? = nil, keptHeaders: [String: String] = [:]) {
         self.body = body
         self.retryAfter = retryAfter
+        self.keptHeaders = keptHeaders
         self.status = status
         self.bodySHA256 = bodySHA256
         self.bodyBytes = bodyBytes
