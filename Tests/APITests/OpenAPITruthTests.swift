@@ -9,6 +9,7 @@ import LedgerJSON
 import Projections
 import TestSupport
 import Testing
+import WebhookSigning
 import Workers
 
 /// The OpenAPI document the service serves is the whole truth. Every
@@ -69,7 +70,8 @@ struct OpenAPITruthTests {
 
     @Test("every route, good and bad requests: each answer is declared, with its content and headers")
     func everyRouteEveryAnswer() throws {
-        let f = try BillingFixture(offerSigners: [try PromotionalOfferSigner(bundleID: "ai.screenrig.app", keyID: "OFFER12345", key: AppStoreSigningKey())])
+        let f = try BillingFixture(offerSigners: [try PromotionalOfferSigner(bundleID: "ai.screenrig.app", keyID: "OFFER12345", key: AppStoreSigningKey())],
+                                   stripeSecrets: ["demo": [BillingFixture.stripeSecret]])
         defer { f.shutdown() }
         try f.payer("acme")
         try f.project("web", payer: "acme")
@@ -208,6 +210,19 @@ struct OpenAPITruthTests {
             Call(method: "GET", path: "/v1/log/proofs/consistency?from=1&to=\(size)", headers: [bearer(auditorKey)], expected: 200),
             Call(method: "GET", path: "/v1/log/proofs/consistency?from=0&to=\(size)", headers: [bearer(auditorKey)], expected: 400),
             Call(method: "GET", path: "/v1/log/proofs/consistency?from=1&to=\(size)", expected: 401),
+        ]
+
+        let stripePath = "/v1/stripe/webhooks/demo"
+        let stripeEvent = #"{"id":"evt_truth","object":"event","type":"customer.created","created":1780000000,"livemode":false,"data":{"object":{"id":"cus_1","object":"customer"}}}"#
+        let now = Int64(f.service.clock.now.seconds)
+        let signed = WebhookSignature.value(timestamp: now, body: Array(stripeEvent.utf8), secrets: [BillingFixture.stripeSecret])
+        calls += [
+            Call(method: "POST", path: stripePath, headers: [json, ("Stripe-Signature", signed)], body: stripeEvent, expected: 200),
+            Call(method: "POST", path: stripePath, headers: [json], body: stripeEvent, expected: 400),
+            Call(method: "POST", path: "/v1/stripe/webhooks/nowhere", headers: [json, ("Stripe-Signature", signed)], body: stripeEvent, expected: 404),
+            Call(method: "GET", path: "/v1/iap/entitlements?user_id=u1", headers: [("X-ZeroSettle-Key", appKey)], expected: 200),
+            Call(method: "GET", path: "/v1/iap/entitlements", headers: [("X-ZeroSettle-Key", appKey)], expected: 400),
+            Call(method: "GET", path: "/v1/iap/entitlements?user_id=u1", expected: 401),
         ]
 
         var covered = Set<String>()
