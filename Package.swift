@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "BenchHTTP", dependencies: ["HTTP"]),
         // The application layer: billing views and the acts every front end shares, below the
         // API, the console and the CLI alike (docs/architecture.md).
-        .target(name: "LedgerServices", dependencies: ["AppStore", "AppStoreServerAPI", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "LedgerJSON", "Observability", "Crypto"]),
+        .target(name: "LedgerServices", dependencies: ["AppStore", "AppStoreServerAPI", "Stripe", "StripeAPI", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "LedgerJSON", "Observability", "Crypto"]),
         .target(name: "API", dependencies: ["LedgerServices", "HTTP", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "AppStore", "Stripe"]),
         .target(name: "LedgerCLI", dependencies: ["LedgerServices", "API", "HTTP", "Outbound", "WebhookSigning", "Stripe", "Workers", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore", "AppStoreServerAPI", "AppStoreServerStandIn"]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Crypto", "TestSupport", "Threads"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["ProjectionEngine", "Projections", "EventStore", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "BenchHTTP", "Observability", "LedgerJSON", "TestSupport"]),
-        .testTarget(name: "APITests", dependencies: ["LedgerServices", "API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "ProjectionEngine", "Projections", "Workers", "WebhookSigning", "Threads", "AppStoreServerAPI", "AppStoreServerStandIn", "Outbound", "Stripe"]),
+        .testTarget(name: "APITests", dependencies: ["LedgerServices", "API", "HTTP", "BenchHTTP", "TestSupport", "LedgerCLI", "Postgres", "ProjectionEngine", "Projections", "Workers", "WebhookSigning", "Threads", "AppStoreServerAPI", "AppStoreServerStandIn", "Outbound", "Stripe", "StripeAPI", "StripeStandIn"]),
         .testTarget(name: "LedgerServicesTests", dependencies: ["LedgerServices", "Projections", "ProjectionEngine", "EventStore", "Postgres", "LedgerDomain", "TestSupport"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "TestSupport", "LedgerJSON", "LedgerDomain", "Crypto"]),
         .testTarget(name: "AppStoreServerAPITests", dependencies: ["AppStoreServerAPI", "AppStoreServerStandIn", "AppStore", "Outbound", "TestSupport",

@@ -18,4 +18,8 @@ public enum AdvisoryLock {
     /// second key of the pair is the app's (`hashtext` of its bundle id and environment),
     /// so this one is the first of the pair and the namespace is left out.
     public static let appStoreSync: Int32 = 6
+    /// Held, per session, by the one Stripe events sync of an app running at a time (the
+    /// projector's job, or an operator's reconcile); the second key is `hashtext` of the
+    /// app's id.
+    public static let stripeSync: Int32 = 7
 }

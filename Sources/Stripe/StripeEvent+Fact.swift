@@ -2,6 +2,18 @@ import LedgerDomain
 import LedgerJSON
 
 extension StripeEvent {
+    /// The types the web checkout's rules read as facts (every other type is recorded as
+    /// seen when a webhook brings it): what an endpoint should be subscribed to, and what a
+    /// reconcile asks Stripe for (List all events takes at most 20 types).
+    public static let factTypes = [
+        "checkout.session.completed", "checkout.session.async_payment_succeeded",
+        "customer.subscription.created", "customer.subscription.updated", "customer.subscription.deleted",
+        "customer.subscription.paused", "customer.subscription.resumed",
+        "invoice.paid", "invoice.payment_failed",
+        "payment_intent.amount_capturable_updated", "payment_intent.succeeded", "payment_intent.canceled",
+        "charge.refunded", "charge.dispute.created", "charge.dispute.updated", "charge.dispute.closed",
+    ]
+
     /// The event as the ledger records it for `appID`: its object read into the typed fact
     /// its type calls for (`seen` for a type the rules do not read), and the user it names.
     /// An object that lacks what its type must carry is `event_malformed`, naming the field.

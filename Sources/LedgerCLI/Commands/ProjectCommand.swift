@@ -84,7 +84,10 @@ public enum ProjectCommand: LedgerCommand {
         // The notification history sync recovers what Apple sent and the ledger does not
         // hold, while this process is the active projector (docs/appstore.md, "Recovery").
         let appStoreSync = try appStoreSyncJob(environment: environment, url: url, logger: logger) { projector.status.withLock { $0.active } }
+        let stripeSync = try stripeSyncJob(environment: environment, url: url, logger: logger) { projector.status.withLock { $0.active } }
         projector.run { SignalWatcher.shared.shouldStop }
+        stripeSync?.job.stop()
+        stripeSync?.store.close()
         appStoreSync?.consumption?.stop()
         appStoreSync?.job.stop()
         appStoreSync?.store.close()
@@ -98,6 +101,24 @@ public enum ProjectCommand: LedgerCommand {
 }
 
 extension ProjectCommand {
+    /// The Stripe events sync of each app of LEDGER_STRIPE_API_KEYS, started; nil without keys.
+    static func stripeSyncJob(environment: LedgerEnvironment, url: String, logger: Logger, isActive: @escaping @Sendable () -> Bool) throws
+        -> (job: StripeSyncJob, store: EventStore)? {
+        let connections = PostgresPool(conninfo: url, maximumConnections: 2)
+        let store = EventStore(conninfo: url, connections: connections)
+        let syncs = try environment.stripeEventsSyncs(connections: connections, store: store)
+        guard !syncs.isEmpty else {
+            store.close()
+            logger.info("no LEDGER_STRIPE_API_KEYS: Stripe events a webhook did not bring are not recovered", [:])
+            return nil
+        }
+        let job = StripeSyncJob(syncs: syncs, isActive: isActive, log: logger.projectorLog)
+        job.start()
+        logger.info("stripe events sync", ["apps": .string(syncs.map(\.appID).joined(separator: ", ")),
+                                           "every_seconds": .string(String(Int(syncs[0].settings.every)))])
+        return (job, store)
+    }
+
     /// The notification history sync of each app of LEDGER_APPSTORE_API_KEYS, and the
     /// answerer of refund requests over the same clients, started; nil without keys.
     static func appStoreSyncJob(environment: LedgerEnvironment, url: String, logger: Logger, isActive: @escaping @Sendable () -> Bool) throws

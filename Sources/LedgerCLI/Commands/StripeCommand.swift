@@ -7,8 +7,8 @@ import Postgres
 /// `ledger stripe …`: the payment processor's side of web checkout (docs/web-checkout.md).
 public enum StripeCommand: LedgerCommand {
     public static let name = "stripe"
-    public static let summary = "List the Stripe events no user could be found for (`ledger stripe unattributed`)."
-    public static let usage = unattributedUsage
+    public static let summary = "Recover Stripe events a webhook did not bring (`ledger stripe reconcile`), show the sync (`ledger stripe sync status`), or list the events no user could be found for (`ledger stripe unattributed`)."
+    public static let usage = syncUsage + "\n" + unattributedUsage
 
     static let unattributedUsage = """
         usage: ledger stripe unattributed [--app ID] [--limit N] [--json]
@@ -25,7 +25,12 @@ public enum StripeCommand: LedgerCommand {
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        guard let sub = arguments.first else { throw UsageError("what to do? (unattributed)") }
+        guard let sub = arguments.first else { throw UsageError("what to do? (reconcile, sync status or unattributed)") }
+        if sub == "reconcile" { return try reconcile(arguments: Array(arguments.dropFirst()), environment: environment) }
+        if sub == "sync" {
+            guard arguments.dropFirst().first == "status" else { throw UsageError("sync what? (status)") }
+            return try syncStatus(arguments: Array(arguments.dropFirst(2)), environment: environment)
+        }
         guard sub == "unattributed" else { throw UsageError("unknown stripe command \(sub)") }
         let args = try Arguments(Array(arguments.dropFirst()), valued: ["app", "limit"], boolean: ["json"])
         guard args.positionals.isEmpty else { throw UsageError("unexpected \(args.positionals[0])") }

@@ -162,6 +162,10 @@ extension LedgerEnvironment.Setting {
         help: "A JSON file of the Stripe endpoint secrets `ledger serve` verifies POST /v1/stripe/webhooks/{app_id} with: {\"apps\": [{\"app_id\", \"endpoint_secrets\": [\"whsec_…\", …]}]}, more than one secret while one is rolled (docs/web-checkout.md). Never in the log. An app without one answers 404 stripe_endpoint_not_configured.")
     public static let stripeWebhookTolerance = Self(name: "LEDGER_STRIPE_WEBHOOK_TOLERANCE", defaultValue: "300",
         help: "Seconds a Stripe webhook's signed time `t` may be from this clock, either way, before it is refused as stale.")
+    public static let stripeAPIKeys = Self(name: "LEDGER_STRIPE_API_KEYS", defaultValue: nil,
+        help: "A JSON file of the Stripe secret keys the ledger lists each app's events with to recover what a webhook did not bring: {\"apps\": [{\"app_id\", \"secret_key_file\"}]}, each key in a file of its own beside it (docs/stripe-api.md). Never in the log; beside the projector, never `ledger serve`.")
+    public static let stripeSyncEvery = Self(name: "LEDGER_STRIPE_SYNC_EVERY", defaultValue: "3600",
+        help: "Seconds between two runs of the Stripe events sync, which the active projector runs for each app of LEDGER_STRIPE_API_KEYS (docs/web-checkout.md, \"Nothing the processor sent is lost\").")
     public static let checkpointKeyFile = Self(name: "LEDGER_CHECKPOINT_KEY_FILE", defaultValue: nil,
         help: "PEM file of the Ed25519 key the active projector signs the log's checkpoints with (`ledger checkpoint-key create`); no checkpoints when unset. `ledger dev` keeps one in LEDGER_DATA_DIR.")
     public static let checkpointOrigin = Self(name: "LEDGER_CHECKPOINT_ORIGIN", defaultValue: "ledger",
@@ -182,7 +186,7 @@ extension LedgerEnvironment.Setting {
         .connectionTimeout, .maxConnections, .maxConnectionsPerAddress, .poolSize, .logLevel, .readyMaxLag, .readDatabaseURLs, .readMaxLagEvents,
         .readMaxLagSeconds, .pollInterval,
         .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .sessionSecret, .webhookKey, .publicOrigin, .appStoreBundleID, .appStoreProducts, .schoolDomains,
-        .notificationRate, .operatorName, .environment, .appStoreExtraRoots, .appStoreAPIKeys, .appStoreSyncEvery, .appStoreOfferKeys, .stripeWebhookSecrets, .stripeWebhookTolerance, .checkpointKeyFile, .checkpointOrigin, .checkpointEvents,
+        .notificationRate, .operatorName, .environment, .appStoreExtraRoots, .appStoreAPIKeys, .appStoreSyncEvery, .appStoreOfferKeys, .stripeWebhookSecrets, .stripeWebhookTolerance, .stripeAPIKeys, .stripeSyncEvery, .checkpointKeyFile, .checkpointOrigin, .checkpointEvents,
         .checkpointSeconds, .checkpointDirectory, .publicCheckpoints,
     ]
 }
