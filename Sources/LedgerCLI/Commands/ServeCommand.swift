@@ -79,7 +79,7 @@ struct Service {
                                                                           maxLagSeconds: try environment.positiveSeconds(.readMaxLagSeconds)),
                                      publicCheckpoints: try environment.publicCheckpoints(),
                                      appStoreSyncEvery: try environment.appStoreSyncSettings().every, offerSigning: offerSigning,
-                                     stripeWebhooks: stripeWebhooks)
+                                     stripeWebhooks: stripeWebhooks, stripeSyncEvery: try environment.stripeSyncSettings().every)
         context.start()
         host = try environment.require(.host)
         var configuration = try environment.serverConfiguration(host: host, port: try environment.int(.port))

@@ -36,11 +36,14 @@ public struct Readiness: Sendable, Encodable {
     /// The App Store notification history sync of each app (docs/appstore.md, "Recovery");
     /// absent until one ran. Overdue is a warning, never unreadiness.
     public var appStoreSync: AppStoreSyncStatus?
+    /// The Stripe events sync of each app (docs/web-checkout.md); absent until one ran.
+    /// Overdue is a warning, never unreadiness.
+    public var stripeSync: StripeSyncStatus?
     /// What an operator should look at although the service is ready.
     public var warnings: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case ready, status, reason, checks, head, projections, replicas, checkpoint, appStoreSync = "appstore_sync", warnings
+        case ready, status, reason, checks, head, projections, replicas, checkpoint, appStoreSync = "appstore_sync", stripeSync = "stripe_sync", warnings
     }
 
     public struct CheckpointStatus: Sendable, Encodable {
@@ -58,7 +61,7 @@ public struct Readiness: Sendable, Encodable {
         let check = Check(ok: false, detail: detail)
         return Readiness(ready: false, status: "not_ready", reason: reason,
                          checks: Checks(database: check, migrations: check, projections: check),
-                         head: nil, projections: [], replicas: nil, checkpoint: nil, appStoreSync: nil, warnings: nil)
+                         head: nil, projections: [], replicas: nil, checkpoint: nil, appStoreSync: nil, stripeSync: nil, warnings: nil)
     }
 
     /// The reasons in words, one per way of being (not) ready. Each is a fixed sentence: no
@@ -77,13 +80,14 @@ public struct Readiness: Sendable, Encodable {
     /// Readiness, and the projection status it was judged on (nil when unreachable).
     public static func check(connections: PostgresPool, migrations expected: [Migration], projections all: [any Projection],
                       readyMaxLag: Int64, replicas: ReplicaSet? = nil, appStoreSyncEvery: Double = 3_600,
-                      now: LedgerClock = SystemClock.now) -> (Readiness, ProjectionStatus?) {
+                      stripeSyncEvery: Double = 3_600, now: LedgerClock = SystemClock.now) -> (Readiness, ProjectionStatus?) {
         var database = Check(ok: true)
         var migrations = Check(ok: true)
         var projections = Check(ok: true)
         var status: ProjectionStatus?
         var checkpoint: CheckpointStatus?
         var appStoreSync: AppStoreSyncStatus?
+        var stripeSync: StripeSyncStatus?
         var reason = Reason.ready
         do {
             let pending = try connections.read { connection in
@@ -101,6 +105,7 @@ public struct Readiness: Sendable, Encodable {
             // Never a reason to be unready: a database that has not run the migration yet
             // has no runs to show.
             appStoreSync = try? AppStoreSyncStatus.read(connections: connections, every: appStoreSyncEvery, now: now())
+            stripeSync = try? StripeSyncStatus.read(connections: connections, every: stripeSyncEvery, now: now())
         } catch let error as MigrationError {
             migrations = Check(ok: false, detail: error.description)
             reason = Reason.migrationsMismatch
@@ -132,6 +137,12 @@ public struct Readiness: Sendable, Encodable {
                           checks: Checks(database: database, migrations: migrations, projections: projections),
                           head: status?.head, projections: status?.items ?? [], replicas: replicas?.statuses,
                           checkpoint: checkpoint, appStoreSync: appStoreSync?.apps.isEmpty == false ? appStoreSync : nil,
-                          warnings: appStoreSync.map { $0.warnings(now: now()) }.flatMap { $0.isEmpty ? nil : $0 }), status)
+                          stripeSync: stripeSync?.apps.isEmpty == false ? stripeSync : nil,
+                          warnings: Self.warnings(appStoreSync, stripeSync, now: now())), status)
+    }
+
+    static func warnings(_ appStore: AppStoreSyncStatus?, _ stripe: StripeSyncStatus?, now: Timestamp) -> [String]? {
+        let all = (appStore?.warnings(now: now) ?? []) + (stripe?.warnings(now: now) ?? [])
+        return all.isEmpty ? nil : all
     }
 }

@@ -21,6 +21,16 @@ public struct StripeSyncStatus: Sendable, Encodable {
     /// LEDGER_STRIPE_SYNC_EVERY, seconds.
     public var every: Double
 
+    /// Why each overdue app is, in words, naming no secret.
+    public func warnings(now: Timestamp) -> [String] {
+        apps.filter(\.overdue).map { app in
+            let since = app.lastSucceeded?.finished.map { "its last success was \(AppStoreSyncStatus.duration(now.seconds - $0.seconds)) ago" }
+                ?? "it never succeeded"
+            return "the Stripe events sync of app \(app.appID) is overdue: \(since), and it runs every \(AppStoreSyncStatus.duration(every))"
+                + (app.last.failureCode.map { "; the last run stopped on \($0)" } ?? "")
+        }
+    }
+
     public static func read(connections: PostgresPool, every: Double, now: Timestamp) throws -> StripeSyncStatus {
         let apps = try StripeSyncRuns(connections: connections).summaries().map { s in
             let since = now.seconds - (s.lastSucceeded?.finished ?? s.firstStarted).seconds

@@ -73,6 +73,13 @@ struct StripeReconcileTests {
         #expect(try f.service.store.log.headPosition() == head + 1)
         let status = try StripeSyncStatus.read(connections: f.service.context.connections, every: 3_600, now: f.service.clock.now)
         #expect(status.apps.map(\.appID) == [Self.app] && status.apps.first?.recovered == 1 && status.apps.first?.overdue == false)
+        // The operations listener's /metrics and /readyz show it once the monitor looked.
+        #expect(Poll.until(timeout: 20) {
+            let metrics = String(decoding: (try? f.service.operationsGet("/metrics").body) ?? [], as: UTF8.self)
+            return metrics.contains("ledger_stripe_events_recovered{app_id=\"\(Self.app)\"} 1")
+                && metrics.contains("ledger_stripe_sync_last_run_failed{app_id=\"\(Self.app)\"} 0")
+        })
+        #expect(try f.service.operationsJSON("/readyz").1["stripe_sync"]?["apps"]?[0]?["app_id"] == .string(Self.app))
     }
 
     @Test("W4: events delivered reordered and twice give the entitlement the same events in order give")
