@@ -53,7 +53,7 @@ let package = Package(
         // API, the console and the CLI alike (docs/architecture.md).
         .target(name: "LedgerServices", dependencies: ["AppStore", "AppStoreServerAPI", "Stripe", "StripeAPI", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerDomain", "LedgerJSON", "Observability", "Crypto"]),
         .target(name: "API", dependencies: ["LedgerServices", "HTTP", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "AppStore", "Stripe"]),
-        .target(name: "LedgerCLI", dependencies: ["LedgerServices", "API", "HTTP", "Outbound", "WebhookSigning", "Stripe", "Workers", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore", "AppStoreServerAPI", "AppStoreServerStandIn"]),
+        .target(name: "LedgerCLI", dependencies: ["LedgerServices", "API", "HTTP", "Outbound", "WebhookSigning", "Stripe", "StripeAPI", "StripeStandIn", "Workers", "EventStore", "ProjectionEngine", "Projections", "Postgres", "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore", "AppStoreServerAPI", "AppStoreServerStandIn"]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCLI"]),
         // The benchmarks, apart from the service's binary: they link the test-only client
         // (BenchHTTP) and write into databases of their own only (BenchDatabase).

@@ -44,6 +44,7 @@ public final class StripeStandIn: Sendable {
         store = StripeStandInStore(clock: configuration.clock, deliveryTimeout: configuration.deliveryTimeout)
         var router = Router()
         routes(&router)
+        developerRoutes(&router)
         let http = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: port, threads: 4), router: router,
                               logger: Logger(minimumLevel: .error))
         try http.start()

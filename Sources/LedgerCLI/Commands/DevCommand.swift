@@ -192,6 +192,20 @@ public enum DevCommand: LedgerCommand {
             projector[LedgerEnvironment.Setting.appStoreSyncEvery.name] = "60"
             api[LedgerEnvironment.Setting.appStoreSyncEvery.name] = "60"
         }
+        // A stand-in for Stripe: the demo app's webhook endpoint, and the events the
+        // projector's sync lists (docs/web-checkout.md, "Trying it locally"), unless the
+        // developer gives secrets and keys of their own.
+        var stripeStandIn: DevStripeStandIn?
+        if environment.string(.stripeWebhookSecrets) == nil && environment.string(.stripeAPIKeys) == nil {
+            let standIn = try DevStripeStandIn.start(dataDirectory: dataDirectory, app: DemoData.catalogApp, baseURL: "http://\(host):\(port)")
+            api[LedgerEnvironment.Setting.stripeWebhookSecrets.name] = standIn.webhookSecretsFile
+            projector[LedgerEnvironment.Setting.stripeAPIKeys.name] = standIn.keysFile
+            stripeStandIn = standIn
+        }
+        if environment.values[LedgerEnvironment.Setting.stripeSyncEvery.name] == nil {
+            projector[LedgerEnvironment.Setting.stripeSyncEvery.name] = "60"
+            api[LedgerEnvironment.Setting.stripeSyncEvery.name] = "60"
+        }
         // A promotional offer key of its own for the demo app, unless one is configured.
         let offerKeys = try environment.string(.appStoreOfferKeys)
             ?? DevOfferKey.loadOrCreate(in: dataDirectory, bundleID: DemoData.catalogBundleID)
@@ -230,6 +244,14 @@ public enum DevCommand: LedgerCommand {
             appStore["standin"] = appleStandIn?.demo ?? "off (LEDGER_APPSTORE_API_KEYS is set)"
             document["appstore"] = .object(appStore)
         }
+        if let stripeStandIn {
+            let demoStore = EventStore(conninfo: adminURL)
+            if try stripeStandIn.playDemo(app: DemoData.catalogApp, store: demoStore) {
+                logger.info("the demo's web customers were played through the Stripe stand-in", ["users": "web-ana, web-bo, web-cy"])
+            }
+            demoStore.close()
+        }
+        document["stripe"] = stripeStandIn?.demo ?? "off (LEDGER_STRIPE_WEBHOOK_SECRETS or LEDGER_STRIPE_API_KEYS is set)"
         document["promotional_offers"] = ["keys_file": .string(offerKeys), "product_id": .string(DemoData.monthly),
                                           "signature": .string(baseURL + "/v1/appstore/offers/signature")]
         document["base_url"] = .string(baseURL)
@@ -260,6 +282,7 @@ public enum DevCommand: LedgerCommand {
               demo keys and ids: \(demoPath)
               console:  \(consoleURL ?? "off (LEDGER_CONSOLE_ADDRESS)")  (logins in demo.json, "console")
               apple:    \(appleStandIn.map { "\($0.standIn.baseURL)  (a stand-in for the App Store Server API; the projector asks it every minute)" } ?? "LEDGER_APPSTORE_API_KEYS")
+              stripe:   \(stripeStandIn.map { "\($0.standIn.baseURL)  (a stand-in for Stripe: it signs the demo app's webhooks; the projector lists its events every minute)" } ?? "LEDGER_STRIPE_WEBHOOK_SECRETS / LEDGER_STRIPE_API_KEYS")
               metrics:  \(operationsURL.map { "curl \($0)/metrics  (and \($0)/readyz with the log's positions; operators only)" } ?? "off (LEDGER_METRICS_ADDRESS)")
               database: \(PostgresURL.redacted(serviceURL))  (its password in demo.json)
               operator: \(logins.map { $0.operatorName } ?? "DATABASE_URL's user")  (`ledger admin` here records its acts under this database login)

@@ -17,7 +17,7 @@ public struct DevChildEnvironments: Sendable, Equatable {
     public var projector: [String: String]
 
     /// The secrets only `ledger serve` uses.
-    public static let apiSecrets: [LedgerEnvironment.Setting] = [.cursorSecret, .sessionSecret, .appStoreOfferKeys]
+    public static let apiSecrets: [LedgerEnvironment.Setting] = [.cursorSecret, .sessionSecret, .appStoreOfferKeys, .stripeWebhookSecrets]
     /// Logins no child gets from the parent: each is given its own DATABASE_URL, and the
     /// schema owner's (migrations) stays with `ledger dev`.
     public static let logins: [LedgerEnvironment.Setting] = [.databaseURL, .migrationDatabaseURL]

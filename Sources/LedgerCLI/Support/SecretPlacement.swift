@@ -18,7 +18,10 @@ import Observability
 ///   database login of its own (ledger_console) that the API never holds;
 /// - the In-App Purchase keys (LEDGER_APPSTORE_API_KEYS): they can ask Apple anything about
 ///   every subscriber, extend renewals and answer refund requests; what asks Apple runs
-///   beside the projector.
+///   beside the projector;
+/// - the Stripe secret keys (LEDGER_STRIPE_API_KEYS): they can read and move the account's
+///   money; the Stripe events sync that uses them runs beside the projector. (The webhook
+///   endpoint secrets, which only verify, are the API's.)
 ///
 /// In production `ledger serve` refuses to start with any of them in its environment; in
 /// development it warns, so that the console's rebuild can still be tried by hand.
@@ -44,6 +47,8 @@ public enum SecretPlacement {
                holder: "`ledger console`, the console's own process"),
         Secret(setting: .appStoreAPIKeys, what: "the In-App Purchase keys that call Apple's App Store Server API",
                holder: "`ledger project`, whose jobs ask Apple (and the `ledger appstore` commands that do)"),
+        Secret(setting: .stripeAPIKeys, what: "the Stripe secret keys that list each app's events",
+               holder: "`ledger project`, whose Stripe events sync asks Stripe (and `ledger stripe reconcile`)"),
     ]
 
     /// The secrets of another process that `environment` holds (set and not empty).
