@@ -59,7 +59,7 @@ let package = Package(
         // (BenchHTTP) and write into databases of their own only (BenchDatabase).
         .target(name: "LedgerBench", dependencies: ["LedgerCLI", "LedgerServices", "API", "HTTP", "BenchHTTP", "EventStore", "ProjectionEngine", "Projections", "Postgres",
                                                     "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore",
-                                                    "AppStoreServerAPI", "AppStoreServerStandIn", "Workers"]),
+                                                    "AppStoreServerAPI", "AppStoreServerStandIn", "Workers", "Stripe", "StripeStandIn", "WebhookSigning"]),
         .executableTarget(name: "ledger-bench", dependencies: ["LedgerBench"], path: "Sources/ledger-bench"),
 
         .target(name: "TestSupport", dependencies: ["Postgres", "EventStore", "ProjectionEngine", "Projections", "Crypto", "Threads", "COpenSSL", "LedgerJSON", "LedgerDomain", "AppStore", "HTTP", "Observability", "WebhookSigning"], path: "Tests/TestSupport"),
@@ -79,7 +79,7 @@ let package = Package(
                                                            "LedgerJSON", "LedgerDomain", "TestSupport"]),
         .testTarget(name: "OutboundTests", dependencies: ["Outbound", "TestSupport", "HTTP", "Observability", "Crypto"]),
         .testTarget(name: "WebhooksTests", dependencies: ["WebhookSigning", "Outbound", "TestSupport", "Crypto", "LedgerCLI"]),
-        .testTarget(name: "LedgerBenchTests", dependencies: ["LedgerBench", "TestSupport", "LedgerCLI", "Postgres"]),
+        .testTarget(name: "LedgerBenchTests", dependencies: ["LedgerBench", "TestSupport", "LedgerCLI", "Postgres", "Stripe"]),
         // A database with a projector and `ledger admin` in-process (AdminFixture), shared by the
         // tests of the surfaces below: the command line, the console, the workers.
         .target(name: "LedgerFixtures", dependencies: ["TestSupport", "LedgerCLI", "EventStore", "ProjectionEngine", "Projections", "LedgerDomain", "LedgerJSON",

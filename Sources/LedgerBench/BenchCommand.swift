@@ -5,7 +5,7 @@ import LedgerCLI
 /// in the same run, never as an absolute number alone (the machines are shared and noisy).
 public enum BenchCommand: LedgerCommand {
     public static let name = "bench"
-    public static let summary = "Benchmarks: `ledger-bench append|read|replay|ingest|products|console|proofs|appstore|appstore-sync` (append path, projector and billing reads, replay, usage ingestion, the IAP catalog, App Store verification, the notification history sync)."
+    public static let summary = "Benchmarks: `ledger-bench append|read|replay|ingest|products|console|proofs|appstore|appstore-sync|stripe` (append path, projector and billing reads, replay, usage ingestion, the IAP catalog, App Store verification, the notification history sync, Stripe webhooks)."
     public static let usage = """
         usage: ledger-bench append [--events N] [--writers N] [--window N] [--preload N] [--ceiling-rows N] [--rounds K]
                ledger-bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--rounds K] [--reproject] [--replicas N]
@@ -15,6 +15,7 @@ public enum BenchCommand: LedgerCommand {
                ledger-bench products [--users U] [--requests R] [--concurrency C]
                ledger-bench console [--events N] [--projects P] [--requests R]
                ledger-bench appstore-sync [--notifications N] [--rounds R] [--latency-samples K] [--every S] [--look S] [--page-size P]
+               ledger-bench stripe [--events N] [--rounds R] [--clients C]
 
         append   Appends N events (default 200000, ~300-byte JSON payloads, over 1000
                  streams) into a log of its own through the real append path, from
@@ -102,8 +103,8 @@ public enum BenchCommand: LedgerCommand {
 
         Databases. A benchmark writes only into a database it made itself, on the server
         DATABASE_URL names (its role must be allowed to create databases: `make bench` gives
-        it a throwaway cluster's superuser): append, ingest, products and appstore-sync make
-        `ledger_bench_<name>` afresh each run; read, replay, console and proofs make
+        it a throwaway cluster's superuser): append, ingest, products, appstore-sync and
+        stripe make `ledger_bench_<name>` afresh each run; read, replay, console and proofs make
         `ledger_bench_log<layout>_<events>_<projects>[_extras]` once and reuse it (its log
         takes minutes to build). Each is migrated, carries a comment saying ledger-bench made
         it, and stays after the run. A database of such a name without that comment is
@@ -120,6 +121,8 @@ public enum BenchCommand: LedgerCommand {
         appstore Needs no database. \(AppStoreBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
 
         appstore-sync \(AppStoreSyncBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
+
+        stripe   \(StripeBenchmark.usage.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).joined(separator: "\n         "))
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
@@ -135,6 +138,7 @@ public enum BenchCommand: LedgerCommand {
         case "console": return try ConsoleBenchmark.run(arguments: rest, environment: environment)
         case "proofs": return try ProofsBenchmark.run(arguments: rest, environment: environment)
         case "appstore-sync": return try AppStoreSyncBenchmark.run(arguments: rest, environment: environment)
+        case "stripe": return try StripeBenchmark.run(arguments: rest, environment: environment)
         default: throw UsageError("unknown benchmark \(sub)")
         }
     }

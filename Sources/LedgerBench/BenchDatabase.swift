@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import LedgerCLI
 import Postgres
+import Synchronization
 
 /// The database a benchmark writes into: always one it made itself, on the server that
 /// DATABASE_URL names. A benchmark appends hundreds of thousands of permanent events to a
@@ -63,6 +64,11 @@ enum BenchDatabase {
         try login("ledger_bench_projector", in: "ledger_projector", on: url)
     }
 
+    /// Each login's password, drawn once per process: two benchmarks of one process (the
+    /// tests run them side by side on one cluster) set the same one, where a new one would
+    /// lock the other's new connections out.
+    private static let passwords = Mutex<[String: String]>([:])
+
     /// The URL of `login` on database `url`, a member of `group` alone: made on the server
     /// when missing, with a new password each run.
     private static func login(_ login: String, in group: String, on url: String) throws -> String {
@@ -74,7 +80,12 @@ enum BenchDatabase {
                 // Made meanwhile by another benchmark on the same server.
             }
         }
-        let password = Hex.encode(SecureRandom.bytes(16))
+        let password = passwords.withLock { known in
+            if let password = known[login] { return password }
+            let drawn = Hex.encode(SecureRandom.bytes(16))
+            known[login] = drawn
+            return drawn
+        }
         try admin.setPassword(role: login, password: password)
         guard let loginURL = PostgresURL.with(user: login, password: password, url) else {
             throw UsageError("cannot name the login \(login) in DATABASE_URL")

@@ -6,6 +6,7 @@ import LedgerCLI
 import Observability
 import Postgres
 import Projections
+import Stripe
 
 /// The real HTTP API, wired as `ledger serve` wires it (router, connections size, HTTP threads
 /// from the environment), but in the benchmark's process on a port the kernel picks, so
@@ -20,9 +21,11 @@ final class BenchService: Sendable {
 
     /// `readReplicaURLs`: hot standbys the read endpoints use (`ledger-bench read --replicas`);
     /// `appStore`: the App Store surfaces' settings (`ledger-bench appstore-sync` trusts its
-    /// own test authority there).
+    /// own test authority there); `stripeWebhooks`: the apps whose Stripe webhooks it
+    /// verifies, with their endpoint secrets (`ledger-bench stripe`).
     init(url: String, environment: LedgerEnvironment, readReplicaURLs: [String] = [],
-         appStore: AppStoreSettings = AppStoreSettings(sessionSecret: [])) throws {
+         appStore: AppStoreSettings = AppStoreSettings(sessionSecret: []),
+         stripeWebhooks: StripeWebhookEndpoints = StripeWebhookEndpoints()) throws {
         threads = try environment.int(.httpThreads)
         connections = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))
         store = EventStore(conninfo: url, connections: connections)
@@ -32,7 +35,7 @@ final class BenchService: Sendable {
         context = ServiceContext(store: store, connections: connections, logger: logger, metrics: metrics,
                                      migrations: try environment.migrations(), projections: AllProjections.all,
                                      readyMaxLag: Int64(try environment.int(.readyMaxLag)), cursorSecret: SecureRandom.bytes(32),
-                                     appStore: appStore, readReplicaURLs: readReplicaURLs)
+                                     appStore: appStore, readReplicaURLs: readReplicaURLs, stripeWebhooks: stripeWebhooks)
         context.start()
         // Every client of a benchmark is on 127.0.0.1: the share per address is for strangers
         // on the internet, and would cap the load a benchmark offers at 64 connections.
