@@ -9,13 +9,24 @@ extension LedgerEnvironment {
     /// The Stripe API configurations of LEDGER_STRIPE_API_KEYS (none when it is unset);
     /// outside production an entry may name a stand-in's `base_url`.
     public func stripeAPIConfigurations() throws -> [StripeAPIConfiguration] {
-        guard let path = string(.stripeAPIKeys) else { return [] }
-        let production = (try? profile().profile) != .development
+        guard let path = string(.stripeAPIKeys) ?? devStripeStandInKeysFile else { return [] }
+        let production = isProduction
         do throws(StripeAPIError) {
             return try StripeAPIKeysFile.configurations(path: path, allowsBaseURL: !production)
         } catch {
             throw ConfigurationError(setting: .stripeAPIKeys, problem: error.message)
         }
+    }
+
+    /// Where `ledger dev` keeps its Stripe stand-in's keys file, in LEDGER_DATA_DIR.
+    public static let devStripeStandInKeysFile = "stripe-standin/keys.json"
+
+    /// `ledger dev`'s stand-in keys file, which commands run in the clone use when
+    /// LEDGER_STRIPE_API_KEYS is unset (never in production).
+    var devStripeStandInKeysFile: String? {
+        guard !isProduction, let directory = string(.dataDirectory) else { return nil }
+        let path = directory + "/" + Self.devStripeStandInKeysFile
+        return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 
     /// LEDGER_STRIPE_SYNC_EVERY, at least 10 seconds.
