@@ -60,6 +60,44 @@ struct ConsoleCatalogAndJobsTests {
         #expect(try browser.send("GET", "/apps/ghost").status == 404)
     }
 
+    @Test("W3, W14: a user's page shows what they hold across StoreKit and the web and their web subscriptions; Stripe events no user could be found for are listed")
+    func userPage() throws {
+        let h = try ConsoleTests.Harness()
+        let password = try h.addOperator("vera", role: "viewer")
+        try h.f.app("demo")
+        try h.f.subscription("pro.monthly", app: "demo")
+        _ = try h.f.adminJSON(["purchase", "record", "--app", "demo", "--user", "user.7", "--product", "pro.monthly",
+                               "--id", "web_1", "--at", "2026-11-01T10:00:00Z", "--expires", "2026-12-01T10:00:00Z"])
+        func subscription(_ id: String, customer: String, status: String) -> StripeFact {
+            .subscription(StripeFact.Subscription(subscriptionID: id, customerID: customer, status: status, productID: "pro.monthly",
+                                                  createdAt: t("2026-11-10T00:00:00Z"), periodEnd: t("2026-12-10T00:00:00Z"), trialStart: nil,
+                                                  trialEnd: nil, cancelAtPeriodEnd: false, canceledAt: nil, endedAt: nil, deleted: false))
+        }
+        try h.f.append(StripeEventRecorded(appID: "demo", eventID: "evt_7", eventType: "customer.subscription.updated",
+                                           created: t("2026-11-12T00:00:00Z"), livemode: false, account: nil, userID: "user.7",
+                                           fact: subscription("sub_7", customer: "cus_7", status: "past_due")), stream: "app-demo-stripe")
+        try h.f.append(StripeEventRecorded(appID: "demo", eventID: "evt_orphan", eventType: "customer.subscription.created",
+                                           created: t("2026-11-12T00:00:00Z"), livemode: false, account: nil, userID: nil,
+                                           fact: subscription("sub_orphan", customer: "cus_orphan", status: "active")), stream: "app-demo-stripe")
+        let head = try h.f.head()
+        try #require(Poll.until(timeout: 20) {
+            (try h.f.rows("SELECT position FROM proj_web._checkpoint").first?.first ?? nil).flatMap { Int64($0) } ?? -1 >= head
+        })
+        let browser = h.browser()
+        #expect(try browser.signIn("vera", password).status == 303)
+        let page = try browser.send("GET", "/apps/demo/user?user_id=user.7")
+        #expect(page.status == 200, "\(page.text)")
+        #expect(page.text.contains("<h2>Holds now</h2>") && page.text.contains("<td>operator</td>") && page.text.contains("<td>stripe</td>"), "\(page.text)")
+        #expect(page.text.contains("<td>past_due</td>") && page.text.contains("<code>sub_7</code>"))
+        #expect(try browser.send("GET", "/apps/demo?user=user.7").text.contains(#"href="/apps/demo/user?user_id=user.7""#))
+        let typed = try browser.send("GET", "/apps/demo/user?user_id=%3Cb%3E")
+        #expect(typed.text.contains("<code>&lt;b&gt;</code> holds nothing now") && !typed.text.contains("<b>"))
+        #expect(try browser.send("GET", "/apps/demo/user").status == 400)
+        #expect(try browser.send("GET", "/apps/ghost/user?user_id=x").status == 404)
+        let orphans = try browser.send("GET", "/stripe/unattributed")
+        #expect(orphans.status == 200 && orphans.text.contains("<code>evt_orphan</code>") && !orphans.text.contains("<code>evt_7</code>"), "\(orphans.text)")
+    }
+
     @Test("the chain verified on request with its progress shown, by an auditor; a viewer may not start one")
     func verification() throws {
         let h = try ConsoleTests.Harness()

@@ -4,6 +4,8 @@ import LedgerDomain
 import LedgerJSON
 import LedgerServices
 import Postgres
+import ProjectionEngine
+import Projections
 import StripeAPI
 import StripeStandIn
 import Testing
@@ -100,5 +102,31 @@ struct StripeReconcileTests {
         // Nothing was lost: a reconcile finds every event recorded.
         let report = try sync.run(since: Timestamp(microseconds: (now - 11 * 86_400) * 1_000_000)!)
         #expect(report.recovered.isEmpty && report.run.seen == standIn.events.count)
+    }
+
+    @Test("a replay of the log gives the same entitlements: a rebuild of the web checkout projection gives the same table and answers")
+    func replaysToTheSameEntitlements() throws {
+        let (f, key, standIn, sync, store) = try fixture()
+        defer { sync.client.close(); store.close(); standIn.stop(); f.shutdown() }
+        let now = Int64(Date().timeIntervalSince1970)
+        var users: [String] = []
+        let stories: [(inout StripeScenario) -> [StripeEventDraft]] = [
+            { $0.freeTrialThatConverts(trialDays: 7) }, { $0.authHoldTrial(trialDays: 14, holdDays: 7, outcome: .holdExpired) },
+            { $0.renewalFails(then: .recovers) }, { $0.refundedPayment(afterDays: 1) },
+        ]
+        for (i, make) in stories.enumerated() {
+            var scenario = StripeScenario(start: now - 9 * 86_400, userID: "user-\(i)", productID: SampleCatalog.monthly.id, amount: 799)
+            _ = standIn.record(make(&scenario), mode: i % 2 == 0 ? .reorder : .duplicate)
+            users.append("user-\(i)")
+        }
+        #expect(delivered(standIn))
+        let before = try users.map { try f.entitlements(key: key, user: $0).body["entitlements"] }
+        #expect(before[0]?[0]?["status"] == "active" && before[1]?[0]?["status"] == "trialing", "\(before)")
+        let web = WebCheckoutProjection()
+        let connection = try f.service.db.connect()
+        let tables = try web.tables.map { try ProjectionSchema.checksum(schema: web.schema, table: $0, on: connection) }
+        try ProjectionRebuilder(conninfo: f.service.db.projectorURL, batchSize: 3, log: { _, _, _ in }).rebuild([web])
+        #expect(try web.tables.map { try ProjectionSchema.checksum(schema: web.schema, table: $0, on: connection) } == tables)
+        #expect(try users.map { try f.entitlements(key: key, user: $0).body["entitlements"] } == before)
     }
 }
