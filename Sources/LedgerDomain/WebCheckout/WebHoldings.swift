@@ -119,10 +119,11 @@ private struct Folding {
             let o = owner(ofIntent: r.paymentIntentID, invoice: r.invoiceID)
             if let key = o.sub ?? o.session { revoke(key, at: e.created, by: .refunded) }
         }
-        // A dispute's latest fact decides it (closed after opened at the same second).
+        // A dispute's closing decides it (a closed dispute never reopens: an `updated` after it,
+        // the merchant editing its metadata, changes nothing); else its latest fact.
         var latestDispute: [String: (Event, StripeFact.Dispute)] = [:]
         for (e, d) in disputes {
-            if let (pe, pd) = latestDispute[d.disputeID], (pe.created, pd.closed ? 1 : 0, pe.eventID) >= (e.created, d.closed ? 1 : 0, e.eventID) { continue }
+            if let (pe, pd) = latestDispute[d.disputeID], (pd.closed ? 1 : 0, pe.created, pe.eventID) >= (d.closed ? 1 : 0, e.created, e.eventID) { continue }
             latestDispute[d.disputeID] = (e, d)
         }
         for (_, (e, d)) in latestDispute {
