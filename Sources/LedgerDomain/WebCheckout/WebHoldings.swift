@@ -190,8 +190,12 @@ private struct Folding {
         let own = invoices.filter { $0.1.subscriptionID == id }
         let paidInvoices = Set(own.filter { $0.1.paid }.map { $0.1.invoiceID })
         let paymentFailed = own.contains { !$0.1.paid && !paidInvoices.contains($0.1.invoiceID) }
-        let upfront = trialEnd == nil ? nil : own.filter { $0.1.paid && $0.1.billingReason == "subscription_create" && $0.1.amountPaid > 0 }
-            .map { $0.1.amountPaid }.max()
+        // W6: paid during a trial (of any of its facts: a trial granted later does not make
+        // the first invoice, paid before it, an upfront charge).
+        let trials = facts.compactMap { _, s in s.trialEnd.map { (s.trialStart ?? s.createdAt, $0) } }
+        let upfront = own.filter { e, i in
+            i.paid && i.billingReason == "subscription_create" && i.amountPaid > 0 && trials.contains { $0.0 <= e.created && e.created < $0.1 }
+        }.map { $0.1.amountPaid }.max()
 
         // The hold: the latest manual-capture intent for it, a settled one over one placed.
         let holds = intents.filter { _, p in
