@@ -49,7 +49,11 @@ private struct Folding {
     var refunds: [(Event, StripeFact.Refund)] = []
     var disputes: [(Event, StripeFact.Dispute)] = []
 
+    /// W3: the user of each group of facts sharing Stripe ids.
+    let users: LinkedUsers
+
     init(_ ordered: [Event]) {
+        users = LinkedUsers(ordered)
         for e in ordered {
             switch e.fact {
             case .checkout(let c): checkouts.append((e, c))
@@ -79,12 +83,6 @@ private struct Folding {
     }
 
     func holdings() -> WebHoldings {
-        // Users by customer: the first fact that names both.
-        var userOfCustomer: [String: String] = [:]
-        for (e, c) in checkouts { if let u = e.userID, let cus = c.customerID, userOfCustomer[cus] == nil { userOfCustomer[cus] = u } }
-        for (_, facts) in subscriptionFacts.sorted(by: { $0.key < $1.key }) {
-            for (e, s) in facts { if let u = e.userID, let cus = s.customerID, userOfCustomer[cus] == nil { userOfCustomer[cus] = u } }
-        }
         // Payment intents and invoices to the subscription or checkout they paid.
         var subscriptionOfInvoice: [String: String] = [:]
         var subscriptionOfIntent: [String: String] = [:]
@@ -136,13 +134,13 @@ private struct Folding {
 
         var subscriptions: [WebSubscription] = []
         for id in subscriptionIDs.sorted() {
-            subscriptions.append(subscription(id, userOfCustomer: userOfCustomer, revoked: revoked[id], disputed: disputed.contains(id)))
+            subscriptions.append(subscription(id, revoked: revoked[id], disputed: disputed.contains(id)))
         }
         var payments: [WebPayment] = []
         var seenSessions: Set<String> = []
         for (e, c) in checkouts where c.mode == "payment" && seenSessions.insert(c.sessionID).inserted {
             let succeeded = intents.contains { $0.1.paymentIntentID == c.paymentIntentID && $0.1.status == "succeeded" }
-            payments.append(WebPayment(sessionID: c.sessionID, userID: e.userID ?? c.customerID.flatMap { userOfCustomer[$0] },
+            payments.append(WebPayment(sessionID: c.sessionID, userID: e.userID ?? users.user(of: c.sessionID),
                                        productID: c.productID, paymentIntentID: c.paymentIntentID, purchasedAt: e.created,
                                        paid: c.paymentStatus == "paid" || succeeded, disputed: disputed.contains(c.sessionID),
                                        revokedAt: revoked[c.sessionID]?.at))
@@ -150,7 +148,7 @@ private struct Folding {
         return WebHoldings(subscriptions: subscriptions, payments: payments.sorted { ($0.purchasedAt, $0.sessionID) < ($1.purchasedAt, $1.sessionID) })
     }
 
-    func subscription(_ id: String, userOfCustomer: [String: String], revoked: (at: Timestamp, by: WebSubscription.Status)?,
+    func subscription(_ id: String, revoked: (at: Timestamp, by: WebSubscription.Status)?,
                       disputed: Bool) -> WebSubscription {
         let facts = subscriptionFacts[id] ?? []
         let latest = facts.max { a, b in
@@ -158,7 +156,7 @@ private struct Folding {
         }
         let checkout = checkouts.first { $0.1.subscriptionID == id }
         let customer = latest?.1.customerID ?? checkout?.1.customerID
-        let user = checkout?.0.userID ?? facts.lazy.compactMap { $0.0.userID }.first ?? customer.flatMap { userOfCustomer[$0] }
+        let user = checkout?.0.userID ?? facts.lazy.compactMap { $0.0.userID }.first ?? users.user(of: id)
         let product = latest?.1.productID ?? facts.lazy.compactMap { $0.1.productID }.first ?? checkout?.1.productID
         let trialEnd = latest?.1.trialEnd ?? facts.lazy.compactMap { $0.1.trialEnd }.first
 
@@ -170,8 +168,9 @@ private struct Folding {
             case "trialing": status = .trialing; accessEnds = s.trialEnd ?? s.periodEnd
             case "active": status = .active; accessEnds = s.periodEnd
             case "past_due": status = .pastDue; accessEnds = s.periodEnd
-            case "unpaid": status = .unpaid; accessEnds = s.periodEnd
-            case "paused": status = .paused; accessEnds = s.periodEnd
+            // W8: no access from when Stripe said so (the period's end is not a promise any more).
+            case "unpaid": status = .unpaid; accessEnds = min(s.periodEnd ?? e.created, e.created)
+            case "paused": status = .paused; accessEnds = min(s.periodEnd ?? e.created, e.created)
             case "canceled": status = .ended; accessEnds = s.endedAt ?? s.canceledAt ?? e.created
             default: status = .incomplete; accessEnds = nil
             }
@@ -224,5 +223,46 @@ private struct Folding {
         case "canceled": p.cancellationReason == "automatic" ? .expired : .released
         default: nil
         }
+    }
+}
+
+/// W3: the facts that share a Stripe id (a customer, a subscription, a payment intent, an
+/// invoice, a charge) are one group, followed to a fixpoint; a group's user is the one its
+/// earliest fact naming a user names. Built from the facts in their fold order, so the
+/// groups and their users depend on the set of facts only.
+struct LinkedUsers {
+    private var parent: [String: String] = [:]
+    private var userOfRoot: [String: String] = [:]
+
+    init(_ ordered: [StripeEventRecorded]) {
+        for e in ordered {
+            let links = e.fact.links
+            for link in links where parent[link] == nil { parent[link] = link }
+            for link in links.dropFirst() { union(links[0], link) }
+        }
+        for e in ordered {
+            guard let user = e.userID, let first = e.fact.links.first else { continue }
+            let root = find(first)
+            if userOfRoot[root] == nil { userOfRoot[root] = user }
+        }
+    }
+
+    /// The user of the group `id` belongs to, if any fact of it names one.
+    func user(of id: String) -> String? {
+        guard parent[id] != nil else { return nil }
+        return userOfRoot[find(id)]
+    }
+
+    private func find(_ id: String) -> String {
+        var root = id
+        while let next = parent[root], next != root { root = next }
+        return root
+    }
+
+    private mutating func union(_ a: String, _ b: String) {
+        let (ra, rb) = (find(a), find(b))
+        guard ra != rb else { return }
+        // The smaller id is the root: the same partition gives the same roots.
+        if ra < rb { parent[rb] = ra } else { parent[ra] = rb }
     }
 }
