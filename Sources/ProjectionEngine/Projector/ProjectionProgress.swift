@@ -172,8 +172,6 @@ public final class ProjectionProgress: Sendable {
 
     private func absorb(_ notifications: [PostgresNotification]) {
         var positions: [String: Int64] = [:]
-        /// Projections stopped on a poison event, as the last refresh found them.
-        var failures: [String: ProjectionWait.Stopped] = [:]
         var head: Int64?
         for n in notifications {
             if n.channel == EventStore.notificationChannel {

@@ -136,11 +136,12 @@ struct JournalRuleTests {
         let key = try f.key(for: KeyPrincipal(kind: .project, id: "solo"))
         let mutating = LedgerAPI.router(f.service.context).routes.filter { $0.method != "GET" && $0.method != "HEAD" }
         // Besides usage ingestion, the only writes record verified Apple transactions: the
-        // App Store's (T, N) change plans, the SDK's sync fills a purchase history; neither
-        // credits nor payments. The promotional offer signature is a POST that appends nothing.
+        // App Store's (T, N) change plans, the SDK's sync fills a purchase history, and Stripe's
+        // verified events record what users hold on the web; none credits an account or posts
+        // a payment to its journal. The promotional offer signature is a POST that appends nothing.
         #expect(mutating.map(\.pattern) == ["/v1/usage/events", "/v1/orgs/{org_id}/appstore/transactions",
                                             "/v1/appstore/notifications/production", "/v1/appstore/notifications/sandbox",
-                                            "/v1/appstore/offers/signature", "/v1/iap/transactions"])
+                                            "/v1/appstore/offers/signature", "/v1/iap/transactions", "/v1/stripe/webhooks/{app_id}"])
         for (method, path) in [("POST", "/v1/projects/solo/journal"), ("POST", "/v1/projects/solo/balance"),
                                ("PUT", "/v1/projects/solo/balance"), ("POST", "/v1/projects/solo/credits"),
                                ("DELETE", "/v1/projects/solo/journal")] {
