@@ -59,7 +59,7 @@ let package = Package(
         // (BenchHTTP) and write into databases of their own only (BenchDatabase).
         .target(name: "LedgerBench", dependencies: ["LedgerCLI", "LedgerServices", "API", "HTTP", "BenchHTTP", "EventStore", "ProjectionEngine", "Projections", "Postgres",
                                                     "LedgerJSON", "LedgerDomain", "Observability", "Crypto", "Threads", "AppStore",
-                                                    "AppStoreServerAPI", "AppStoreServerStandIn", "Workers", "Stripe", "StripeStandIn", "WebhookSigning"]),
+                                                    "AppStoreServerAPI", "AppStoreServerStandIn", "Workers", "Stripe", "StripeAPI", "StripeStandIn", "WebhookSigning"]),
         .executableTarget(name: "ledger-bench", dependencies: ["LedgerBench"], path: "Sources/ledger-bench"),
 
         .target(name: "TestSupport", dependencies: ["Postgres", "EventStore", "ProjectionEngine", "Projections", "Crypto", "Threads", "COpenSSL", "LedgerJSON", "LedgerDomain", "AppStore", "HTTP", "Observability", "WebhookSigning"], path: "Tests/TestSupport"),

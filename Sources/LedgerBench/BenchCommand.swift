@@ -15,7 +15,7 @@ public enum BenchCommand: LedgerCommand {
                ledger-bench products [--users U] [--requests R] [--concurrency C]
                ledger-bench console [--events N] [--projects P] [--requests R]
                ledger-bench appstore-sync [--notifications N] [--rounds R] [--latency-samples K] [--every S] [--look S] [--page-size P]
-               ledger-bench stripe [--events N] [--rounds R] [--clients C]
+               ledger-bench stripe [--events N] [--rounds R] [--clients C] [--latency-samples K] [--every S]
 
         append   Appends N events (default 200000, ~300-byte JSON payloads, over 1000
                  streams) into a log of its own through the real append path, from

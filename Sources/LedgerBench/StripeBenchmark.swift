@@ -13,7 +13,7 @@ import Stripe
 /// which must append nothing.
 enum StripeBenchmark {
     static let usage = """
-        usage: ledger-bench stripe [--events N] [--rounds R] [--clients C]
+        usage: ledger-bench stripe [--events N] [--rounds R] [--clients C] [--latency-samples K] [--every S]
 
         Makes database ledger_bench_stripe, runs the API (as a login in ledger_service, with
         one endpoint secret for app bench-stripe, as LEDGER_STRIPE_WEBHOOK_SECRETS gives it)
@@ -38,6 +38,16 @@ enum StripeBenchmark {
         recorded W webhooks/s (median of R rounds), bare HMAC verification V/s,
         recorded/verified X; p50 A ms, p99 B ms per webhook`, X the median of the rounds'
         ratios, the latencies over every round's webhooks.
+        With K > 0 (default 0: not measured), before that line, recovery: a stand-in Stripe
+        delivering to the app's endpoint, and a StripeSyncJob with LEDGER_STRIPE_SYNC_EVERY
+        = S (default 60, at least 10, as the service requires), looking every 5 s, as a login
+        in ledger_projector. K users each hold an active web subscription (delivered); one
+        after the other, each one's customer.subscription.deleted is recorded by the
+        stand-in with its webhook dropped, at a random moment of the sync's cycle, and timed
+        until EntitlementsQuery shows the user holding nothing. Prints `stripe recovery:
+        dropped event to entitlement corrected, sync every S s: p50 … s, p90 … s, max … s
+        over K samples (expected at most S s plus a run)` and the bound at the default
+        period (3600 s), computed from the runs measured.
         """
 
     static let appID = "bench-stripe"
@@ -46,6 +56,10 @@ enum StripeBenchmark {
         var events = 2_000
         var rounds = 5
         var clients = 4
+        /// Dropped events timed to the entitlement corrected; 0: recovery not measured.
+        var latencySamples = 0
+        /// LEDGER_STRIPE_SYNC_EVERY of the recovery's sync job, in seconds.
+        var every: Double = 60
         /// The database it makes (the test names one of its own).
         var database = "ledger_bench_stripe"
     }
@@ -79,6 +93,8 @@ enum StripeBenchmark {
         /// Every round's webhooks over HTTP, as one series.
         var latency: LatencySummary
         var redelivery: Redelivery
+        /// Nil unless `latencySamples` > 0.
+        var recovery: StripeRecoveryResult?
 
         var recordedMedian: Double { Percentile.median(rounds.map(\.recordedRate)) }
         var verifiedMedian: Double { Percentile.median(rounds.map(\.verifiedRate)) }
@@ -92,16 +108,28 @@ enum StripeBenchmark {
     }
 
     static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["events", "rounds", "clients"])
+        _ = try measure(try options(arguments), environment: environment)
+        return 0
+    }
+
+    /// The options `arguments` give, checked before anything is made.
+    static func options(_ arguments: [String]) throws -> Options {
+        let args = try Arguments(arguments, valued: ["events", "rounds", "clients", "latency-samples", "every"])
         guard args.positionals.isEmpty else { throw UsageError("unexpected \(args.positionals[0])\n\n\(usage)") }
         var options = Options()
         options.events = try args.int("events", default: options.events)
         options.rounds = try args.int("rounds", default: options.rounds)
         options.clients = try args.int("clients", default: options.clients)
+        options.latencySamples = try args.int("latency-samples", default: options.latencySamples)
+        if let text = args.value("every") {
+            guard let every = Double(text), every.isFinite else { throw UsageError("--every is a number of seconds, got \(text)") }
+            options.every = every
+        }
         guard options.events > 0, options.rounds > 0 else { throw UsageError("--events and --rounds must be positive") }
         guard (1...256).contains(options.clients) else { throw UsageError("--clients must be 1 to 256") }
-        _ = try measure(options, environment: environment)
-        return 0
+        guard options.latencySamples >= 0 else { throw UsageError("--latency-samples must be 0 or more") }
+        guard options.every >= 10 else { throw UsageError("--every must be at least 10 (seconds), as LEDGER_STRIPE_SYNC_EVERY must") }
+        return options
     }
 
     /// Runs the benchmark, printing as it goes; the result for the caller (the test) to check.
@@ -159,7 +187,11 @@ enum StripeBenchmark {
         // Every recorded event folded, none a poison to a projection.
         _ = try projector.wait(for: try service.store.log.headPosition(), connections: service.connections)
         let redelivery = try redeliver(paths, recordedEvents)
-        let result = Result(options: options, rounds: rounds, latency: LatencySummary(merging: series), redelivery: redelivery)
+        let recovery = options.latencySamples == 0 ? nil
+            : try StripeRecoveryLatency(service: service, appID: appID, secret: secret, projectorURL: try BenchDatabase.projectorLogin(on: url),
+                                        every: options.every).measure(samples: options.latencySamples, run: events.run)
+        let result = Result(options: options, rounds: rounds, latency: LatencySummary(merging: series), redelivery: redelivery,
+                            recovery: recovery)
         BenchOutput.line(result.summary)
         return result
     }

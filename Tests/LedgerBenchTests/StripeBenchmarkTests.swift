@@ -65,12 +65,47 @@ struct StripeBenchmarkTests {
         }
     }
 
-    @Test("its options: no events, no rounds or no clients are refused before anything is made")
+    @Test("recovery: one deletion dropped while the sync job runs every 10 s, corrected within a period and a run")
+    func recovery() throws {
+        let cluster = try TestPostgres.requireURL()
+        var options = StripeBenchmark.Options()
+        options.events = 8
+        options.rounds = 1
+        options.clients = 1
+        options.latencySamples = 1
+        options.every = 10
+        options.database = "ledger_bench_stripe_recovery_test_" + Hex.encode(SecureRandom.bytes(4))
+        defer {
+            if let admin = try? PostgresConnection(conninfo: cluster) {
+                _ = try? admin.query("DROP DATABASE IF EXISTS \(admin.quoteIdentifier(options.database)) WITH (FORCE)")
+            }
+        }
+        let environment = LedgerEnvironment(["DATABASE_URL": cluster, "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory])
+        let result = try StripeBenchmark.measure(options, environment: environment)
+
+        let recovery = try #require(result.recovery)
+        let sample = try #require(recovery.samples.first)
+        #expect(recovery.samples.count == 1)
+        // At most a period, a look and the run, with room for a slow test machine.
+        #expect(sample.seconds > 0 && sample.seconds < options.every + StripeRecoveryLatency.look + 10, "\(sample)")
+        #expect(sample.wait != nil && sample.run != nil && sample.phase != nil, "the run that recovered it is found: \(sample)")
+        #expect(recovery.summary.hasPrefix("stripe recovery: dropped event to entitlement corrected, sync every 10 s: p50 "), "\(recovery.summary)")
+        #expect(recovery.summary.hasSuffix(" over 1 sample (expected at most 10 s plus a run)"), "\(recovery.summary)")
+        let line = #/^at the default period \(3600 s\): at most 3600 s \+ run time \d+ ms; on average half the period$/#
+        #expect(recovery.defaultPeriodLine.wholeMatch(of: line) != nil, "\(recovery.defaultPeriodLine)")
+    }
+
+    @Test("its options: no events, no rounds, no clients, negative samples or a period under 10 s are refused before anything is made; recovery is off by default")
     func options() throws {
-        for arguments in [["--events", "0"], ["--rounds", "0"], ["--clients", "0"], ["extra"]] {
+        for arguments in [["--events", "0"], ["--rounds", "0"], ["--clients", "0"], ["extra"], ["--latency-samples", "-1"],
+                          ["--every", "9"], ["--every", "soon"], ["--latency-samples", "2", "--every", "5"]] {
             #expect(throws: UsageError.self) {
                 try StripeBenchmark.run(arguments: arguments, environment: LedgerEnvironment([:]))
             }
         }
+        let defaults = try StripeBenchmark.options([])
+        #expect(defaults.latencySamples == 0 && defaults.every == 60)
+        let given = try StripeBenchmark.options(["--latency-samples", "5", "--every", "10"])
+        #expect(given.latencySamples == 5 && given.every == 10)
     }
 }

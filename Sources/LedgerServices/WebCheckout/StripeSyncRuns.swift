@@ -50,6 +50,15 @@ public struct StripeSyncRuns: Sendable {
         }
     }
 
+    /// The app's last `limit` runs, newest first, whatever their end (dry, failed, in flight).
+    public func latest(app: String, limit: Int = 20) throws -> [StripeSyncRun] {
+        try connections.read { conn in
+            try conn.query("""
+                SELECT \(Self.columns) FROM stripe_sync_runs WHERE app_id = $1 ORDER BY started_us DESC LIMIT $2
+                """, [app, Int64(limit)]).rows.map(Self.run)
+        }
+    }
+
     /// Per app: its last run, its last success, the events recovered by the runs kept.
     public func summaries() throws -> [(app: String, last: StripeSyncRun, lastSucceeded: StripeSyncRun?, recovered: Int64, firstStarted: Timestamp)] {
         try connections.read { conn in
