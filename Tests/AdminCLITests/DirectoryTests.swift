@@ -35,7 +35,9 @@ struct DirectoryTests {
         #expect(acme["keys"]?[0]?["prefix"]?.stringValue == String(secret.prefix(12)))
         let text = f.admin(["payer", "show", "--id", "acme"], reason: nil)
         #expect(text.status == 0)
-        #expect(text.output.contains("balance (pool): posted 5000, held 0, available 5000 millicredits"))
+        #expect(text.output.contains("balance (pool): posted 5 credits (5000 millicredits), held 0 credits (0 millicredits), available 5 credits (5000 millicredits)"),
+                "\(text.output)")
+        #expect(text.output.contains("storage allowance 1,000 bytes"))
         #expect(!text.output.contains(secret), "a key is never printed again")
 
         #expect(try f.read(["project", "list"])["projects"]?.arrayValue?.map { $0["id"] } == ["solo", "web"])
@@ -55,6 +57,22 @@ struct DirectoryTests {
         #expect(f.admin(["project", "show", "--id", "ghost"], reason: nil).status == 1)
         #expect(f.admin(["project", "list", "--payer", "acme", "--self-paying"], reason: nil).status == 2)
         #expect(try f.head() == head + 1, "only the funding change appended")
+    }
+
+    @Test("B, U6: credit left on a project's own pool after a payer funds it is on project show, in credits with the millicredits beside")
+    func creditLeftOnTheOwnPool() throws {
+        let f = try AdminFixture()
+        defer { f.shutdown() }
+        try f.payer("acme")
+        try f.project("solo")
+        _ = try f.adminJSON(["credit", "--pool", "project:solo", "--source", "grant", "--amount", "98500", "--description", "welcome"])
+        _ = try f.adminJSON(["project", "fund", "--id", "solo", "--payer", "acme"])
+        let json = try f.read(["project", "show", "--id", "solo"])
+        #expect(json["balance"]?["scope"] == "share" && json["balance"]?["other_pools"]?[0]?["available"] == "98500")
+        let text = f.admin(["project", "show", "--id", "solo"], reason: nil)
+        #expect(text.output.contains("balance (share): posted 0 credits (0 millicredits), held 0 credits (0 millicredits) at position"), "\(text.output)")
+        #expect(text.output.contains("  earlier on the pool of self solo (pool): posted 98.5 credits (98500 millicredits), held 0 credits (0 millicredits), available 98.5 credits (98500 millicredits)"),
+                "\(text.output)")
     }
 
     @Test("keys: every principal's or one's, by id and prefix, revoked ones marked")

@@ -35,7 +35,7 @@ extension Console {
             return """
                 <tr id="\(HTML.escape(id))"><td><a href="/events/\(entry.id.position)">\(HTML.escape(id))</a></td>
                 <td>\(HTML.escape(entry.postedAt))</td><td>\(HTML.escape(entry.kind))\(entry.source.map { " (" + HTML.escape($0) + ")" } ?? "")</td>
-                <td style="text-align:right">\(HTML.escape(entry.amount.description))</td><td>\(HTML.escape(entry.description))</td>
+                <td style="text-align:right" data-value="\(HTML.escape(entry.amount.description))">\(HTML.escape(entry.amount.creditsText)) <small>(\(HTML.escape(entry.amount.description)) mc)</small></td><td>\(HTML.escape(entry.description))</td>
                 <td>\(notes.joined(separator: "; "))</td>\(viewer.state.role.includes(.operator) && entry.corrects == nil
                     ? "<td><a href=\"/acts/correct?entry=\(HTML.query(id))\">Correct</a></td>" : "<td></td>")</tr>
                 """
@@ -43,7 +43,7 @@ extension Console {
         let more = page.hasMore
             ? "<p><a href=\"/journal?account=\(HTML.query(text))&amp;after=\(HTML.query(entries.last!.id.description))\">Later entries</a></p>" : ""
         return HTML.page(title: "Journal of \(text)", body: """
-            <p>Amounts in millicredits. As of position \(page.position) of the log.</p>
+            <p>Amounts in credits (1 credit = 1,000 millicredits, mc, the API's unit, beside each). As of position \(page.position) of the log.</p>
             <table><caption>Entries, oldest first</caption><thead><tr><th scope="col">Entry</th><th scope="col">Posted</th>
             <th scope="col">Kind</th><th scope="col">Amount</th><th scope="col">Description</th><th scope="col">Corrections</th>
             <th scope="col"><span class="skip">Act</span></th></tr></thead><tbody>\(rows)</tbody></table>

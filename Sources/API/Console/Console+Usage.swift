@@ -26,20 +26,24 @@ extension Console {
         }
         let rows = usage.map { month -> String in
             let f = month.figures
-            func cell(_ field: String, _ value: String) -> String {
-                "<td style=\"text-align:right\" data-month=\"\(month.month)\" data-field=\"\(field)\" data-value=\"\(HTML.escape(value))\">\(HTML.escape(value))</td>"
+            // The raw value stays in `data-value` (the API's field) and on hover; the cell shows it as people read it.
+            func cell(_ field: String, _ value: String, shown: String) -> String {
+                "<td style=\"text-align:right\" data-month=\"\(month.month)\" data-field=\"\(field)\" data-value=\"\(HTML.escape(value))\" title=\"\(HTML.escape(value))\">\(HTML.escape(shown))</td>"
             }
+            func count(_ field: String, _ q: Quantity) -> String { cell(field, q.description, shown: q.groupedText) }
+            func bytes(_ field: String, _ q: Quantity) -> String { cell(field, q.description, shown: q.bytesText) }
+            func money(_ field: String, _ m: Millicredits) -> String { cell(field, m.description, shown: m.creditsText) }
             return "<tr><td>\(month.month)</td><td>\(HTML.escape(month.status.rawValue))</td>"
-                + cell("units.api_requests", f.units.apiRequests.description) + cell("units.stream_events", f.units.streamEvents.description)
-                + cell("units.webhook_deliveries", f.units.webhookDeliveries.description) + cell("units.free_used", f.units.freeUsed.description)
-                + cell("units.billed", f.units.billed.description) + cell("units.amount", f.units.amount.description)
-                + cell("storage.peak_bytes", f.storage.peakBytes.description) + cell("storage.billed_bytes", f.storage.billedBytes.description)
-                + cell("storage.amount", f.storage.amount.description) + cell("amount", f.amount.description) + "</tr>"
+                + count("units.api_requests", f.units.apiRequests) + count("units.stream_events", f.units.streamEvents)
+                + count("units.webhook_deliveries", f.units.webhookDeliveries) + count("units.free_used", f.units.freeUsed)
+                + count("units.billed", f.units.billed) + money("units.amount", f.units.amount)
+                + bytes("storage.peak_bytes", f.storage.peakBytes) + bytes("storage.billed_bytes", f.storage.billedBytes)
+                + money("storage.amount", f.storage.amount) + money("amount", f.amount) + "</tr>"
         }.joined()
         return HTML.page(title: "Balance and usage of \(text)", body: """
             <p><a href="/journal?account=\(HTML.query(text))">The journal</a> lists every entry behind these sums. These are the
             figures <code>GET /v1/\(account.kind)s/\(HTML.escape(account.id))/balance</code> and <code>…/usage</code> answer,
-            in millicredits.</p>
+            shown in credits (1 credit = 1,000 millicredits, the API's unit, which each figure shows beside it or on hover).</p>
             \(Self.balanceHTML(balance.current, field: ""))
             \(balance.otherPools.enumerated().map { i, part in
                 "<h3>Earlier on the pool of \(HTML.escape(part.payer.kind)) \(HTML.escape(part.payer.id))</h3>" + Self.balanceHTML(part, field: "other_pools.\(i).")
@@ -48,8 +52,8 @@ extension Console {
             \(Self.barChart(usage.map(\.month), usage.map { $0.figures.units.apiRequests.value }, label: "API requests per month"))
             <table><thead><tr><th scope="col">Month</th><th scope="col">Status</th><th scope="col">API requests</th>
             <th scope="col">Stream events</th><th scope="col">Webhook deliveries</th><th scope="col">Free units used</th>
-            <th scope="col">Billed units</th><th scope="col">Units amount</th><th scope="col">Storage peak (bytes)</th>
-            <th scope="col">Billed storage (bytes)</th><th scope="col">Storage amount</th><th scope="col">Amount</th></tr></thead>
+            <th scope="col">Billed units</th><th scope="col">Units amount</th><th scope="col">Storage peak</th>
+            <th scope="col">Billed storage</th><th scope="col">Storage amount</th><th scope="col">Amount</th></tr></thead>
             <tbody>\(rows)</tbody></table>
             """, signedIn: viewer.frame)
     }
@@ -58,7 +62,7 @@ extension Console {
     /// made of, as `BalanceView.PoolBalance` holds them.
     static func balanceHTML(_ b: BalanceView.PoolBalance, field prefix: String) -> String {
         func row(_ label: String, _ field: String, _ value: Millicredits?) -> String {
-            let shown = value?.description ?? "—"
+            let shown = value.map { "\($0.creditsText) <small>(\($0.description) mc)</small>" } ?? "—"
             return "<tr><th scope=\"row\">\(label)</th><td style=\"text-align:right\" data-field=\"\(prefix)\(field)\" data-value=\"\(value?.description ?? "")\">\(shown)</td></tr>"
         }
         let scope = b.scope == "pool" ? "the whole pool" : "its own share of the pool of payer \(HTML.escape(b.payer.id)) (U6: the payer holds the credit)"
@@ -74,7 +78,7 @@ extension Console {
             + row("&nbsp;usage not yet posted (held)", "consumption.usage.held", b.consumption.usage.held)
             + row("&nbsp;holds captured", "consumption.hold.posted", b.consumption.hold.posted)
             + row("&nbsp;holds open (held)", "consumption.hold.held", b.consumption.hold.held)
-        return "<table><caption>Balance: \(scope), in millicredits</caption>\(rows)</table>"
+        return "<table><caption>Balance: \(scope), in credits (millicredits, mc, beside)</caption>\(rows)</table>"
     }
 
     /// A bar chart in SVG, with the numbers as text too: readable without colour, and

@@ -1,3 +1,4 @@
+import LedgerDomain
 import LedgerJSON
 import LedgerServices
 
@@ -27,10 +28,16 @@ struct PayerShowAction: AdminAction {
         receipt.fields["balance"] = try balance.map { try JSONValueEncoder().encode($0) } ?? .null
         receipt.lines = [
             "payer \(payer.id): \(payer.name) (created at position \(payer.position))",
-            "plan \(payer.plan), storage allowance \(payer.allowanceStorageBytes) bytes",
+            "plan \(payer.plan), storage allowance \(Self.bytes(payer.allowanceStorageBytes))",
         ] + (balance?.lines ?? []) + [
             "projects funded now: " + (payer.projects.isEmpty ? "none" : payer.projects.joined(separator: ", ")),
         ] + KeyListAction.lines(keys)
         return receipt
+    }
+
+    /// `900 MiB (943718400 bytes)`; small counts once: `1,000 bytes`.
+    static func bytes(_ count: Int64) -> String {
+        let text = Quantity(count).bytesText
+        return text.hasSuffix("bytes") || text.hasSuffix("byte") ? text : "\(text) (\(count) bytes)"
     }
 }
