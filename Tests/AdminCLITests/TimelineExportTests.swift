@@ -52,13 +52,17 @@ struct TimelineExportTests {
         #expect(!holds.output.contains("usage.recorded"))
         #expect(!holds.output.contains("more events follow"))
 
+        // An unknown subject is an error, not an empty story.
+        let unknown = try Self.run(f, ["log", "--payer", "nosuch"])
+        #expect(unknown.status == 1 && unknown.errors.contains("there is no payer nosuch"), "\(unknown.errors)")
         let first = try Self.run(f, ["log", "--payer", "acme", "--limit", "2"])
         #expect(first.output.contains("more events follow: run the same command with --after \(positions[1])"))
         let rest = try Self.jsonLines(try Self.run(f, ["log", "--payer", "acme", "--after", String(positions[1]), "--json"]).output)
         #expect(rest.compactMap { $0["position"]?.int64Value } == Array(positions[2...]))
 
         #expect(try Self.run(f, ["log", "--payer", "acme", "--project", "web"]).status == 2)
-        #expect(try Self.run(f, ["log", "--stream", "nothing-here"]).output.contains("no events for stream nothing-here"))
+        let nothing = try Self.run(f, ["log", "--stream", "nothing-here"])
+        #expect(nothing.status == 1 && nothing.errors.contains("there is no stream nothing-here"))
 
         // A month's close is on the month's own stream, and in the payer's timeline.
         _ = try f.adminJSON(["month", "close", "--pool", "payer:acme", "--month", "2026-11", "--force"])

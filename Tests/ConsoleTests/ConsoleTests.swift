@@ -473,6 +473,13 @@ struct ConsoleTests {
         #expect(try browser.send("GET", "/?q=%3Cscript%3E").text.contains("&lt;script&gt;"))
         #expect(try browser.send("GET", "/timeline?subject=bogus").status == 400)
         #expect(try browser.send("GET", "/events/999999").status == 404)
+        // An unknown subject is not found on every page alike, and the page keeps the
+        // console's navigation and sign-out.
+        for path in ["/timeline?subject=payer%3Anosuch", "/usage?account=payer%3Anosuch", "/journal?account=payer%3Anosuch"] {
+            let missing = try browser.send("GET", path)
+            #expect(missing.status == 404, "\(path)")
+            #expect(missing.text.contains(#"<nav aria-label="Console">"#) && missing.text.contains("Sign out"), "\(path): \(missing.text)")
+        }
 
         // The auditor's corrections: filtered, linked to the original, exported.
         let corrections = try browser.send("GET", "/corrections?account=payer%3Aacme")

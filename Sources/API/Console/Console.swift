@@ -119,7 +119,17 @@ public struct Console: Sendable {
             throw Problem(status: 403, code: "forbidden", title: "Not allowed",
                           detail: "This page needs the role \(role.rawValue); \(viewer.state.name) is \(viewer.state.role.rawValue).")
         }
-        return try render(viewer)
+        do {
+            return try render(viewer)
+        } catch let problem as Problem {
+            // A page that is not there (an unknown account, app or subject) keeps the
+            // console's navigation and sign-out, as every other page does.
+            var response = HTML.page(title: problem.title, body: "<p class=\"error\" role=\"alert\">\(HTML.escape(problem.detail))</p>",
+                                     signedIn: viewer.frame, status: problem.status)
+            response.headers.replaceOrAdd(name: "Cache-Control", value: "private, no-store")
+            if let seconds = problem.retryAfter { response.headers.replaceOrAdd(name: "Retry-After", value: String(seconds)) }
+            return response
+        }
     }
 
     static func act(named request: HTTPRequest) throws -> ConsoleAct {

@@ -40,6 +40,10 @@ public enum LogCommand: LedgerCommand {
         } ?? 100
         let filter = TypeFilter(args.values("type"))
         let connections = PostgresPool(conninfo: try environment.databaseURL(), maximumConnections: 1)
+        guard try subject.exists(connections: connections) else {
+            FileHandle.standardError.write(Data("ledger log: there is no \(subject.description) (no event on its stream)\n".utf8))
+            return 1
+        }
         let streams = try subject.streams(connections: connections)
         var events: [RecordedEvent] = []
         var cursor = after

@@ -28,7 +28,9 @@ public struct TimelineQuery: LedgerQuery {
     public var projections: [any Projection] { [BillingProjection(), OrganizationsProjection()] }
     public var subject: QuerySubject { .ledger }
 
+    /// nil when the subject does not exist (`TimelineSubject.exists`).
     public func read(_ reads: QueryReads) throws -> Page? {
+        guard try timeline.exists(connections: reads.connections) else { return nil }
         let events = try reads.log.read(streams: try timeline.streams(connections: reads.connections), after: after, limit: limit + 1)
         return Page(events: Array(events.prefix(limit)), hasMore: events.count > limit)
     }

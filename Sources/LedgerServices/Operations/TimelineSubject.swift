@@ -77,4 +77,12 @@ public enum TimelineSubject: Equatable, Sendable {
             return [CatalogDecider.stream(id), CatalogDecider.purchasesStream(id)]
         }
     }
+
+    /// Whether the subject exists: its first stream (the account's, the organization's,
+    /// the app's, or the stream named) holds an event. An unknown subject is not found,
+    /// on every surface, rather than an empty story.
+    public func exists(connections: PostgresPool) throws -> Bool {
+        guard let first = try streams(connections: connections).first else { return false }
+        return try LogReader(connections: connections).streamHead(first) != nil
+    }
 }
