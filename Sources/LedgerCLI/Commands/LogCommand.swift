@@ -25,8 +25,8 @@ public enum LogCommand: LedgerCommand {
           --limit N          at most N events (default 100, at most 10000)
           --json             one JSON object per line
 
-        When more events follow, the last line says how to read on. Exit status: 0; 2 usage
-        error. Uses DATABASE_URL.
+        When more events follow, the last line says how to read on. Exit status: 0; 1 when
+        the subject does not exist (no event on its stream); 2 usage error. Uses DATABASE_URL.
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
