@@ -104,8 +104,11 @@ struct DirectoryTests {
         let show = try f.read(["org", "show", "--id", "school"])
         #expect(show["plan"] == "free")
         #expect(show["plan_source"] == .null)
-        #expect(show["subscriptions"] == [])
+        #expect(show["subscriptions"] == [] && show["pending"] == .null)
         #expect(f.admin(["org", "show", "--id", "nobody"], reason: nil).errors.contains("organization nobody does not exist"))
+        // Why: the changes with who made them and why, and the next change.
+        let why = f.admin(["org", "show", "--id", "school"], reason: nil).output
+        #expect(why.contains("next change: none") && why.contains("org.admin_designated") && why.contains("(checked by the tests)"), "\(why)")
 
         // Its App Store subscription, as docs/appstore.md ("Lifecycle") shows it: shared through
         // Family Sharing, bought with an offer code, a price increase pending, then refunded.

@@ -528,6 +528,10 @@ struct ConsoleTests {
         let org = try browser.send("GET", "/orgs/school")
         #expect(org.status == 200 && org.text.contains("<strong>premium</strong>, from staff"), "\(org.text)")
         #expect(org.text.contains("Staff decisions") && org.text.contains("<td>premium</td>"))
+        // Why: every change with who made it and the reason, linked to its event; the next change.
+        #expect(org.text.contains("<h2>Every change, newest first</h2>") && org.text.contains("<code>org.staff_plan_decided</code>")
+                && org.text.contains("<td>checked by the tests</td>"), "\(org.text)")
+        #expect(org.text.contains(#"<th scope="row">Next change</th><td>none</td>"#))
         #expect(try browser.send("GET", "/orgs/nowhere").status == 404)
         // Its App Store subscription says how it ended and what Apple said of it (docs/appstore.md, "Lifecycle").
         let bought = Timestamp(microseconds: h.clock.now.microseconds - 7_200_000_000)!

@@ -37,10 +37,23 @@ extension Console {
                 """
         }.joined()
         let refunds = try refundRequestsSection(org: org.id, viewer)
+        let pending = view.pending.map { "<strong>\(HTML.escape($0.plan.rawValue))</strong> from \(HTML.escape($0.source?.rawValue ?? "the default")), on \(HTML.escape($0.from.iso8601))" } ?? "none"
+        // Why: every event of the organization and of its subscriptions, with who and why,
+        // as the timeline reads them (the same query), newest first.
+        let history = try queries.answer(TimelineQuery(.org(org.id), limit: 500), as: viewer.reader)?.events ?? []
+        let changes = history.reversed().map { event -> String in
+            let metadata = try? event.metadata()
+            return """
+                <tr><td><a href="/events/\(event.position)">\(event.position)</a></td><td>\(HTML.escape(event.occurredAt.iso8601))</td>
+                <td><code>\(HTML.escape(event.type))</code></td><td>\(HTML.escape(metadata?.actor.description ?? ""))</td>
+                <td>\(HTML.escape(metadata?.reason ?? "—"))</td></tr>
+                """
+        }.joined()
         return HTML.page(title: "Organization \(org.id)", body: """
             <table>
             <tr><th scope="row">Name</th><td>\(HTML.escape(org.name))</td></tr>
             <tr><th scope="row">Plan now</th><td><strong>\(HTML.escape(current.plan.rawValue))</strong>, from \(HTML.escape(current.source?.rawValue ?? "nothing: the default"))</td></tr>
+            <tr><th scope="row">Next change</th><td>\(pending)</td></tr>
             <tr><th scope="row">Education</th><td>\(HTML.escape(education))</td></tr>
             <tr><th scope="row">Administrators</th><td>\(HTML.escape(org.admins.isEmpty ? "none" : org.admins.joined(separator: ", ")))</td></tr>
             <tr><th scope="row">Events</th><td><a href="/timeline?subject=\(HTML.query("org:" + org.id))">the organization's timeline</a></td></tr>
@@ -54,6 +67,12 @@ extension Console {
                 <tbody>\(subscriptions)</tbody></table>
                 """)
             \(refunds)
+            <h2>Every change, newest first</h2>
+            \(changes.isEmpty ? "<p>None.</p>" : """
+                <table><caption>What changed the organization and its subscriptions: who, and why</caption><thead><tr>
+                <th scope="col">Event</th><th scope="col">When</th><th scope="col">What</th><th scope="col">Who</th><th scope="col">Reason</th></tr></thead>
+                <tbody>\(changes)</tbody></table>
+                """)
             """, signedIn: viewer.frame)
     }
 }

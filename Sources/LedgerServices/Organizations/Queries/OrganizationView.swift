@@ -21,6 +21,11 @@ public struct OrganizationView: Sendable {
     /// The plan in force at `at` and the source it comes from (nil: the default plan).
     public var current: (plan: Plan, source: PlanSource?) { snapshot.plans.current(at: at) }
 
+    /// The change of plan that will take effect next, from which source and when (a
+    /// downgrade at the month's end, a lapse at the subscription's expiry): what the API's
+    /// offer says is pending, judged by the same rule.
+    public var pending: (plan: Plan, source: PlanSource?, from: Timestamp)? { snapshot.plans.pendingChange(at: at) }
+
     /// O8/O9: who decided its education eligibility.
     public var education: EducationStatus { organization.education }
 }

@@ -33,8 +33,13 @@ struct OrgShowAction: AdminAction {
         receipt.fields["subscriptions"] = .array(snapshot.plans.subscriptions.map {
             Self.withRefundRequests(Self.fields($0, snapshot: snapshot, now: now), refunds, of: $0.originalTransactionID)
         })
+        let pending = view.pending
+        receipt.fields["pending"] = pending.map { p in
+            ["plan": .string(p.plan.rawValue), "source": p.source.map { .string($0.rawValue) } ?? .null, "from": .string(p.from.iso8601)]
+        } ?? .null
         receipt.lines = ["organization \(org.id): \(org.name) (created at position \(org.position))",
                          "plan now: \(current.plan.rawValue), from \(source)",
+                         "next change: " + (pending.map { "\($0.plan.rawValue) from \($0.source?.rawValue ?? "the default"), on \($0.from.iso8601)" } ?? "none"),
                          "education: \(OrgListAction.education(view.education))",
                          "admins: " + (org.admins.isEmpty ? "none" : org.admins.joined(separator: ", "))]
         for (name, timeline) in [("staff", snapshot.plans.staff), ("billing", snapshot.plans.billing)] {
@@ -48,6 +53,15 @@ struct OrgShowAction: AdminAction {
             let notes = ([s.status(at: now).rawValue] + s.notes).joined(separator: "; ")
             receipt.lines.append("App Store subscription \(s.originalTransactionID) (\(snapshot.environments[s.originalTransactionID] ?? "?")): \(latest); \(notes)")
             receipt.lines += Self.refundRequestLines(refunds, of: s.originalTransactionID)
+        }
+        // Why: the organization's and its subscriptions' events, with who and why (the
+        // console's and `ledger log --org`'s read), the latest twenty.
+        let history = try session.answer(TimelineQuery(.org(id), limit: 500))?.events ?? []
+        receipt.lines.append("changes (latest \(min(20, history.count)) of \(history.count); `ledger log --org \(id)` for all):")
+        for event in history.suffix(20).reversed() {
+            let metadata = try? event.metadata()
+            receipt.lines.append("  \(event.position)  \(event.occurredAt.iso8601)  \(event.type)  \(metadata?.actor.description ?? "")"
+                                 + (metadata?.reason.map { "  (\($0))" } ?? ""))
         }
         return receipt
     }
