@@ -516,7 +516,11 @@ struct ConsoleTests {
         #expect(usage.text.contains(#"data-field="sources.correction.posted" data-value="-40">-0.04 credits <small>(-40 mc)</small></td>"#))
         #expect(usage.text.contains(#"<th scope="row">Available</th>"#))
         #expect(try browser.send("GET", "/usage?account=payer%3Aghost").status == 404, "an unknown account, as on the API")
-        #expect(usage.text.contains(#"<svg role="img" aria-label="API requests per month""#))
+        #expect(usage.text.contains(#"<svg role="img" aria-label="API requests per month, in requests""#))
+        #expect(usage.text.contains("<figcaption>Charges per month</figcaption>") && usage.text.contains(">credits</text>"), "a visible title and the unit")
+        // Only the months the account existed in (it was created this month, at the test's clock).
+        let month = UTCMonth(containing: h.clock.now).description
+        #expect(usage.text.components(separatedBy: "<tr><td>").dropFirst().allSatisfy { $0.hasPrefix(month) }, "\(usage.text)")
         // An organization: its plan now, where it comes from, and its timelines.
         _ = try h.f.adminJSON(["org", "create", "--id", "school", "--name", "A School"])
         _ = try h.f.adminJSON(["org", "plan", "--org", "school", "--source", "staff", "--plan", "premium"])

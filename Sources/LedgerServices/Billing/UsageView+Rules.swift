@@ -86,3 +86,13 @@ extension UsageView {
         }
     }
 }
+
+extension UsageView {
+    /// An open month with nothing counted, stored or charged: a month the account had no
+    /// usage in.
+    public var isEmpty: Bool {
+        let f = figures
+        return status == .open && f.units.apiRequests == .zero && f.units.streamEvents == .zero && f.units.webhookDeliveries == .zero
+            && f.storage.peakBytes == .zero && f.amount == .zero
+    }
+}
