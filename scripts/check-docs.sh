@@ -32,11 +32,17 @@
 #   unset, so that commands find the dev cluster through `.ledger/demo.json` exactly as a
 #   newcomer's would: `ledger admin` acts as the login `ledger dev` made for the account
 #   running the check (LEDGER_OPERATOR unset too).
-# - The docs say 127.0.0.1:8080. When 8080 is free it is used; otherwise a free port is
-#   chosen, given to `ledger dev` as LEDGER_PORT, and `127.0.0.1:8080` is rewritten in the
-#   blocks. The same for the operations listener's 127.0.0.1:9464 (LEDGER_METRICS_ADDRESS:
-#   /metrics, and /readyz with positions). The console's 8081 too (LEDGER_CONSOLE_ADDRESS;
-#   no block names it). LEDGER_DEV_POSTGRES_PORT is always a free port (15000-29999).
+# - The docs run on any port: a block that talks to `ledger dev` reads the API's URL from
+#   `.ledger/demo.json` (`BASE=` from `base_url` on its first line; the operations
+#   listener's from `operations.url`), as a reader whose 8080 was taken must. To prove it,
+#   `ledger dev` never gets a default port here: the API (LEDGER_PORT), the operations
+#   listener (LEDGER_METRICS_ADDRESS: /metrics, and /readyz with positions), the console
+#   (LEDGER_CONSOLE_ADDRESS) and the cluster (LEDGER_DEV_POSTGRES_PORT) each get a free
+#   port of 15000-29999, never 8080, 9464 or 8081, and nothing in the blocks is rewritten.
+#   A block that names a default address (127.0.0.1:8080, :8081, :9464, or localhost's)
+#   fails before it runs, whatever listens there. The ports the walkthroughs take
+#   themselves (8095, webhooks.md's receiver; 8096, 9466 and 54339, scaling.md's second API
+#   and standby) and the README's alternates (8090, 8091, 9465) are outside that range.
 # - `make run` is what the harness stands in for: it starts `ledger dev` itself, waits for
 #   its banner ("ledger is running at …", printed after demo.json is written) and for
 #   /readyz to answer 200, as a newcomer does before typing the next command.
@@ -46,6 +52,9 @@
 #   the environment above and what the commands leave in the database and the work
 #   directory: every block must be runnable on its own, as a reader jumping to a section
 #   would run it, and a failure does not cascade into the blocks after it.
+# - A block leaves nothing behind: its TMPDIR is a folder of the check's own, which must be
+#   empty again when the block is done (what `mktemp` made, the block removes), and a
+#   block that names a fixed path in /tmp fails before it runs.
 # - `curl` on the blocks' PATH is a wrapper around the real one that adds --fail-with-body
 #   and --show-error (an HTTP status >= 400 fails the block, exit 22, and the answer's body
 #   is still shown) and notes each answer's status and URL on stderr.
@@ -182,12 +191,12 @@ exec "$real_curl" --fail-with-body --show-error \\
 EOF
 chmod 755 "$work/bin/curl"
 
-http_port=$("${blocks_py[@]}" free-port --prefer 8080 --avoid 18181 --avoid 54481)
-metrics_port=$("${blocks_py[@]}" free-port --prefer 9464 --avoid 18181 --avoid 54481 --avoid 9465 --avoid "$http_port")
-# The console (`ledger console`, a child of `ledger dev`): 8081 when free; no block names
-# its address, so nothing is rewritten.
-console_port=$("${blocks_py[@]}" free-port --prefer 8081 --avoid 18181 --avoid 54481 --avoid 9465 --avoid "$http_port" --avoid "$metrics_port")
-pg_port=$("${blocks_py[@]}" free-port --avoid 18181 --avoid 54481 --avoid 9465 --avoid "$http_port" --avoid "$metrics_port" --avoid "$console_port")
+# Never a default port (see above): free-port without --prefer picks one of 15000-29999.
+avoid=(--avoid 18181 --avoid 54481)
+http_port=$("${blocks_py[@]}" free-port "${avoid[@]}")
+metrics_port=$("${blocks_py[@]}" free-port "${avoid[@]}" --avoid "$http_port")
+console_port=$("${blocks_py[@]}" free-port "${avoid[@]}" --avoid "$http_port" --avoid "$metrics_port")
+pg_port=$("${blocks_py[@]}" free-port "${avoid[@]}" --avoid "$http_port" --avoid "$metrics_port" --avoid "$console_port")
 export PATH="$work/bin:$work/.build/release:$PATH"
 export LEDGER_SQL_DIR="$repo/sql"
 export LEDGER_PORT="$http_port"
@@ -195,14 +204,8 @@ export LEDGER_DEV_POSTGRES_PORT="$pg_port"
 export LEDGER_METRICS_ADDRESS="127.0.0.1:$metrics_port"
 export LEDGER_CONSOLE_ADDRESS="127.0.0.1:$console_port"
 
-"${blocks_py[@]}" extract --out "$work/blocks" --port "$http_port" --metrics-port "$metrics_port" "${files[@]}" >"$work/manifest" || exit 2
+"${blocks_py[@]}" extract --out "$work/blocks" "${files[@]}" >"$work/manifest" || exit 2
 log "$(wc -l <"$work/manifest") shell blocks in ${files[*]}"
-if [ "$http_port" != 8080 ]; then
-    log "127.0.0.1:8080 is taken: ledger dev serves on $http_port, and the blocks say so"
-fi
-if [ "$metrics_port" != 9464 ]; then
-    log "127.0.0.1:9464 is taken: the operations listener is on $metrics_port, and the blocks say so"
-fi
 
 # --- ledger dev (what `make run` runs) --------------------------------------------------
 
@@ -243,6 +246,7 @@ passed=0
 failed=0
 skipped=0
 failures=()
+default_address='(127\.0\.0\.1|localhost|\[::1\]):(8080|8081|9464)([^0-9]|$)'
 while IFS=$'\t' read -r name file line action reason; do
     where="$file:$line"
     if [ "$action" = skip ]; then
@@ -251,10 +255,27 @@ while IFS=$'\t' read -r name file line action reason; do
         continue
     fi
     out="$work/blocks/$name.out"
+    # A default address in a block would talk to whatever holds it, not to this ledger dev;
+    # a fixed file in /tmp would be another reader's, or left behind.
+    if hardcoded=$(grep -nE "$default_address" "$work/blocks/$name"); then
+        echo "FAIL $where: names a default address; read the URL from .ledger/demo.json (BASE=… base_url, operations.url):"
+        sed 's/^/    > /' <<<"$hardcoded"
+        failed=$((failed + 1))
+        failures+=("$where")
+        continue
+    fi
+    if fixed=$(grep -nE '(^|[^[:alnum:]_.])/tmp/' "$work/blocks/$name"); then
+        echo "FAIL $where: names a fixed path in /tmp; make it with mktemp (mktemp -d) and remove it in the block:"
+        sed 's/^/    > /' <<<"$fixed"
+        failed=$((failed + 1))
+        failures+=("$where")
+        continue
+    fi
     block_started=${EPOCHREALTIME/,/.}
     # In the background and waited for, so that a signal to this script is handled at once;
     # timeout(1) puts the block in a process group of its own, which cleanup can end.
-    # A block's `mktemp` lands in the check's own folder, removed with it.
+    # A block's `mktemp` lands in the check's own folder, which must be empty again when the
+    # block is done: what a block makes in TMPDIR it removes.
     mkdir -p "$work/tmp"
     (export TMPDIR="$work/tmp"; exec timeout -k 5 "$block_timeout" bash -euo pipefail "$work/blocks/$name") >"$out" 2>&1 </dev/null &
     block_pid=$!
@@ -262,7 +283,13 @@ while IFS=$'\t' read -r name file line action reason; do
     wait "$block_pid" || status=$?
     block_pid=""
     took=$(awk -v a="$block_started" -v b="${EPOCHREALTIME/,/.}" 'BEGIN { printf "%.1f", b - a }')
-    if [ "$status" -eq 0 ]; then
+    left=$(cd "$work/tmp" && ls -A)
+    if [ "$status" -eq 0 ] && [ -n "$left" ]; then
+        echo "FAIL $where (${took} s): left in TMPDIR (remove what mktemp made, in the block): $(echo $left)"
+        sed 's/^/    > /' "$work/blocks/$name"
+        failed=$((failed + 1))
+        failures+=("$where")
+    elif [ "$status" -eq 0 ]; then
         echo "PASS $where (${took} s)"
         passed=$((passed + 1))
         [ "$verbose" = 0 ] || sed 's/^/    | /' "$out"
@@ -277,6 +304,7 @@ while IFS=$'\t' read -r name file line action reason; do
         failed=$((failed + 1))
         failures+=("$where")
     fi
+    rm -rf "$work/tmp"
 done <"$work/manifest"
 
 # --- The dashboard against what this ledger dev exports ------------------------------------

@@ -5,12 +5,11 @@
         Prints every shell block of the files, in the order given, with its file, line
         and whether it runs or is skipped (and why): a reader's view of what the check does.
 
-    docs_blocks.py extract --out DIR [--port N] [--metrics-port M] FILE...
-        Writes each block to DIR/NNN.sh and prints one line per block on standard output,
-        tab-separated: NNN.sh, file, line of the opening fence, `run` or `skip`, the reason
-        of a skip. With --port N (not 8080), `127.0.0.1:8080` is rewritten to
-        `127.0.0.1:N` in the written blocks; with --metrics-port M (not 9464), the
-        operations listener's `127.0.0.1:9464` to `127.0.0.1:M`.
+    docs_blocks.py extract --out DIR FILE...
+        Writes each block to DIR/NNN.sh, exactly as the page has it (nothing rewritten: a
+        block reads the API's URL from .ledger/demo.json, whatever the port), and prints
+        one line per block on standard output, tab-separated: NNN.sh, file, line of the
+        opening fence, `run` or `skip`, the reason of a skip.
 
     docs_blocks.py free-port [--prefer N] [--avoid N]...
         Prints a TCP port free on 127.0.0.1: N when it is free, else one of 15000-29999
@@ -37,8 +36,6 @@ SHELL_LANGUAGES = {"sh", "bash", "shell"}
 FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})\s*([^`\s]*)[^`]*$")
 MARKER = re.compile(r"^\s*<!--\s*docs-check:\s*skip:\s*(\S.*?)\s*-->\s*$")
 ANY_MARKER = re.compile(r"<!--\s*docs-check\b")
-DOCS_PORT = "127.0.0.1:8080"
-DOCS_METRICS_PORT = "127.0.0.1:9464"
 
 
 class DocsError(Exception):
@@ -99,17 +96,13 @@ def command_list(files):
             sys.stdout.write(text)
 
 
-def command_extract(out, port, files, metrics_port=None):
+def command_extract(out, files):
     os.makedirs(out, exist_ok=True)
     index = 0
     for path in files:
         for number, text, reason in blocks(path):
             index += 1
             name = f"{index:03d}.sh"
-            if port and port != 8080:
-                text = text.replace(DOCS_PORT, f"127.0.0.1:{port}")
-            if metrics_port and metrics_port != 9464:
-                text = text.replace(DOCS_METRICS_PORT, f"127.0.0.1:{metrics_port}")
             with open(os.path.join(out, name), "w", encoding="utf-8") as handle:
                 handle.write(text)
             fields = [name, path, str(number), "skip" if reason else "run", reason or ""]
@@ -145,20 +138,16 @@ def main(argv):
         if command == "list":
             command_list(rest)
         elif command == "extract":
-            out, port, metrics_port, files = None, None, None, []
+            out, files = None, []
             while rest:
                 arg = rest.pop(0)
                 if arg == "--out":
                     out = rest.pop(0)
-                elif arg == "--port":
-                    port = int(rest.pop(0))
-                elif arg == "--metrics-port":
-                    metrics_port = int(rest.pop(0))
                 else:
                     files.append(arg)
             if not out:
                 raise DocsError("extract needs --out DIR")
-            command_extract(out, port, files, metrics_port)
+            command_extract(out, files)
         elif command == "free-port":
             prefer, avoid = None, set()
             while rest:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build and the tests need, when any is missing:
-#   postgresql        server programs for the throwaway test cluster (`ledger pg`)
+#   postgresql        server programs for the throwaway test cluster (`ledger pg`), and psql,
+#                     which the auditor's script of docs/audit.md reads the log with
 #   libpq-dev         libpq, under the Postgres module
 #   libssl-dev        OpenSSL, under the Crypto and AppStore modules
 #   libmicrohttpd-dev the HTTP server library

@@ -87,6 +87,19 @@ public struct JSONStreamWriter: ~Copyable {
         needsComma = true
     }
 
+    public mutating func null() {
+        beginValue()
+        out.append("null")
+        needsComma = true
+    }
+
+    /// The member `name` with a string value, or `null` when `value` is nil, as `encode`
+    /// (not `encodeIfPresent`) writes an optional: for a member that is always there.
+    public mutating func member(_ name: StaticString, orNull value: String?) {
+        key(name)
+        if let value { string(value) } else { null() }
+    }
+
     /// The member `name` with a string value, or nothing when `value` is nil, as a
     /// synthesized `encodeIfPresent` does.
     public mutating func member(_ name: StaticString, ifPresent value: String?) {

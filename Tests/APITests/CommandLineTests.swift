@@ -59,6 +59,22 @@ struct CommandLineTests {
         }
     }
 
+    @Test("`ledger --help` and docs/console.md say the same of LEDGER_CONSOLE_SECRET: it derives the forms' CSRF tokens and signs no cookie")
+    func consoleSecretHelpIsTheDocs() throws {
+        let process = try LedgerBinary.start(["--help"])
+        #expect(process.wait() == 0)
+        let help = LedgerEnvironment.Setting.consoleSecret.help
+        // What the code does (ConsoleSession.csrfToken, the sign-in form's token): the
+        // first two sentences of the help, word for word in the docs' row.
+        let sentences = help.components(separatedBy: ". ").prefix(2).map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+        #expect(sentences.count == 2 && sentences[0].contains("CSRF tokens") && sentences[1].contains("signs no cookie"), "\(help)")
+        let squeeze = { (s: String) in s.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        #expect(squeeze(process.output).contains(squeeze(sentences[0])), "ledger --help prints it")
+        let doc = try String(contentsOfFile: TestDatabase.repositoryRoot + "/docs/console.md", encoding: .utf8)
+        let row = try #require(doc.split(separator: "\n").first { $0.hasPrefix("| `LEDGER_CONSOLE_SECRET` |") })
+        for sentence in sentences { #expect(row.contains(sentence), "docs/console.md: \(row)") }
+    }
+
     @Test("a command without DATABASE_URL says what to do, with status 1")
     func missingDatabaseURL() throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-no-dev-\(UUID().uuidString)").path

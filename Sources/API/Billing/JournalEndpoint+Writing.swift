@@ -3,9 +3,10 @@ import LedgerServices
 
 // A page is written member by member from the statement's rows rather than through
 // `Codable`, whose walk over 50 entries of 13 fields cost three times the statement that
-// read them. Members go in sorted order and absent optionals are left out, so the bytes
-// are those the encoder writes for the same page: `JournalWritingTests` compares the two
-// on generated pages.
+// read them. Members go in sorted order and absent optionals are left out (but for
+// `next_cursor`, always there: null only when the account has no entry at all, as the
+// OpenAPI document declares it), so the bytes are those the encoder writes for the same
+// page: `JournalWritingTests` compares the two on generated pages.
 
 extension JournalEndpoint.Response: JSONStreamWritable {
     func write(to w: inout JSONStreamWriter) {
@@ -20,7 +21,7 @@ extension JournalEndpoint.Response: JSONStreamWritable {
                 for i in 0..<page.count { Self.writeEntry(i, of: page, to: &w) }
             }
             w.member("has_more", page.hasMore)
-            w.member("next_cursor", ifPresent: nextCursor)
+            w.member("next_cursor", orNull: nextCursor)
             w.member("position", page.position)
         }
     }

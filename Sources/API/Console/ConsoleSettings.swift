@@ -2,9 +2,12 @@ import Crypto
 import LedgerDomain
 import LedgerServices
 
-/// How the console runs: the key its cookies are signed with, and the login limits.
+/// How the console runs: the key its forms' CSRF tokens derive from, and the login limits.
 public struct ConsoleSettings: Sendable {
-    /// At least 32 bytes (LEDGER_CONSOLE_SECRET; `ledger dev` keeps one).
+    /// The key of the forms' CSRF tokens (HMAC-SHA256 of the sign-in nonce, or of the
+    /// session's cookie token): at least 32 bytes (LEDGER_CONSOLE_SECRET; `ledger dev`
+    /// keeps one). No cookie is signed with it: a session cookie is a random token, its
+    /// session a row (`ConsoleSession`).
     public var secret: [UInt8]
     public var lockout: ConsoleLockout
     /// The console's clock (tests set it).

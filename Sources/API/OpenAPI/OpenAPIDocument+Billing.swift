@@ -77,9 +77,11 @@ extension OpenAPIDocument {
             "JournalPage": object([
                 "account": ["$ref": "#/components/schemas/AccountRef"],
                 "entries": ["type": "array", "items": ["$ref": "#/components/schemas/JournalEntry"]],
-                "has_more": ["type": "boolean"], "next_cursor": ["type": ["string", "null"]],
+                "has_more": ["type": "boolean"],
+                "next_cursor": ["type": ["string", "null"],
+                                "description": "J1: the cursor after this page's last entry, even on the last page (on an empty page, the cursor sent), to come back later for what was posted since; null only when the account has no entry at all."],
                 "position": ["type": "integer"],
-            ], required: ["account", "entries", "has_more", "position"]),
+            ], required: ["account", "entries", "has_more", "next_cursor", "position"]),
             "UsageProjectLine": object([
                 "project_id": ["type": "string"], "units": units, "storage": storage,
                 "bytes_served": ["type": "integer"], "bytes_received": ["type": "integer"], "amount": amount,

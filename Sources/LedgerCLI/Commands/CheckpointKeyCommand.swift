@@ -14,7 +14,9 @@ public enum CheckpointKeyCommand: LedgerCommand {
                  exists) and prints its public key (PEM) and key id. Point
                  LEDGER_CHECKPOINT_KEY_FILE at FILE for the projector; give the public key
                  to auditors, who check checkpoints with it (docs/audit.md).
-        public   prints the public key and key id of FILE (default LEDGER_CHECKPOINT_KEY_FILE).
+        public   prints the public key and key id of FILE (default LEDGER_CHECKPOINT_KEY_FILE;
+                 else, outside production, the key `ledger dev` keeps in
+                 LEDGER_DATA_DIR/checkpoint-key.pem, as the projector finds it).
 
         Exit 0 done, 1 refused, 2 usage error.
         """
@@ -43,8 +45,19 @@ public enum CheckpointKeyCommand: LedgerCommand {
             print(describe(key))
             return 0
         case "public":
-            let path = args.value("key") ?? environment.string(.checkpointKeyFile)
-            guard let path else { throw UsageError("public needs --key FILE, or LEDGER_CHECKPOINT_KEY_FILE") }
+            var path = args.value("key")
+            if path == nil, let found = environment.checkpointKeyPath() {
+                path = found.path
+                if found.dev {
+                    FileHandle.standardError.write(Data("ledger checkpoint-key: LEDGER_CHECKPOINT_KEY_FILE is unset; using the key `ledger dev` keeps, \(found.path)\n".utf8))
+                }
+            }
+            guard let path else {
+                let directory = environment.string(.dataDirectory) ?? ""
+                throw UsageError("public needs --key FILE or LEDGER_CHECKPOINT_KEY_FILE ("
+                                 + (environment.isProduction ? "`ledger dev`'s key is not looked for under the production profile)"
+                                                             : "and there is no `ledger dev` key at \(directory)/\(LedgerEnvironment.devCheckpointKeyFile))"))
+            }
             guard let text = try? String(contentsOfFile: path, encoding: .utf8), let key = Ed25519SigningKey(pem: text) else {
                 FileHandle.standardError.write(Data("ledger checkpoint-key: \(path) holds no Ed25519 private key\n".utf8))
                 return 1

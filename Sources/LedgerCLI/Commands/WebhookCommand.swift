@@ -12,7 +12,8 @@ public enum WebhookCommand: LedgerCommand {
     public static let usage = """
         usage: ledger webhook listen --secret SECRET [--port P] [--host H] [--tolerance SECONDS] [--answer STATUS]
 
-        Serves http://H:P/ (default 127.0.0.1:8090; any path) and, for each POST, checks its
+        Serves http://H:P/ (default 127.0.0.1:8095, clear of the API's 8080 and of the 8090
+        docs give a second one; any path) and, for each POST, checks its
         Ledger-Signature header (HMAC-SHA256 of "t.body" with SECRET, t within --tolerance
         seconds of this clock, default 300) and prints one line per message: verified or
         refused, with the reason, then the body. A verified message is answered --answer
@@ -28,7 +29,7 @@ public enum WebhookCommand: LedgerCommand {
               !secret.isEmpty else {
             throw UsageError("--secret is required: the subscription's secret, as `ledger admin webhook add` printed it")
         }
-        guard let port = Int(args.value("port") ?? "8090"), (0...65_535).contains(port) else { throw UsageError("--port takes 0 to 65535") }
+        guard let port = Int(args.value("port") ?? "8095"), (0...65_535).contains(port) else { throw UsageError("--port takes 0 to 65535") }
         guard let tolerance = Double(args.value("tolerance") ?? String(WebhookSignature.defaultTolerance)), tolerance > 0 else {
             throw UsageError("--tolerance takes a positive number of seconds")
         }

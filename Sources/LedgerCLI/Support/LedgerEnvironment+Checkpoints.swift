@@ -7,12 +7,7 @@ extension LedgerEnvironment {
     /// The checkpoint key: LEDGER_CHECKPOINT_KEY_FILE, else (outside production) the one
     /// `ledger dev` keeps in LEDGER_DATA_DIR; nil when there is none.
     public func checkpointKey() throws -> Ed25519SigningKey? {
-        var path = string(.checkpointKeyFile)
-        if path == nil, !isProduction, let directory = string(.dataDirectory),
-           FileManager.default.fileExists(atPath: directory + "/" + Self.devCheckpointKeyFile) {
-            path = directory + "/" + Self.devCheckpointKeyFile
-        }
-        guard let path else { return nil }
+        guard let path = checkpointKeyPath()?.path else { return nil }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ConfigurationError(setting: .checkpointKeyFile, problem: "names \(path), which cannot be read")
         }
@@ -24,6 +19,16 @@ extension LedgerEnvironment {
 
     /// The file `ledger dev` keeps its checkpoint key in, under LEDGER_DATA_DIR.
     public static let devCheckpointKeyFile = "checkpoint-key.pem"
+
+    /// Where the checkpoint key is: LEDGER_CHECKPOINT_KEY_FILE, else (outside production)
+    /// `ledger dev`'s in LEDGER_DATA_DIR when it exists (`dev` true); nil when neither.
+    /// The projector and `ledger checkpoint-key public` look in the same places.
+    public func checkpointKeyPath() -> (path: String, dev: Bool)? {
+        if let path = string(.checkpointKeyFile) { return (path, false) }
+        guard !isProduction, let directory = string(.dataDirectory) else { return nil }
+        let path = directory + "/" + Self.devCheckpointKeyFile
+        return FileManager.default.fileExists(atPath: path) ? (path, true) : nil
+    }
 
     /// How the projector signs checkpoints, when it has a key.
     public func checkpointConfiguration(now: @escaping LedgerClock) throws -> Checkpointer.Configuration? {

@@ -158,8 +158,8 @@ extension LedgerEnvironment {
         return (String(text[..<colon]), port)
     }
 
-    /// The console's cookie key: LEDGER_CONSOLE_SECRET, else (outside production) a
-    /// random one per process.
+    /// The key the console derives its forms' CSRF tokens from: LEDGER_CONSOLE_SECRET,
+    /// else (outside production) a random one per process.
     public func consoleSecret(logger: Logger) throws -> [UInt8] {
         if let secret = string(.consoleSecret) {
             guard secret.utf8.count >= 32 else { throw ConfigurationError(setting: .consoleSecret, problem: "must be at least 32 characters") }
@@ -168,7 +168,7 @@ extension LedgerEnvironment {
         if isProduction {
             throw ConfigurationError(setting: .consoleSecret, problem: "is required in production when the console runs (LEDGER_CONSOLE_ADDRESS)")
         }
-        logger.warning("LEDGER_CONSOLE_SECRET is not set: console sessions will not survive a restart")
+        logger.warning("LEDGER_CONSOLE_SECRET is not set: forms open in the console when it restarts must be reloaded (sessions survive: they are rows)")
         return SecureRandom.bytes(32)
     }
 }

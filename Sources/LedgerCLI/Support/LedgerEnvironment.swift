@@ -73,7 +73,7 @@ extension LedgerEnvironment.Setting {
     public static let consoleAddress = Self(name: "LEDGER_CONSOLE_ADDRESS", defaultValue: nil,
         help: "HOST:PORT of `ledger console`'s listener (never the API's port). Default 127.0.0.1:8081; `ledger dev` takes `off` to run no console.")
     public static let consoleSecret = Self(name: "LEDGER_CONSOLE_SECRET", defaultValue: nil,
-        help: "Key (at least 32 characters) the console signs its session cookies with; required in production when the console runs. Elsewhere a random one per process; `ledger dev` keeps one in LEDGER_DATA_DIR.")
+        help: "Key (at least 32 characters) the console derives its forms' CSRF tokens from (the sign-in form's and each session's). It signs no cookie: a session cookie is a random token whose session is a row, so a new key only makes open forms reload. Required in production when the console runs. Elsewhere a random one per process; `ledger dev` keeps one in LEDGER_DATA_DIR.")
     public static let consoleURL = Self(name: "LEDGER_CONSOLE_URL", defaultValue: nil,
         help: "The URL operators open the console at, when it is not http://LEDGER_CONSOLE_ADDRESS (a proxy in front, a name): the console answers only requests whose Host is its own address or this URL's host (DNS rebinding), and over https its cookies take the __Host- prefix.")
     public static let consoleIdleMinutes = Self(name: "LEDGER_CONSOLE_IDLE_MINUTES", defaultValue: "30",

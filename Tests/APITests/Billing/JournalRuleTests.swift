@@ -54,6 +54,24 @@ struct JournalRuleTests {
         #expect(ids(all) == seen)
     }
 
+    @Test("J1: next_cursor is always in the page: null only for an account with no entry, a cursor on the last page (docs/billing.md)")
+    func j1NextCursorAlwaysPresent() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        try f.project("solo")
+        let key = try f.key(for: KeyPrincipal(kind: .project, id: "solo"))
+        let (status, none, _) = try f.get("/v1/projects/solo/journal", key: key)
+        #expect(status == 200)
+        #expect(none.objectValue?.keys.contains("next_cursor") == true, "present, not left out: \(none)")
+        #expect(none["next_cursor"] == .null && ids(none).isEmpty && none["has_more"] == false)
+        _ = try f.credit(.project("solo"), .grant, 1)
+        let last = try f.get("/v1/projects/solo/journal", key: key).body
+        #expect(last["has_more"] == false && ids(last).count == 1)
+        let cursor = try #require(last["next_cursor"]?.stringValue, "the last page still hands out a cursor: \(last)")
+        let after = try f.get("/v1/projects/solo/journal?cursor=\(cursor)", key: key).body
+        #expect(after["next_cursor"] == .string(cursor), "an empty page after it hands back the cursor sent")
+    }
+
     @Test("J1: a malformed, altered or foreign cursor and a bad limit are 400 problems")
     func j1BadCursor() throws {
         let f = try BillingFixture()

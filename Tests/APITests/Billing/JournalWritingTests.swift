@@ -26,13 +26,13 @@ struct JournalWritingTests {
         }
     }
 
-    @Test("J1: an empty page keeps its account and position")
+    @Test("J1: an empty page keeps its account and position, and says next_cursor null")
     func emptyPage() throws {
         let empty = Reference(account: AccountRef(kind: "project", id: "p"), entries: [], hasMore: false, nextCursor: nil, position: 7)
         let page = try #require(try JournalPage(rows: Self.rows(empty, limit: 50), limit: 50))
         #expect(page.count == 0)
         #expect(String(decoding: JournalEndpoint.Response(account: empty.account, page: page, nextCursor: nil).streamedJSON(), as: UTF8.self)
-                == #"{"account":{"id":"p","kind":"project"},"entries":[],"has_more":false,"position":7}"#)
+                == #"{"account":{"id":"p","kind":"project"},"entries":[],"has_more":false,"next_cursor":null,"position":7}"#)
     }
 
     @Test("J4: rows that say the account does not exist are no page; rows with a NULL required member are an error")
@@ -61,6 +61,16 @@ struct JournalWritingTests {
         enum CodingKeys: String, CodingKey {
             case account, entries, position
             case hasMore = "has_more", nextCursor = "next_cursor"
+        }
+
+        /// `next_cursor` always there, null when nil (the OpenAPI document requires it).
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(account, forKey: .account)
+            try c.encode(entries, forKey: .entries)
+            try c.encode(hasMore, forKey: .hasMore)
+            try c.encode(nextCursor, forKey: .nextCursor)
+            try c.encode(position, forKey: .position)
         }
     }
 
