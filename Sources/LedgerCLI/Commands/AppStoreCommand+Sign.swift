@@ -36,7 +36,7 @@ extension AppStoreCommand {
             "bundle-id", "type", "subtype", "authority",
         ], boolean: ["body"])
         guard args.positionals.isEmpty else { throw UsageError("unexpected \(args.positionals[0])") }
-        let directory = try args.value("authority") ?? (environment.require(.dataDirectory) + "/appstore-test-ca")
+        let directory = try args.value("authority") ?? (environment.devDataDirectory() + "/appstore-test-ca")
         let authority = try AppStoreTestAuthority.loadOrCreate(in: directory)
         let signer = AppStoreTestSigner(authority: authority,
                                         bundleID: try args.value("bundle-id") ?? environment.require(.appStoreBundleID))

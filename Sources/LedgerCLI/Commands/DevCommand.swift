@@ -5,6 +5,8 @@ import Foundation
 import Glibc
 import HTTP
 import LedgerJSON
+import LedgerServices
+import Observability
 import Outbound
 import Postgres
 
@@ -16,17 +18,23 @@ public enum DevCommand: LedgerCommand {
         usage: ledger dev
 
         With DATABASE_URL unset, creates (once) and starts a PostgreSQL cluster under
-        LEDGER_DATA_DIR (default .ledger/) on 127.0.0.1:LEDGER_DEV_POSTGRES_PORT, creates the
+        LEDGER_DATA_DIR (default .ledger/ at the clone's root) on 127.0.0.1:LEDGER_DEV_POSTGRES_PORT
+        (unset and 54329 taken: a free port above it, remembered in
+        LEDGER_DATA_DIR/postgres-port for the next start), creates the
         `ledger` database, a `ledger` login in ledger_service (the API) and a `projector`
         login in ledger_projector (the projector), and migrates. With
         DATABASE_URL set, migrates that database instead. Then seeds the demo data (once),
-        starts `ledger serve` and `ledger project` as processes, waits until the API
-        answers, prints its URL and writes LEDGER_DATA_DIR/demo.json (mode 0600) with the
+        starts `ledger serve` and `ledger project` as processes, waits until the API's
+        /readyz answers 200 (or says why it does not, after two minutes), prints its URL
+        and writes LEDGER_DATA_DIR/demo.json (mode 0600) with the
         base URL and every demo key and id. The demo keys are random, made once per data
         directory and kept in LEDGER_DATA_DIR/demo-keys.json (mode 0600); delete that file
         to have new ones issued (the old ones are revoked). Ctrl-C stops the API, the
         projector and the cluster (a cluster that was running already is left running). One `ledger dev` runs
-        per LEDGER_DATA_DIR: a second exits 1, naming the first, and changes nothing.
+        per LEDGER_DATA_DIR: a second exits 1, naming the first, and changes nothing. A
+        second one in another LEDGER_DATA_DIR runs beside the first when its listeners
+        (LEDGER_PORT, LEDGER_CONSOLE_ADDRESS, LEDGER_METRICS_ADDRESS) are free: a taken one
+        is refused at once, naming each setting to change and free ports.
         Runs under the development profile; its cluster wants a password on TCP, and the
         API and the projector log in as two roles, each given only its own secrets: the
         projector's login, the checkpoint key and the webhook key are the projector's
@@ -46,7 +54,10 @@ public enum DevCommand: LedgerCommand {
         environment.values[LedgerEnvironment.Setting.environment.name] = DeploymentProfile.development.rawValue
         // One instance per data directory, before anything is checked or started: a second
         // one changes nothing, and never stops the first one's database.
-        let dataDirectory = URL(fileURLWithPath: try environment.require(.dataDirectory)).standardizedFileURL.path
+        // LEDGER_DATA_DIR, else `.ledger` at the clone's root, from whichever folder of the
+        // clone it runs; its children and the commands find the same one.
+        let dataDirectory = environment.devCommandDataDirectory()
+        environment.values[LedgerEnvironment.Setting.dataDirectory.name] = dataDirectory
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         let instance = try DevInstanceLock(directory: dataDirectory)
         SignalWatcher.shared.install()
@@ -70,13 +81,22 @@ public enum DevCommand: LedgerCommand {
         try environment.announceProfile(logger)
         let port = try environment.int(.port)
         let host = try environment.require(.host)
+        let console = try environment.consoleAddress()
+        let operations = try environment.metricsAddress()
         // Before anything starts: a health check could otherwise be answered by whatever
         // already listens there, and a demo.json be written for a server that never ran.
-        do {
-            try HTTPServer.checkAvailable(host: host, port: port)
-        } catch {
-            throw DevStartError(message: "cannot serve on \(host):\(port): \(error.message). Another server is using it: stop it, or choose another port with LEDGER_PORT=8090 (and LEDGER_DEV_POSTGRES_PORT if the database's port is taken too)")
+        // Every taken address in one refusal (a second `ledger dev` of another data
+        // directory takes all three), with the settings to change (DevPorts).
+        var listeners = [DevPorts.Listener(what: "the API", host: host, port: port, setting: .port, canBeOff: false, step: 10)]
+        if let console {
+            listeners.append(DevPorts.Listener(what: "the console", host: console.host, port: console.port, setting: .consoleAddress,
+                                               canBeOff: true, step: 10))
         }
+        if let operations {
+            listeners.append(DevPorts.Listener(what: "the operations listener (metrics)", host: operations.host, port: operations.port,
+                                               setting: .metricsAddress, canBeOff: true, step: 1))
+        }
+        try DevPorts.checkListeners(listeners)
 
         let adminURL: String
         let serviceURL: String
@@ -91,12 +111,7 @@ public enum DevCommand: LedgerCommand {
             operatorURL = configured
             projectorURL = environment.string(.projectorDatabaseURL) ?? configured
         } else {
-            let pg = EmbeddedPostgres(directory: dataDirectory + "/postgres", port: try environment.int(.devPostgresPort))
-            let wasRunning = pg.isRunning
-            logger.info(wasRunning ? "the embedded PostgreSQL is running already: it is used, and left running at the end"
-                                   : "starting the embedded PostgreSQL", ["directory": .string(pg.clusterDirectory)])
-            _ = try pg.start()
-            if !wasRunning { started = pg }
+            let pg = try startPostgres(environment: environment, dataDirectory: dataDirectory, logger: logger, started: &started)
             adminURL = try pg.createDatabase(name: "ledger")
             let made = DevLogins(superuserPassword: pg.superuserPassword ?? "", user: ProcessInfo.processInfo.userName)
             serviceURL = made.url(.service, on: adminURL)
@@ -115,23 +130,7 @@ public enum DevCommand: LedgerCommand {
         let sessionSecret = try environment.string(.sessionSecret) ?? persistedSecret(dataDirectory + "/session-secret")
         let webhookKey = try environment.string(.webhookKey) ?? persistedSecret(dataDirectory + "/webhook-key")
         let consoleSecret = try environment.string(.consoleSecret) ?? persistedSecret(dataDirectory + "/console-secret")
-        let console = try environment.consoleAddress()
-        if let console {
-            do {
-                try HTTPServer.checkAvailable(host: console.host, port: console.port)
-            } catch {
-                throw DevStartError(message: "cannot run the console on \(console.host):\(console.port): \(error.message). Choose another address with LEDGER_CONSOLE_ADDRESS=127.0.0.1:8091, or LEDGER_CONSOLE_ADDRESS=off")
-            }
-        }
         let consoleURL = console.map { "http://\($0.host):\($0.port)" }
-        let operations = try environment.metricsAddress()
-        if let operations {
-            do {
-                try HTTPServer.checkAvailable(host: operations.host, port: operations.port)
-            } catch {
-                throw DevStartError(message: "cannot run the operations listener (metrics) on \(operations.host):\(operations.port): \(error.message). Choose another address with LEDGER_METRICS_ADDRESS=127.0.0.1:9465, or LEDGER_METRICS_ADDRESS=off")
-            }
-        }
         let operationsURL = operations.map { "http://\($0.host):\($0.port)" }
 
         let store = EventStore(conninfo: adminURL)
@@ -251,6 +250,21 @@ public enum DevCommand: LedgerCommand {
             }
             demoStore.close()
         }
+        // "Running" means ready: the projector has created and caught up every projection,
+        // so that the first request a developer sends is answered from them.
+        // (LEDGER_TEST_DEV_READY_SECONDS shortens the wait for the tests; it is no setting.)
+        let readinessWait = environment.values["LEDGER_TEST_DEV_READY_SECONDS"].flatMap(Double.init) ?? Self.readinessWait
+        let readiness = waitForReady(baseURL: baseURL, within: readinessWait, children: children, logger: logger)
+        if readiness.stopped {
+            let dead = children.firstExited()
+            if let dead {
+                reportExit(dead)
+                logger.error("the \(dead.name) stopped before the service was ready; stopping")
+            }
+            children.stopAll()
+            try? started?.stop()
+            return dead == nil ? 0 : 1  // Ctrl-C while waiting: done
+        }
         document["stripe"] = stripeStandIn?.demo ?? "off (LEDGER_STRIPE_WEBHOOK_SECRETS or LEDGER_STRIPE_API_KEYS is set)"
         document["promotional_offers"] = ["keys_file": .string(offerKeys), "product_id": .string(DemoData.monthly),
                                           "signature": .string(baseURL + "/v1/appstore/offers/signature")]
@@ -273,9 +287,13 @@ public enum DevCommand: LedgerCommand {
         // Passwords, keys and the database's URLs: the owner's alone (0600), from its first byte.
         try PrivateFile.write(JSONValue.object(document).prettyText(), to: demoPath)
         instance.record(url: baseURL)
+        let headline = readiness.reason.map {
+            "ledger started at \(baseURL), but is NOT READY: /readyz still answers 503 after \(Int(readinessWait)) s: \($0)\n" +
+            "  (the projector's log says why: tail \(logs)/projector.log; it keeps trying)"
+        } ?? "ledger is running at \(baseURL)"
         print("""
 
-            ledger is running at \(baseURL)
+            \(headline)
               health:   curl \(baseURL)/healthz
               ready:    curl \(baseURL)/readyz
               openapi:  curl \(baseURL)/openapi.json
@@ -327,6 +345,72 @@ public enum DevCommand: LedgerCommand {
         let secret = Hex.encode(SecureRandom.bytes(32))
         try PrivateFile.write(secret, to: path)
         return secret
+    }
+
+    /// Starts (or reuses) the data directory's cluster on its port (`DevPorts.postgresPort`),
+    /// remembers the port, and returns it. A port `ledger dev` chose that another program
+    /// takes in the meantime is chosen again (twice at most); a start that fails on a port
+    /// the developer set names LEDGER_DEV_POSTGRES_PORT.
+    private static func startPostgres(environment: LedgerEnvironment, dataDirectory: String, logger: Logger,
+                                      started: inout EmbeddedPostgres?) throws -> EmbeddedPostgres {
+        let directory = dataDirectory + "/postgres"
+        let explicit = !(environment.values[LedgerEnvironment.Setting.devPostgresPort.name] ?? "").isEmpty
+        var attempt = 0
+        while true {
+            attempt += 1
+            let probe = EmbeddedPostgres(directory: directory, port: DevPorts.defaultPostgresPort)
+            let running = probe.runningPort
+            let (port, note) = try DevPorts.postgresPort(environment: environment, dataDirectory: dataDirectory, runningPort: running)
+            if let note { logger.warning(note, ["port": .int(port)]) }
+            let pg = EmbeddedPostgres(directory: directory, port: port)
+            logger.info(running != nil ? "the embedded PostgreSQL is running already: it is used, and left running at the end"
+                                       : "starting the embedded PostgreSQL", ["directory": .string(pg.clusterDirectory), "port": .int(port)])
+            do {
+                _ = try pg.start()
+            } catch let error as EmbeddedPostgresError where error.code == .startFailed && running == nil {
+                if !explicit && attempt < 3 && !DevPorts.isFree(host: "127.0.0.1", port: port) {
+                    logger.warning("port \(port) was taken while the dev PostgreSQL started: choosing another", [:])
+                    continue
+                }
+                let setting = LedgerEnvironment.Setting.devPostgresPort.name
+                throw DevStartError(message: error.message + "\n" + (explicit
+                    ? "The port is \(setting)=\(port): if another server took it, choose another with \(setting), or unset it and `ledger dev` picks a free one."
+                    : "The port (\(port)) was chosen by `ledger dev` (\(setting) is unset); set \(setting) to choose one."))
+            }
+            if running == nil { started = pg }
+            DevPorts.rememberPostgresPort(port, dataDirectory: dataDirectory)
+            return pg
+        }
+    }
+
+    /// How long `ledger dev` waits for /readyz to answer 200 before it says why not.
+    static let readinessWait: Double = 120
+
+    /// Waits (at most `readinessWait` seconds, by default `Self.readinessWait`) until the API's /readyz answers 200: `reason`
+    /// nil then; else the reason its last answer gave. `stopped` when a child exited or
+    /// Ctrl-C was pressed meanwhile.
+    private static func waitForReady(baseURL: String, within readinessWait: Double, children: ChildProcesses,
+                                     logger: Logger) -> (reason: String?, stopped: Bool) {
+        let client = OutboundClient(policy: .development)
+        defer { client.close() }
+        let start = Date()
+        var reason = Readiness.Reason.notCheckedYet
+        var said = false
+        while Date().timeIntervalSince(start) < readinessWait {
+            if SignalWatcher.shared.shouldStop || children.firstExited() != nil { return (reason, true) }
+            var request = OutboundRequest(method: "GET", url: baseURL + "/readyz", timeout: 5)
+            request.keepsAnswer = true
+            if let response = try? client.send(request) {
+                if response.status == 200 { return (nil, false) }
+                if let body = response.body, let text = (try? JSONValue.parse(body))?["reason"]?.stringValue { reason = text }
+            }
+            if !said && Date().timeIntervalSince(start) > 10 {
+                logger.info("waiting for /readyz to answer 200", ["reason": .string(reason)])
+                said = true
+            }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        return (reason, false)
     }
 
     /// Whether `path` on `host:port` answered 200 within a minute, while every child runs.

@@ -53,8 +53,22 @@ public enum ProjectCommand: LedgerCommand {
                                  pollInterval: try environment.double(.pollInterval), crashAfterApplying: crash,
                                  archiveDirectory: environment.string(.archiveDirectory)),
             log: logger.projectorLog)
+        // The checkpointer signs the log's checkpoints while this process is the active
+        // projector (docs/audit.md).
+        let checkpoints = try environment.checkpointConfiguration(now: SystemClock.now).map { configuration in
+            let connections = PostgresPool(conninfo: url, maximumConnections: 2)
+            let store = EventStore(conninfo: url, connections: connections)
+            let checkpointer = Checkpointer(configuration: configuration, store: store, connections: connections,
+                                            isActive: { projector.status.withLock { $0.active } }, log: logger.projectorLog)
+            return (checkpointer: checkpointer, store: store)
+        }
+        if checkpoints == nil { logger.info("no LEDGER_CHECKPOINT_KEY_FILE: the log's checkpoints are not signed", [:]) }
+        // The notification history sync recovers what Apple sent and the ledger does not
+        // hold, while this process is the active projector (docs/appstore.md, "Recovery").
+        let appStoreSync = try appStoreSyncJob(environment: environment, url: url, logger: logger) { projector.status.withLock { $0.active } }
+        let stripeSync = try stripeSyncJob(environment: environment, url: url, logger: logger) { projector.status.withLock { $0.active } }
         // The webhook sender runs beside the projector and sends only while this process
-        // is the active projector (docs/architecture.md).
+        // is the active projector (docs/architecture.md). Made last: its thread starts with it.
         let webhooks = try environment.webhookSecrets().map { secrets -> (dispatcher: WebhookSender, store: EventStore) in
             let connections = PostgresPool(conninfo: url, maximumConnections: 2)
             let store = EventStore(conninfo: url, connections: connections)
@@ -70,21 +84,12 @@ public enum ProjectCommand: LedgerCommand {
             return (dispatcher, store)
         }
         if webhooks == nil { logger.info("no LEDGER_WEBHOOK_KEY: webhook messages are not sent", [:]) }
-        // The checkpointer signs the log's checkpoints while this process is the active
-        // projector (docs/audit.md).
-        let checkpoints = try environment.checkpointConfiguration(now: SystemClock.now).map { configuration in
-            let connections = PostgresPool(conninfo: url, maximumConnections: 2)
-            let store = EventStore(conninfo: url, connections: connections)
-            let checkpointer = Checkpointer(configuration: configuration, store: store, connections: connections,
-                                            isActive: { projector.status.withLock { $0.active } }, log: logger.projectorLog)
-            checkpointer.start()
-            return (checkpointer: checkpointer, store: store)
-        }
-        if checkpoints == nil { logger.info("no LEDGER_CHECKPOINT_KEY_FILE: the log's checkpoints are not signed", [:]) }
-        // The notification history sync recovers what Apple sent and the ledger does not
-        // hold, while this process is the active projector (docs/appstore.md, "Recovery").
-        let appStoreSync = try appStoreSyncJob(environment: environment, url: url, logger: logger) { projector.status.withLock { $0.active } }
-        let stripeSync = try stripeSyncJob(environment: environment, url: url, logger: logger) { projector.status.withLock { $0.active } }
+        // Started once every setting is read: a refusal above exits with no thread in the
+        // middle of a database login (whose TLS the exit would tear down under it).
+        checkpoints?.checkpointer.start()
+        appStoreSync?.job.start()
+        appStoreSync?.consumption?.start()
+        stripeSync?.job.start()
         projector.run { SignalWatcher.shared.shouldStop }
         stripeSync?.job.stop()
         stripeSync?.store.close()
@@ -101,7 +106,7 @@ public enum ProjectCommand: LedgerCommand {
 }
 
 extension ProjectCommand {
-    /// The Stripe events sync of each app of LEDGER_STRIPE_API_KEYS, started; nil without keys.
+    /// The Stripe events sync of each app of LEDGER_STRIPE_API_KEYS, not started yet; nil without keys.
     static func stripeSyncJob(environment: LedgerEnvironment, url: String, logger: Logger, isActive: @escaping @Sendable () -> Bool) throws
         -> (job: StripeSyncJob, store: EventStore)? {
         let connections = PostgresPool(conninfo: url, maximumConnections: 2)
@@ -113,14 +118,13 @@ extension ProjectCommand {
             return nil
         }
         let job = StripeSyncJob(syncs: syncs, isActive: isActive, log: logger.projectorLog)
-        job.start()
         logger.info("stripe events sync", ["apps": .string(syncs.map(\.appID).joined(separator: ", ")),
                                            "every_seconds": .string(String(Int(syncs[0].settings.every)))])
         return (job, store)
     }
 
     /// The notification history sync of each app of LEDGER_APPSTORE_API_KEYS, and the
-    /// answerer of refund requests over the same clients, started; nil without keys.
+    /// answerer of refund requests over the same clients, not started yet; nil without keys.
     static func appStoreSyncJob(environment: LedgerEnvironment, url: String, logger: Logger, isActive: @escaping @Sendable () -> Bool) throws
         -> (job: AppStoreSyncJob, consumption: AppStoreConsumptionJob?, store: EventStore)? {
         let connections = PostgresPool(conninfo: url, maximumConnections: 2)
@@ -132,11 +136,9 @@ extension ProjectCommand {
             return nil
         }
         let job = AppStoreSyncJob(syncs: syncs, isActive: isActive, log: logger.projectorLog)
-        job.start()
         let consumption = try environment.appStoreConsumptionResponder(syncs: syncs, connections: connections, store: store).map {
             AppStoreConsumptionJob(responder: $0, isActive: isActive, log: logger.projectorLog)
         }
-        consumption?.start()
         logger.info("app store refund requests answered", ["consent": .string((consumption == nil ? [] : try environment.appStoreAPIApps()).map {
             "\($0.configuration.credentials.bundleID) (\($0.configuration.environment.signedEnvironment)): \($0.consumption.consent ? "sent" : "declined, no consumption_consent")"
         }.joined(separator: ", "))])

@@ -80,7 +80,11 @@ struct Service {
                                      publicCheckpoints: try environment.publicCheckpoints(),
                                      appStoreSyncEvery: try environment.appStoreSyncSettings().every, offerSigning: offerSigning,
                                      stripeWebhooks: stripeWebhooks, stripeSyncEvery: try environment.stripeSyncSettings().every)
-        context.start()
+        // The context's threads (the projection follower, the readiness monitor, the replica
+        // polls) start in `start()`, once every setting is read and every listener bound: a
+        // refusal before then exits with no thread in the middle of a database login, whose
+        // TLS and SCRAM the process's exit would tear down under it (a spurious "database
+        // unreachable … OpenSSL" warning, or a crash, after the refusal).
         host = try environment.require(.host)
         var configuration = try environment.serverConfiguration(host: host, port: try environment.int(.port))
         configuration.admissionClient = context.admissionClient
@@ -97,13 +101,14 @@ struct Service {
 
     func start() throws {
         try server.start()
-        logger.info("listening", ["url": .string("http://\(host):\(server.port)")])
         do {
             try operations?.start(logger: logger)
         } catch {
             server.shutdown(gracePeriod: 0)
             throw error
         }
+        context.start()
+        logger.info("listening", ["url": .string("http://\(host):\(server.port)")])
     }
 
     func stop(gracePeriod: Double) {

@@ -111,8 +111,8 @@ extension LedgerEnvironment {
     public static let devStandInKeysFile = "appstore-standin/keys.json"
 
     var devStandInKeysFile: String? {
-        guard !isProduction, let directory = string(.dataDirectory) else { return nil }
-        let path = directory + "/" + Self.devStandInKeysFile
+        guard !isProduction else { return nil }
+        let path = devDataDirectory() + "/" + Self.devStandInKeysFile
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 

@@ -6,7 +6,9 @@ import Synchronization
 // Inside a clone where `make run` (`ledger dev`) has run, a newcomer's commands should
 // reach its database without first finding and exporting two URLs: with
 // DATABASE_URL unset, a command uses the cluster that `ledger dev` described in
-// LEDGER_DATA_DIR/demo.json, and says so on one line of standard error.
+// LEDGER_DATA_DIR/demo.json (LEDGER_DATA_DIR unset: `.ledger/demo.json` in the working
+// directory or a folder above it, up to the clone's root, so from any folder of the
+// clone), and says so on one line of standard error.
 
 extension LedgerEnvironment {
     /// The logins `ledger dev` makes on its cluster (docs/security.md).
@@ -34,11 +36,11 @@ extension LedgerEnvironment {
         }
     }
 
-    /// The dev cluster `ledger dev` wrote to LEDGER_DATA_DIR/demo.json: its file and its
-    /// URLs by login. Nil when DATABASE_URL is set or there is no such file.
+    /// The dev cluster `ledger dev` wrote to LEDGER_DATA_DIR/demo.json (`devDataDirectory`):
+    /// its file and its URLs by login. Nil when DATABASE_URL is set or there is no such file.
     func devCluster() -> (demoFile: String, urls: [String: String])? {
-        guard string(.databaseURL) == nil, let directory = string(.dataDirectory) else { return nil }
-        let path = URL(fileURLWithPath: directory).appendingPathComponent("demo.json").standardizedFileURL.path
+        guard string(.databaseURL) == nil else { return nil }
+        let path = devDataDirectory() + "/demo.json"
         guard let data = FileManager.default.contents(atPath: path),
               let document = try? JSONValue.parse(Array(data)),
               document["database_url"]?.stringValue != nil else { return nil }

@@ -44,8 +44,12 @@ extension LedgerEnvironment {
     private func databaseURL(orDev login: DevLogin) throws -> String {
         if let url = string(.databaseURL) { return url }
         if let url = devClusterURL(login) ?? devClusterURL(.service) { return url }
-        throw ConfigurationError(setting: .databaseURL,
-            problem: "is not set: point it at PostgreSQL (postgresql://user@host:port/db), or run `make run` (`ledger dev`), which creates a local database that commands run in this folder then find by themselves")
+        var problem = "is not set, and \(devClusterSearchDescription()): point it at PostgreSQL (postgresql://user@host:port/db), or run `make run` (`ledger dev`) in the clone, which creates a local database that commands run in any folder of the clone then find by themselves"
+        if !dataDirectoryIsSet, let clone = Self.executableCloneRoot, FileManager.default.fileExists(atPath: clone + "/.ledger/demo.json"),
+           !dataDirectoryCandidates().contains(clone + "/.ledger") {
+            problem += ". The clone this ledger was built in has one: run the command in \(clone), or set LEDGER_DATA_DIR=\(clone)/.ledger"
+        }
+        throw ConfigurationError(setting: .databaseURL, problem: problem)
     }
 
     /// The projector's login (it alone writes the projections, migration 0011):
@@ -74,13 +78,9 @@ extension LedgerEnvironment {
         return try databaseURL()
     }
 
-    /// The migrations this build applies and checks.
+    /// The migrations this build applies and checks, from `migrationsDirectory()`.
     public func migrations() throws -> [Migration] {
-        guard let directory = Migration.locateDirectory(configured: string(.sqlDirectory)) else {
-            throw ConfigurationError(setting: .sqlDirectory,
-                problem: "points nowhere and no sql/ folder was found beside the executable or in the working directory")
-        }
-        return try Migration.load(from: directory)
+        try Migration.load(from: try migrationsDirectory())
     }
 }
 
@@ -97,10 +97,21 @@ extension LedgerEnvironment {
         return (.production, .unset)
     }
 
-    /// The first line a long-running process logs: the profile it runs under and why.
+    /// The first line a long-running process logs: the profile it runs under and why; then
+    /// a warning for each setting the profile ignores, so that nobody believes it in force.
     public func announceProfile(_ logger: Logger) throws {
         let (profile, source) = try self.profile()
         logger.info("profile \(profile.rawValue)", ["profile": .string(profile.rawValue), "profile_source": .string(source.rawValue)])
+        for warning in ignoredSettings() {
+            logger.warning(warning.message, ["setting": .string(warning.setting.name)])
+        }
+    }
+
+    /// The settings that are set but ignored under this profile, and what to say of each.
+    func ignoredSettings() -> [(setting: Setting, message: String)] {
+        guard isProduction, let roots = string(.appStoreExtraRoots) else { return [] }
+        let count = roots.split(separator: ":").filter { !$0.isEmpty }.count
+        return [(.appStoreExtraRoots, "LEDGER_APPSTORE_EXTRA_ROOTS is set (\(count) file\(count == 1 ? "" : "s")) but ignored: the production profile trusts Apple Root CA - G3 alone for App Store signatures; unset it, or run the development profile (LEDGER_ENVIRONMENT=development) to trust test roots")]
     }
 
     /// Whether the process runs under the production profile. Fails closed: an unknown
@@ -228,8 +239,7 @@ extension LedgerEnvironment {
             guard key.utf8.count >= 32 else { throw ConfigurationError(setting: .webhookKey, problem: "must be at least 32 characters") }
             return WebhookSecrets(key: Array(key.utf8))
         }
-        guard !isProduction, let directory = string(.dataDirectory),
-              let text = try? String(contentsOfFile: directory + "/webhook-key", encoding: .utf8) else { return nil }
+        guard !isProduction, let text = try? String(contentsOfFile: devDataDirectory() + "/webhook-key", encoding: .utf8) else { return nil }
         let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return key.utf8.count >= 32 ? WebhookSecrets(key: Array(key.utf8)) : nil
     }

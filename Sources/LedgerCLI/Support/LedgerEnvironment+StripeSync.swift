@@ -24,8 +24,8 @@ extension LedgerEnvironment {
     /// `ledger dev`'s stand-in keys file, which commands run in the clone use when
     /// LEDGER_STRIPE_API_KEYS is unset (never in production).
     var devStripeStandInKeysFile: String? {
-        guard !isProduction, let directory = string(.dataDirectory) else { return nil }
-        let path = directory + "/" + Self.devStripeStandInKeysFile
+        guard !isProduction else { return nil }
+        let path = devDataDirectory() + "/" + Self.devStripeStandInKeysFile
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 

@@ -124,11 +124,11 @@ extension LedgerEnvironment.Setting {
     public static let shutdownGrace = Self(name: "LEDGER_SHUTDOWN_GRACE", defaultValue: "15",
         help: "Seconds a SIGTERM waits for requests in flight before the server stops.")
     public static let dataDirectory = Self(name: "LEDGER_DATA_DIR", defaultValue: ".ledger",
-        help: "Where `ledger dev` keeps its PostgreSQL cluster and demo.json.")
+        help: "Where `ledger dev` keeps its PostgreSQL cluster and demo.json. Unset: `ledger dev` uses `.ledger` at the clone's root, and the commands the nearest `.ledger/demo.json` in the working directory or a folder above it, up to the clone's root (outside a clone, ./.ledger).")
     public static let devPostgresPort = Self(name: "LEDGER_DEV_POSTGRES_PORT", defaultValue: "54329",
-        help: "Port of the PostgreSQL cluster `ledger dev` creates under LEDGER_DATA_DIR.")
+        help: "Port of the PostgreSQL cluster `ledger dev` creates under LEDGER_DATA_DIR. Unset: 54329, or when that is taken (another `ledger dev`) a free port above it, remembered in LEDGER_DATA_DIR/postgres-port for the next start. Set and taken: `ledger dev` refuses to start.")
     public static let sqlDirectory = Self(name: "LEDGER_SQL_DIR", defaultValue: nil,
-        help: "Folder of the numbered migrations (default: the `sql` folder found beside or above the executable, or ./sql).")
+        help: "Folder of the numbered migrations. Unset: the `sql` folder of the working directory or a folder above it (up to the clone's root), else beside or above the executable (however it was found: PATH, a link), else its ../share/ledger/sql.")
     public static let cursorSecret = Self(name: "LEDGER_CURSOR_SECRET", defaultValue: nil,
         help: "Secret (at least 32 characters) that signs journal cursors; required in production. Elsewhere a random one is made per process (cursors then do not survive a restart); `ledger dev` keeps one in LEDGER_DATA_DIR.")
     public static let webhookKey = Self(name: "LEDGER_WEBHOOK_KEY", defaultValue: nil,
@@ -151,7 +151,7 @@ extension LedgerEnvironment.Setting {
     public static let environment = Self(name: "LEDGER_ENVIRONMENT", defaultValue: nil,
         help: "`production` (also when unset) or `development`, exactly; anything else is a startup error. Development allows what production refuses: App Store test roots, plain-http webhooks to loopback, the console by default, secrets made per process (docs/security.md). `ledger dev`, and commands in a clone that use its cluster, run as development.")
     public static let appStoreExtraRoots = Self(name: "LEDGER_APPSTORE_EXTRA_ROOTS", defaultValue: nil,
-        help: "Colon-separated DER or PEM files of roots trusted for App Store JWS besides Apple Root CA - G3 (a test CA, Xcode's StoreKit test certificate); ignored when LEDGER_ENVIRONMENT is production.")
+        help: "Colon-separated DER or PEM files of roots trusted for App Store JWS besides Apple Root CA - G3 (a test CA, Xcode's StoreKit test certificate); ignored when LEDGER_ENVIRONMENT is production (a warning at start-up says so).")
     public static let appStoreAPIKeys = Self(name: "LEDGER_APPSTORE_API_KEYS", defaultValue: nil,
         help: "A JSON file of the In-App Purchase keys the ledger asks Apple's App Store Server API with, one entry per app and environment (docs/appstore-server-api.md, \"Configuration\"); its .p8 files beside it or named by absolute paths. Never in the log; `ledger serve` refuses it in production.")
     public static let appStoreSyncEvery = Self(name: "LEDGER_APPSTORE_SYNC_EVERY", defaultValue: "3600",
