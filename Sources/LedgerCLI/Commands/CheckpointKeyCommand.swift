@@ -53,7 +53,7 @@ public enum CheckpointKeyCommand: LedgerCommand {
                 }
             }
             guard let path else {
-                let directory = environment.string(.dataDirectory) ?? ""
+                let directory = environment.devDataDirectory()
                 throw UsageError("public needs --key FILE or LEDGER_CHECKPOINT_KEY_FILE ("
                                  + (environment.isProduction ? "`ledger dev`'s key is not looked for under the production profile)"
                                                              : "and there is no `ledger dev` key at \(directory)/\(LedgerEnvironment.devCheckpointKeyFile))"))

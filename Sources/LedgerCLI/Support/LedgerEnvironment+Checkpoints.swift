@@ -21,12 +21,12 @@ extension LedgerEnvironment {
     public static let devCheckpointKeyFile = "checkpoint-key.pem"
 
     /// Where the checkpoint key is: LEDGER_CHECKPOINT_KEY_FILE, else (outside production)
-    /// `ledger dev`'s in LEDGER_DATA_DIR when it exists (`dev` true); nil when neither.
+    /// `ledger dev`'s (LEDGER_DATA_DIR, or `.ledger` found from any folder of the clone) when it exists (`dev` true); nil when neither.
     /// The projector and `ledger checkpoint-key public` look in the same places.
     public func checkpointKeyPath() -> (path: String, dev: Bool)? {
         if let path = string(.checkpointKeyFile) { return (path, false) }
-        guard !isProduction, let directory = string(.dataDirectory) else { return nil }
-        let path = directory + "/" + Self.devCheckpointKeyFile
+        guard !isProduction else { return nil }
+        let path = devDataDirectory() + "/" + Self.devCheckpointKeyFile
         return FileManager.default.fileExists(atPath: path) ? (path, true) : nil
     }
 
