@@ -70,7 +70,8 @@ public final class ServiceContext: Sendable {
                 readinessInterval: Double = 1, readReplicaURLs: [String] = [],
                 replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings(), publicCheckpoints: Bool = false,
                 appStoreSyncEvery: Double = 3_600, offerSigning: PromotionalOfferSigning = PromotionalOfferSigning(),
-                stripeWebhooks: StripeWebhookEndpoints = StripeWebhookEndpoints(), stripeSyncEvery: Double = 3_600) {
+                stripeWebhooks: StripeWebhookEndpoints = StripeWebhookEndpoints(), stripeSyncEvery: Double = 3_600,
+                driftCheckEvery: Double = ProjectionDriftCheck.Settings.defaultEvery) {
         self.store = store
         self.connections = connections
         self.logger = logger
@@ -94,9 +95,9 @@ public final class ServiceContext: Sendable {
                          logger: logger, primaryHead: { progress.head })
         self.replicas = replicas
         self.catalog = CatalogService(connections: connections, store: store, logger: logger, metrics: metrics, replicas: replicas)
-        self.monitor = ServiceMonitor(interval: readinessInterval) { [connections, migrations, projections, readyMaxLag, now, stripeSyncEvery] in
+        self.monitor = ServiceMonitor(interval: readinessInterval) { [connections, migrations, projections, readyMaxLag, now, stripeSyncEvery, driftCheckEvery] in
             Readiness.check(connections: connections, migrations: migrations, projections: projections, readyMaxLag: readyMaxLag, replicas: replicas,
-                            appStoreSyncEvery: appStoreSyncEvery, stripeSyncEvery: stripeSyncEvery, now: now)
+                            appStoreSyncEvery: appStoreSyncEvery, stripeSyncEvery: stripeSyncEvery, driftCheckEvery: driftCheckEvery, now: now)
         }
         self.readCounter = metrics.counter("ledger_reads_total", help: "Read requests by where they were served: the primary or a replica.",
                                            labelNames: ["target"])
@@ -193,5 +194,6 @@ public final class ServiceContext: Sendable {
         metrics.gauge("ledger_ready", help: "1 when /readyz answers 200.") { monitor.readiness.ready ? 1 : 0 }
         registerAppStoreSyncMetrics(metrics, monitor: monitor)
         registerStripeSyncMetrics(metrics, monitor: monitor)
+        registerDriftCheckMetrics(metrics, monitor: monitor)
     }
 }

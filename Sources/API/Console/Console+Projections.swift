@@ -45,6 +45,54 @@ extension Console {
             <code>ledger replay</code> does), and swaps it in only when an operator confirms, with a reason recorded as
             <code>projection.rebuilt</code>. A projection that stopped is set aside with <code>ledger admin event set-aside</code>
             (docs/operations.md).</p>
+            \(driftHTML(overview.drift))
             """, signedIn: viewer.frame)
+    }
+
+    /// The drift check's last word per projection (docs/operations.md, "Drift"): the
+    /// accounts whose live rows differ from the log's fold, each figure with both values.
+    func driftHTML(_ drift: DriftStatus?) -> String {
+        let intro = """
+            <p>The projector folds a sample of accounts again from the log every few minutes, with the projection's own fold, and
+            compares them with the live rows at the projection's position: the most recently changed, some at random, and every
+            account found drifted before, until it is found clean. A difference means a row was changed outside the fold (by hand,
+            or a bug): find the cause, then rebuild the projection.</p>
+            """
+        guard let drift else {
+            return "<h2>Drift check</h2>" + intro + "<p>No drift check has run yet: is the projector running (LEDGER_DRIFT_CHECK_EVERY)?</p>"
+        }
+        let sections = drift.projections.map { p -> String in
+            var out = "<h3>\(HTML.escape(p.projection))</h3>"
+            if let check = p.lastCompleted {
+                let when = "The check of \(HTML.escape(check.started.iso8601)) folded \(check.accounts.count) account\(check.accounts.count == 1 ? "" : "s") again from the log up to position \(check.position ?? 0) (\(check.events) events)"
+                if check.drifted.isEmpty {
+                    out += "<p role=\"status\">\(when): <strong>every one agrees with the live rows</strong>.</p>"
+                } else {
+                    let rows = check.findings.map { f in
+                        let account = HTML.escape(f.account)
+                        let link = "<a href=\"/journal?account=\(HTML.query(f.account))\">\(account)</a> (<a href=\"/usage?account=\(HTML.query(f.account))\">balance</a>)"
+                        return "<tr><td>\(link)</td><td>\(HTML.escape(f.figure))</td><td>\(HTML.escape(f.live))</td><td>\(HTML.escape(f.refolded))</td></tr>"
+                    }.joined()
+                    out += """
+                        <p role="alert" class="error">\(when): <strong>\(check.drifted.count) account\(check.drifted.count == 1 ? " differs" : "s differ") from the log</strong>:
+                        \(check.drifted.map { HTML.escape($0) }.joined(separator: ", ")).</p>
+                        <table><caption>What differs (live row → folded again from the log)</caption>
+                        <thead><tr><th scope="col">Account</th><th scope="col">Figure</th><th scope="col">Live</th><th scope="col">Folded again from the log</th></tr></thead>
+                        <tbody>\(rows)</tbody></table>
+                        <p>Rebuild it with <code>ledger replay --projection \(HTML.escape(p.projection))</code> (or above) once the cause is known.</p>
+                        """
+                }
+                if !check.skipped.isEmpty {
+                    out += "<p>Not compared: " + check.skipped.map { HTML.escape($0) }.joined(separator: "; ") + ".</p>"
+                }
+            } else {
+                out += "<p>No drift check has completed yet.</p>"
+            }
+            if let code = p.last.failureCode, p.last.id != p.lastCompleted?.id {
+                out += "<p>The last check (\(HTML.escape(p.last.started.iso8601))) did not complete: \(HTML.escape(code)), \(HTML.escape(p.last.failure ?? "")).</p>"
+            }
+            return out
+        }.joined()
+        return "<h2>Drift check</h2>" + intro + sections
     }
 }

@@ -34,6 +34,12 @@ public enum ProjectCommand: LedgerCommand {
         attempt recorded in the log. With LEDGER_CHECKPOINT_KEY_FILE set, it also signs
         checkpoints of the log's Merkle tree and appends them (docs/audit.md).
 
+        Every LEDGER_DRIFT_CHECK_EVERY seconds (default 300; 0 turns it off) the active
+        projector also folds a sample of LEDGER_DRIFT_CHECK_SAMPLE accounts again from the
+        log and compares them with the live rows: a difference is recorded and shown on the
+        operations /readyz as a warning naming the account, on /metrics and on the
+        console's projections page (docs/operations.md, "Drift").
+
           --batch N   events per transaction (default 5000)
 
         LEDGER_FAULT_CRASH_AFTER_POSITION (tests only): exit with status 97 after applying
@@ -67,6 +73,9 @@ public enum ProjectCommand: LedgerCommand {
         // hold, while this process is the active projector (docs/appstore.md, "Recovery").
         let appStoreSync = try appStoreSyncJob(environment: environment, url: url, logger: logger) { projector.status.withLock { $0.active } }
         let stripeSync = try stripeSyncJob(environment: environment, url: url, logger: logger) { projector.status.withLock { $0.active } }
+        // The drift check folds a sample of accounts again from the log and compares them
+        // with the live rows, while this process is the active projector (docs/operations.md).
+        let drift = try driftCheckJob(environment: environment, url: url, logger: logger) { projector.status.withLock { $0.active } }
         // The webhook sender runs beside the projector and sends only while this process
         // is the active projector (docs/architecture.md). Made last: its thread starts with it.
         let webhooks = try environment.webhookSecrets().map { secrets -> (dispatcher: WebhookSender, store: EventStore) in
@@ -90,7 +99,10 @@ public enum ProjectCommand: LedgerCommand {
         appStoreSync?.job.start()
         appStoreSync?.consumption?.start()
         stripeSync?.job.start()
+        drift?.job.start()
         projector.run { SignalWatcher.shared.shouldStop }
+        drift?.job.stop()
+        drift?.connections.closeIdle()
         stripeSync?.job.stop()
         stripeSync?.store.close()
         appStoreSync?.consumption?.stop()
@@ -106,6 +118,21 @@ public enum ProjectCommand: LedgerCommand {
 }
 
 extension ProjectCommand {
+    /// The drift check, not started yet; nil when LEDGER_DRIFT_CHECK_EVERY is 0.
+    static func driftCheckJob(environment: LedgerEnvironment, url: String, logger: Logger, isActive: @escaping @Sendable () -> Bool) throws
+        -> (job: DriftCheckJob, connections: PostgresPool)? {
+        let settings = try environment.driftCheckSettings()
+        guard settings.every > 0 else {
+            logger.info("LEDGER_DRIFT_CHECK_EVERY is 0: the projections are not checked against the log between replays", [:])
+            return nil
+        }
+        let connections = PostgresPool(conninfo: url, maximumConnections: 2)
+        let job = DriftCheckJob(check: ProjectionDriftCheck(connections: connections, settings: settings), isActive: isActive,
+                                log: logger.projectorLog)
+        logger.info("drift check", ["every_seconds": .string(String(Int(settings.every))), "sample": .string(String(settings.sample))])
+        return (job, connections)
+    }
+
     /// The Stripe events sync of each app of LEDGER_STRIPE_API_KEYS, not started yet; nil without keys.
     static func stripeSyncJob(environment: LedgerEnvironment, url: String, logger: Logger, isActive: @escaping @Sendable () -> Bool) throws
         -> (job: StripeSyncJob, store: EventStore)? {

@@ -166,6 +166,10 @@ extension LedgerEnvironment.Setting {
         help: "A JSON file of the Stripe secret keys the ledger lists each app's events with to recover what a webhook did not bring: {\"apps\": [{\"app_id\", \"secret_key_file\"}]}, each key in a file of its own beside it (docs/stripe-api.md). Never in the log; beside the projector, never `ledger serve`.")
     public static let stripeSyncEvery = Self(name: "LEDGER_STRIPE_SYNC_EVERY", defaultValue: "3600",
         help: "Seconds between two runs of the Stripe events sync, which the active projector runs for each app of LEDGER_STRIPE_API_KEYS (docs/web-checkout.md, \"Nothing the processor sent is lost\").")
+    public static let driftCheckEvery = Self(name: "LEDGER_DRIFT_CHECK_EVERY", defaultValue: "300",
+        help: "Seconds between two drift checks, which the active projector runs: a sample of accounts folded again from the log and compared with the live rows, a difference shown on the operations /readyz (a warning naming the account), /metrics and the console (docs/operations.md, \"Drift\"); 0 turns it off. `ledger serve` reads it too, to warn when the last check is older than twice this.")
+    public static let driftCheckSample = Self(name: "LEDGER_DRIFT_CHECK_SAMPLE", defaultValue: "20",
+        help: "Accounts a drift check chooses (1 to 1000): half among those the last 10,000 events of the log changed, the rest at random; besides these, every account the last check found drifted is compared again until it is found clean.")
     public static let checkpointKeyFile = Self(name: "LEDGER_CHECKPOINT_KEY_FILE", defaultValue: nil,
         help: "PEM file of the Ed25519 key the active projector signs the log's checkpoints with (`ledger checkpoint-key create`); no checkpoints when unset. `ledger dev` keeps one in LEDGER_DATA_DIR.")
     public static let checkpointOrigin = Self(name: "LEDGER_CHECKPOINT_ORIGIN", defaultValue: "ledger",
@@ -186,7 +190,7 @@ extension LedgerEnvironment.Setting {
         .connectionTimeout, .maxConnections, .maxConnectionsPerAddress, .poolSize, .logLevel, .readyMaxLag, .readDatabaseURLs, .readMaxLagEvents,
         .readMaxLagSeconds, .pollInterval,
         .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .sessionSecret, .webhookKey, .publicOrigin, .appStoreBundleID, .appStoreProducts, .schoolDomains,
-        .notificationRate, .operatorName, .environment, .appStoreExtraRoots, .appStoreAPIKeys, .appStoreSyncEvery, .appStoreOfferKeys, .stripeWebhookSecrets, .stripeWebhookTolerance, .stripeAPIKeys, .stripeSyncEvery, .checkpointKeyFile, .checkpointOrigin, .checkpointEvents,
+        .notificationRate, .operatorName, .environment, .appStoreExtraRoots, .appStoreAPIKeys, .appStoreSyncEvery, .appStoreOfferKeys, .stripeWebhookSecrets, .stripeWebhookTolerance, .stripeAPIKeys, .stripeSyncEvery, .driftCheckEvery, .driftCheckSample, .checkpointKeyFile, .checkpointOrigin, .checkpointEvents,
         .checkpointSeconds, .checkpointDirectory, .publicCheckpoints,
     ]
 }

@@ -20,6 +20,9 @@ public struct ProjectionsOverviewQuery: LedgerQuery {
         public var head: Int64
         /// Every projection, in the order the projector applies them.
         public var projections: [Item]
+        /// The drift check of each projection that has one: its last check and the drift
+        /// its last completed check found (docs/operations.md, "Drift"); nil before any.
+        public var drift: DriftStatus?
     }
 
     /// One projection.
@@ -53,11 +56,13 @@ public struct ProjectionsOverviewQuery: LedgerQuery {
             (try LogReader(conn).headPosition(), try ProjectionSchema.progress(of: all.map(\.schema), on: conn))
         }
         let swappable = try projectorPool?.read { try ProjectionSchema.swappable(all.map(\.schema), on: $0) } ?? []
+        // The schedule is the projector's: no overdue judged here.
+        let drift = try DriftStatus.read(connections: reads.connections, every: 0, now: reads.now)
         return Overview(head: head, projections: all.map { p in
             Item(name: p.name, codeVersion: p.version,
                  progress: checkpoints[p.schema].map { Progress(position: $0.position, version: $0.version,
                                                                     failedPosition: $0.failedPosition, error: $0.error) },
                  swappable: swappable.contains(p.schema))
-        })
+        }, drift: drift.projections.isEmpty ? nil : drift)
     }
 }

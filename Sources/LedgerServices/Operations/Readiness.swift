@@ -39,11 +39,15 @@ public struct Readiness: Sendable, Encodable {
     /// The Stripe events sync of each app (docs/web-checkout.md); absent until one ran.
     /// Overdue is a warning, never unreadiness.
     public var stripeSync: StripeSyncStatus?
+    /// The drift check of each projection that has one (docs/operations.md, "Drift"): the
+    /// accounts whose live rows differ from the log's fold; absent until a check ran.
+    /// Drift is a warning naming each account, never unreadiness.
+    public var drift: DriftStatus?
     /// What an operator should look at although the service is ready.
     public var warnings: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case ready, status, reason, checks, head, projections, replicas, checkpoint, appStoreSync = "appstore_sync", stripeSync = "stripe_sync", warnings
+        case ready, status, reason, checks, head, projections, replicas, checkpoint, appStoreSync = "appstore_sync", stripeSync = "stripe_sync", drift = "drift_check", warnings
     }
 
     public struct CheckpointStatus: Sendable, Encodable {
@@ -61,7 +65,7 @@ public struct Readiness: Sendable, Encodable {
         let check = Check(ok: false, detail: detail)
         return Readiness(ready: false, status: "not_ready", reason: reason,
                          checks: Checks(database: check, migrations: check, projections: check),
-                         head: nil, projections: [], replicas: nil, checkpoint: nil, appStoreSync: nil, stripeSync: nil, warnings: nil)
+                         head: nil, projections: [], replicas: nil, checkpoint: nil, appStoreSync: nil, stripeSync: nil, drift: nil, warnings: nil)
     }
 
     /// The reasons in words, one per way of being (not) ready. Each is a fixed sentence: no
@@ -80,7 +84,8 @@ public struct Readiness: Sendable, Encodable {
     /// Readiness, and the projection status it was judged on (nil when unreachable).
     public static func check(connections: PostgresPool, migrations expected: [Migration], projections all: [any Projection],
                       readyMaxLag: Int64, replicas: ReplicaSet? = nil, appStoreSyncEvery: Double = 3_600,
-                      stripeSyncEvery: Double = 3_600, now: LedgerClock = SystemClock.now) -> (Readiness, ProjectionStatus?) {
+                      stripeSyncEvery: Double = 3_600, driftCheckEvery: Double = ProjectionDriftCheck.Settings.defaultEvery,
+                      now: LedgerClock = SystemClock.now) -> (Readiness, ProjectionStatus?) {
         var database = Check(ok: true)
         var migrations = Check(ok: true)
         var projections = Check(ok: true)
@@ -88,6 +93,7 @@ public struct Readiness: Sendable, Encodable {
         var checkpoint: CheckpointStatus?
         var appStoreSync: AppStoreSyncStatus?
         var stripeSync: StripeSyncStatus?
+        var drift: DriftStatus?
         var reason = Reason.ready
         do {
             let pending = try connections.read { connection in
@@ -106,6 +112,7 @@ public struct Readiness: Sendable, Encodable {
             // has no runs to show.
             appStoreSync = try? AppStoreSyncStatus.read(connections: connections, every: appStoreSyncEvery, now: now())
             stripeSync = try? StripeSyncStatus.read(connections: connections, every: stripeSyncEvery, now: now())
+            drift = try? DriftStatus.read(connections: connections, every: driftCheckEvery, now: now())
         } catch let error as MigrationError {
             migrations = Check(ok: false, detail: error.description)
             reason = Reason.migrationsMismatch
@@ -138,11 +145,12 @@ public struct Readiness: Sendable, Encodable {
                           head: status?.head, projections: status?.items ?? [], replicas: replicas?.statuses,
                           checkpoint: checkpoint, appStoreSync: appStoreSync?.apps.isEmpty == false ? appStoreSync : nil,
                           stripeSync: stripeSync?.apps.isEmpty == false ? stripeSync : nil,
-                          warnings: Self.warnings(appStoreSync, stripeSync, now: now())), status)
+                          drift: drift?.projections.isEmpty == false ? drift : nil,
+                          warnings: Self.warnings(appStoreSync, stripeSync, drift, now: now())), status)
     }
 
-    static func warnings(_ appStore: AppStoreSyncStatus?, _ stripe: StripeSyncStatus?, now: Timestamp) -> [String]? {
-        let all = (appStore?.warnings(now: now) ?? []) + (stripe?.warnings(now: now) ?? [])
+    static func warnings(_ appStore: AppStoreSyncStatus?, _ stripe: StripeSyncStatus?, _ drift: DriftStatus?, now: Timestamp) -> [String]? {
+        let all = (drift?.warnings(now: now) ?? []) + (appStore?.warnings(now: now) ?? []) + (stripe?.warnings(now: now) ?? [])
         return all.isEmpty ? nil : all
     }
 }
