@@ -46,8 +46,8 @@ CREATE TABLE projection_drift_findings (
 );
 
 REVOKE ALL ON projection_drift_checks, projection_drift_findings FROM PUBLIC;
--- The job runs in the projector's process; an operator may run one by hand (`ledger
--- drift check`); the API shows the last one in /readyz and /metrics, the console on its
--- projections page.
+-- The job runs in the projector's process (an operator's login may record one too); the
+-- API shows the last one in /readyz and /metrics, the console on its projections page,
+-- `ledger projections` in a terminal.
 GRANT SELECT, INSERT, UPDATE, DELETE ON projection_drift_checks, projection_drift_findings TO ledger_projector, ledger_operator;
 GRANT SELECT ON projection_drift_checks, projection_drift_findings TO ledger_service, ledger_console;

@@ -200,4 +200,35 @@ struct DriftCheckTests {
         #expect(Poll.until(timeout: 20) { Self.warnings(f).contains { $0.contains("account project:solo") } }, "\(Self.warnings(f))")
         #expect(!Self.warnings(f).contains { $0.contains("stopped on") }, "a skipped check is no failure")
     }
+
+    @Test("`ledger project` runs the check on its schedule as the projector's login, and `ledger projections` names the account")
+    func projectorRunsIt() throws {
+        let f = try BillingFixture()
+        defer { f.shutdown() }
+        try Self.ledger(f)
+        // One active projector per database: the test's own steps aside for the binary.
+        f.stopProjector()
+        let superuser = try PostgresConnection(conninfo: f.service.db.superuserURL)
+        try superuser.query("UPDATE proj_billing.balances SET hold_held = hold_held + 1 WHERE account = 'project:solo'")
+        let environment = ["DATABASE_URL": f.service.db.projectorURL, "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory,
+                           "LEDGER_LOG_LEVEL": "info", "LEDGER_PROJECTOR_POLL_INTERVAL": "0.2", "LEDGER_DRIFT_CHECK_EVERY": "10",
+                           "LEDGER_DRIFT_CHECK_SAMPLE": "5"]
+        let projector = try LedgerBinary.start(["project"], environment: environment)
+        defer {
+            projector.kill(signal: SIGTERM)
+            _ = projector.wait(timeout: 30)
+        }
+        let checks = DriftChecks(connections: f.service.context.connections)
+        #expect(Poll.until(timeout: 30) { (try? checks.latest().first?.lastCompleted?.drifted) == ["project:solo"] },
+                "stderr: \(projector.errors)")
+        let held = try #require(try checks.latest().first?.lastCompleted?.findings(of: "project:solo").first { $0.figure == "held" })
+        #expect(held.live == "701" && held.refolded == "700")
+        #expect(Poll.until(timeout: 20) { (projector.errors + projector.output).contains("projection differs from the log") })
+
+        let listed = try LedgerBinary.start(["projections"], environment: ["DATABASE_URL": f.service.db.apiURL,
+                                                                          "LEDGER_SQL_DIR": TestDatabase.migrationsDirectory])
+        #expect(listed.wait(timeout: 30) == 1, "stderr: \(listed.errors)")
+        #expect(listed.output.contains("billing drift check: 1 of 5 accounts DIFFER from the log"), "\(listed.output)")
+        #expect(listed.output.contains("project:solo held: live 701, folded from the log 700"), "\(listed.output)")
+    }
 }
