@@ -19,6 +19,9 @@ enum IngestBenchmark {
         var catchUp = false
         /// Events per second to pace the batches at (nil: as fast as the clients go).
         var rate: Double?
+        /// With the projector running: the drift check beside it every this many seconds,
+        /// as `ledger project` runs it (nil: not run).
+        var driftEvery: Double?
     }
 
     static let projectID = "bench-ingest"
@@ -30,7 +33,8 @@ enum IngestBenchmark {
     static let readerKeys = (0..<4).map { "sk_live_bench_" + Hex.encode(SHA256.hash(Array("ledger bench ingest reader key \($0)".utf8)).prefix(16)) }
 
     static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["batches", "batch-size", "concurrency", "rate"], boolean: ["projector", "catch-up"])
+        let args = try Arguments(arguments, valued: ["batches", "batch-size", "concurrency", "rate", "drift-every"],
+                                 boolean: ["projector", "catch-up"])
         var options = Options()
         options.batches = try args.int("batches", default: options.batches)
         options.batchSize = try args.int("batch-size", default: options.batchSize)
@@ -42,7 +46,13 @@ enum IngestBenchmark {
             guard rate > 0 else { throw UsageError("--rate is events per second, a positive number") }
             options.rate = Double(rate)
         }
+        if args.value("drift-every") != nil {
+            let every = try args.int("drift-every", default: 0)
+            guard every >= 1 else { throw UsageError("--drift-every is seconds between two drift checks, at least 1") }
+            options.driftEvery = Double(every)
+        }
         guard !(options.projector && options.catchUp) else { throw UsageError("--projector and --catch-up exclude each other") }
+        guard options.driftEvery == nil || options.projector else { throw UsageError("--drift-every runs beside the projector: give --projector") }
         guard options.batches > 0, options.concurrency > 0 else { throw UsageError("--batches and --concurrency must be positive") }
         guard (1...1_000).contains(options.batchSize) else { throw UsageError("--batch-size must be 1 to 1000 (the endpoint's limit)") }
         let url = try BenchDatabase.prepare("ledger_bench_ingest", reuse: false, environment: environment)
@@ -59,6 +69,12 @@ enum IngestBenchmark {
         defer { projector.shutdown() }
         _ = try projector.wait(for: setupPosition, connections: service.connections)
         if !options.projector { projector.shutdown() }
+        // The drift check beside the projector, as `ledger project` runs it, on the
+        // projector's login; each check's time and size reported after the run.
+        let drift = try options.driftEvery.map { every in
+            try BenchDriftCheck(url: try BenchDatabase.projectorLogin(on: url), every: every)
+        }
+        defer { drift?.stop() }
 
         let run = Hex.encode(SecureRandom.bytes(4))
         // A minute ago: inside the open month, and well clear of the endpoint's future check.
@@ -123,6 +139,8 @@ enum IngestBenchmark {
                                     summary.seconds + caughtUp.seconds, busy.batches - busyBefore.batches, projectorRate,
                                     lagSummary.p50Seconds * 1000, lagSummary.p99Seconds * 1000, lagSummary.maxSeconds * 1000,
                                     lagSummary.maxPositions))
+            drift?.stop()
+            if let drift { BenchOutput.line(drift.summary()) }
             print(String(format: "projector: %.0f events/s; ingest: %.0f events/s; ratio: %.2f; lag p99: %.0f ms",
                          projectorRate, httpRate, projectorRate / httpRate, lagSummary.p99Seconds * 1000))
             projector.shutdown()

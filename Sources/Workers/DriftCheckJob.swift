@@ -30,7 +30,8 @@ public final class DriftCheckJob: Sendable {
         do {
             for record in try check.run(mayGoOn: { loop.mayGoOn }) {
                 var fields = ["projection": record.projection, "position": record.position.map(String.init) ?? "",
-                              "accounts": String(record.accounts.count), "events": String(record.events)]
+                              "accounts": String(record.accounts.count), "events": String(record.events),
+                              "seconds": record.finished.map { String(format: "%.3f", $0.seconds - record.started.seconds) } ?? ""]
                 if !record.skipped.isEmpty { fields["skipped"] = String(record.skipped.count) }
                 if let code = record.failureCode {
                     fields["code"] = code
