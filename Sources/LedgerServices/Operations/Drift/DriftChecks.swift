@@ -2,6 +2,8 @@ import Foundation
 import LedgerDomain
 import LedgerJSON
 import Postgres
+import ProjectionEngine
+import Projections
 
 /// The rows of `projection_drift_checks` and `projection_drift_findings` (migration 0020),
 /// which only this type names.
@@ -69,28 +71,35 @@ public struct DriftChecks: Sendable {
         try connections.read { conn in
             try conn.query("""
                 SELECT array_to_json(drifted)::text FROM projection_drift_checks
-                WHERE projection = $1 AND finished_us IS NOT NULL AND failure_code IS NULL
+                WHERE projection = $1 AND failure_code IS NULL
                 ORDER BY seq DESC LIMIT 1
                 """, [projection]).rows.first.map { try Self.textArray($0, 0) } ?? []
         }
     }
 
-    /// Per projection: its last check, and its last completed one (the same when the last
-    /// completed), each with its findings; empty before any check, or before migration 0020.
-    public func latest() throws -> [(last: DriftCheckRecord, lastCompleted: DriftCheckRecord?)] {
+    /// The projections the drift check covers (those that can fold an account apart).
+    public static var projections: [String] { AllProjections.all.compactMap { ($0 as? any AccountSampling)?.name } }
+
+    /// Per projection of `projections` that was checked: its last check, and its last
+    /// completed one (the same when the last completed), each with its findings; empty
+    /// before any check, or before migration 0020. A few indexed reads: the API's
+    /// readiness check makes them every second.
+    public func latest(projections: [String] = DriftChecks.projections) throws -> [(last: DriftCheckRecord, lastCompleted: DriftCheckRecord?)] {
         try connections.read { conn in
             guard try conn.query("SELECT to_regclass('projection_drift_checks') IS NOT NULL")[0].bool(0) == true else { return [] }
-            let last = try conn.query("""
-                SELECT DISTINCT ON (projection) \(Self.columns) FROM projection_drift_checks
-                WHERE finished_us IS NOT NULL ORDER BY projection, seq DESC
-                """).rows.map(Self.check)
-            return try last.map { check in
-                let completed = check.completed ? check : try conn.query("""
+            var out: [(last: DriftCheckRecord, lastCompleted: DriftCheckRecord?)] = []
+            for projection in projections {
+                guard let last = try conn.query("""
+                    SELECT \(Self.columns) FROM projection_drift_checks WHERE projection = $1 ORDER BY seq DESC LIMIT 1
+                    """, [projection]).rows.first.map(Self.check) else { continue }
+                let completed = last.completed ? last : try conn.query("""
                     SELECT \(Self.columns) FROM projection_drift_checks
-                    WHERE projection = $1 AND finished_us IS NOT NULL AND failure_code IS NULL ORDER BY seq DESC LIMIT 1
-                    """, [check.projection]).rows.first.map(Self.check)
-                return (try withFindings(check, on: conn), try completed.map { try withFindings($0, on: conn) })
+                    WHERE projection = $1 AND failure_code IS NULL ORDER BY seq DESC LIMIT 1
+                    """, [projection]).rows.first.map(Self.check)
+                let shown = try withFindings(last, on: conn)
+                out.append((shown, try completed.map { $0.id == last.id ? shown : try withFindings($0, on: conn) }))
             }
+            return out
         }
     }
 
