@@ -8,7 +8,8 @@ import ProjectionEngine
 /// corrections are what is folded again and compared.
 ///
 /// Every event that writes an account's balance or journal lies on a stream of one of the
-/// pools it is billed to (its own, and for a project each pool that ever funded it): the
+/// pools it is billed to (its own, and for a project each pool that ever funded it or that
+/// its holds were placed on): the
 /// pool owner's stream (credits, plans, corrections), the streams of the holds on the pool,
 /// and the streams of the pool's months (the close that posts the charges). A correction
 /// names an entry of the same pool, so a pool's streams fold on their own. Usage is not
