@@ -245,6 +245,18 @@ struct CommandLineTests {
         // The promotional offer key is the API's alone, and demo.json names its file.
         #expect(console["LEDGER_APPSTORE_OFFER_KEYS"] == nil && projector["LEDGER_APPSTORE_OFFER_KEYS"] == nil)
         #expect(demo["promotional_offers"]?["keys_file"]?.stringValue == api["LEDGER_APPSTORE_OFFER_KEYS"])
+        // The demo's story, played through the API and the acts: a closed month with its
+        // charges, holds captured and released, a correction, an App Store subscription's
+        // history, offers served (docs/console.md, "The demo").
+        let story = try Self.storyCounts(admin)
+        #expect(story["usage.month_closed"] == 2 && story["hold.captured"] == 1 && story["hold.released"] == 1
+                && story["entry.corrected"] == 1 && story["appstore.transaction_recorded"] == 4
+                && story["appstore.subscription_ended"] == 1 && story["org.staff_plan_decided"] == 1, "\(story)")
+        #expect(story["appstore.notification_acknowledged"] == nil, "every notification named the organization: \(story)")
+        #expect(demo["ids"]?["appstore_org"] == "lakeside-academy" && demo["ids"]?["closed_month"]?.stringValue?.count == 7)
+        #expect(Poll.until(timeout: 30) { (try? Self.storyCounts(admin, types: ["iap.offer_impressions_counted"]))?.isEmpty == false },
+                "the offers served are counted")
+        #expect(!first.errors.contains("story was not played"), "\(first.errors.suffix(1000))")
         let before = try Data(contentsOf: URL(fileURLWithPath: demoPath))
         // `ledger serve` says which profile it runs under on its first line.
         let apiLog = try String(contentsOfFile: directory + "/logs/api.log", encoding: .utf8)
@@ -272,10 +284,26 @@ struct CommandLineTests {
         #expect(started.wait(timeout: 120) == 0)
         let third = try LedgerBinary.start(["dev"], environment: environment)
         try #require(Poll.until(timeout: 180, interval: 0.2) { third.output.contains("ledger is running") || !third.process.isRunning })
+        #expect(!third.errors.contains("story was not played"), "\(third.errors.suffix(1000))")
+        #expect(try Self.storyCounts(admin) == story, "a restart plays nothing again")
         third.kill(signal: SIGINT)
         #expect(third.wait(timeout: 60) == 0)
         let still = try LedgerBinary.start(["pg", "status", "--dir", directory + "/postgres"])
         #expect(still.wait() == 0, "the database it did not start is left running")
+    }
+
+    /// How many events of each type the demo's story makes the log holds.
+    static func storyCounts(_ url: String, types: [String] = [
+        "usage.month_closed", "hold.captured", "hold.released", "entry.corrected", "appstore.transaction_recorded",
+        "appstore.subscription_ended", "appstore.notification_acknowledged", "org.staff_plan_decided", "usage.recorded",
+    ]) throws -> [String: Int64] {
+        var counts: [String: Int64] = [:]
+        for row in try PostgresConnection(conninfo: url).query("""
+            SELECT type, count(*) FROM events WHERE type = ANY($1::text[]) GROUP BY type
+            """, ["{" + types.joined(separator: ",") + "}"]).rows {
+            counts[try row.requireString(0)] = try row.requireInt64(1)
+        }
+        return counts
     }
 
     @Test("the profile fails closed: unset is production, which wants its secrets; a misspelt one runs nothing")

@@ -265,6 +265,10 @@ public enum DevCommand: LedgerCommand {
             try? started?.stop()
             return dead == nil ? 0 : 1  // Ctrl-C while waiting: done
         }
+        if readiness.reason == nil {
+            playStory(document: document, adminURL: adminURL, baseURL: baseURL, authorityDirectory: authorityDirectory,
+                      environment: environment, logger: logger)
+        }
         document["stripe"] = stripeStandIn?.demo ?? "off (LEDGER_STRIPE_WEBHOOK_SECRETS or LEDGER_STRIPE_API_KEYS is set)"
         document["promotional_offers"] = ["keys_file": .string(offerKeys), "product_id": .string(DemoData.monthly),
                                           "signature": .string(baseURL + "/v1/appstore/offers/signature")]

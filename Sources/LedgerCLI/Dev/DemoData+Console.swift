@@ -25,23 +25,6 @@ extension DemoData {
             logins[role.rawValue] = ["name": .string(name), "password": .string(password)]
         }
         if let consoleURL { logins["url"] = .string(consoleURL) }
-        try seedCorrection(store: store)
         return .object(logins)
-    }
-
-    /// A correction of the demo payer's launch grant, by the demo operator, so that an
-    /// auditor has one to find, open and export (docs/console.md).
-    static func seedCorrection(store: EventStore) throws {
-        let key = "demo:correction-acme-grant"
-        guard try store.log.events(appendedUnder: key).isEmpty,
-              let grant = try store.log.events(appendedUnder: "demo:credit-acme-grant").first,
-              let id = JournalEntryID("je_\(grant.position)_0") else { return }
-        let entry = JournalEntryRef(id: id, accounts: [Pool.payer("acme").description], pool: .payer("acme"), projectID: nil,
-                                    amount: Millicredits(1_000_000), kind: "credit")
-        let reason = "the launch grant was 750 credits, not 1,000 (ticket DEMO-17)"
-        var request = AppendRequest(try MoneyDecider.correct(entry, id: id, amount: Millicredits(-250_000), reason: reason),
-                                    metadata: EventMetadata(actor: Actor(.operator, "demo-operator"), reason: reason))
-        request.idempotencyKey = key
-        _ = try store.append(request)
     }
 }

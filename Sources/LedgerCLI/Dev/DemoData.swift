@@ -9,7 +9,9 @@ import LedgerServices
 /// second start appends nothing), and the keys and ids it returns for `.ledger/demo.json`.
 ///
 /// Billing: a payer `acme` funding `acme-web` and `acme-mobile`, a self-paying `solo`,
-/// prices, credits, a hold and some usage this month. The demo keys are random, made once
+/// prices, credits and an open hold; what happens to them (usage, holds settled, a
+/// correction, last month closed) is `DemoStory`'s, played through the API and the acts
+/// once the services answer. The demo keys are random, made once
 /// per data directory and kept in its `demo-keys.json` (0600, `DemoKeys`), so that they
 /// survive restarts while nobody without that file can know them.
 public enum DemoData {
@@ -61,20 +63,6 @@ public enum DemoData {
             keys[name] = .string(demoKeys.account(name).secret)
         }
 
-        // Usage this month, at fixed instants of the month so that a restart appends nothing.
-        let month = UTCMonth(containing: Timestamp(microseconds: Int64(now.timeIntervalSince1970 * 1_000_000)) ?? epoch)
-        let usage: [(String, Meter, Int64)] = [("acme-web", .apiRequests, 7_200), ("acme-mobile", .apiRequests, 4_100),
-                                               ("acme-web", .webhookDeliveries, 300), ("acme-web", .storageBytes, 900 << 20),
-                                               ("acme-mobile", .storageBytes, 400 << 20), ("acme-web", .bytesServed, 12_000_000_000),
-                                               ("solo", .apiRequests, 1_250), ("solo", .storageBytes, 300 << 20)]
-        for (i, (project, meter, quantity)) in usage.enumerated() {
-            let id = "demo-\(month)-\(i)"
-            let at = Timestamp(microseconds: month.start.microseconds + Int64(i + 1) * 3_600_000_000)!
-            _ = try store.append(AppendRequest(events: [EventToAppend(
-                stream: "usage-" + project, type: UsageRecorded.type,
-                data: try JSONValueEncoder().encode(UsageRecorded(usageID: id, projectID: project, meter: meter, quantity: quantity)),
-                metadata: EventMetadata(actor: Actor(.service, "metering")), occurredAt: at, idempotencyKey: UsageDecider.idempotencyKey(usageID: id))]))
-        }
         // The App Store: an organization whose administrator can open the offer.
         try append(OrganizationCreated(orgID: "screenrig-demo", name: "ScreenRig Demo School"), "org-screenrig-demo", key: "org", at: epoch)
         try append(AccountTokenCreated(orgID: "screenrig-demo", accountToken: UUID(uuidString: accountToken)!),
@@ -83,6 +71,7 @@ public enum DemoData {
         let expires = Int64(now.timeIntervalSince1970) + 30 * 86_400
         let session = SessionToken.sign(["sub": "demo-admin", "org": "screenrig-demo", "email": "admin@lincoln.k12.ne.us",
                                          "email_verified": true, "csrf": "demo-csrf", "exp": .integer(expires)], secret: sessionSecret)
+        let month = UTCMonth(containing: Timestamp(microseconds: Int64(now.timeIntervalSince1970 * 1_000_000)) ?? epoch)
         let catalog = try seedCatalog(store: store, metadata: metadata, key: demoKeys.catalogKey)
         return [
             "catalog": catalog,
@@ -93,7 +82,9 @@ public enum DemoData {
             ],
             "keys": .object(keys),
             "ids": ["payer": "acme", "funded_projects": ["acme-web", "acme-mobile"], "self_paying_project": "solo",
-                    "open_hold": "demo-export", "month": .string(month.description)],
+                    "open_hold": "demo-export",
+                    "month": .string(month.description), "closed_month": .string(month.previous?.description ?? ""),
+                    "appstore_org": .string(DemoStory.storyOrg.id)],
         ]
     }
 }

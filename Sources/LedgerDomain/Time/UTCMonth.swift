@@ -32,6 +32,9 @@ public struct UTCMonth: Sendable, Hashable, Comparable, Codable, CustomStringCon
     /// The month after this one (nil after 9999-12).
     public var next: UTCMonth? { month == 12 ? UTCMonth(year: year + 1, month: 1) : UTCMonth(year: year, month: month + 1) }
 
+    /// The month before this one (nil before 1970-01).
+    public var previous: UTCMonth? { month == 1 ? UTCMonth(year: year - 1, month: 12) : UTCMonth(year: year, month: month - 1) }
+
     /// The first instant of the following month; for an instant that is itself a
     /// month start, the *next* month's start.
     public static func nextStart(after instant: Timestamp) -> Timestamp? {
