@@ -39,6 +39,7 @@
 #   listener (LEDGER_METRICS_ADDRESS: /metrics, and /readyz with positions), the console
 #   (LEDGER_CONSOLE_ADDRESS) and the cluster (LEDGER_DEV_POSTGRES_PORT) each get a free
 #   port of 15000-29999, never 8080, 9464 or 8081, and nothing in the blocks is rewritten.
+#   They listen on every address (LEDGER_HOST=0.0.0.0, …), as in the Containerfile.
 #   A block that names a default address (127.0.0.1:8080, :8081, :9464, or localhost's)
 #   fails before it runs, whatever listens there. The ports the walkthroughs take
 #   themselves (8095, webhooks.md's receiver; 8096, 9466 and 54339, scaling.md's second API
@@ -201,8 +202,12 @@ export PATH="$work/bin:$work/.build/release:$PATH"
 export LEDGER_SQL_DIR="$repo/sql"
 export LEDGER_PORT="$http_port"
 export LEDGER_DEV_POSTGRES_PORT="$pg_port"
-export LEDGER_METRICS_ADDRESS="127.0.0.1:$metrics_port"
-export LEDGER_CONSOLE_ADDRESS="127.0.0.1:$console_port"
+# Every address, as the Containerfile runs it: what a reader's browser and curl reach on
+# the published ports (127.0.0.1, localhost) must work the same way.
+export LEDGER_HOST=0.0.0.0
+export LEDGER_METRICS_ADDRESS="0.0.0.0:$metrics_port"
+export LEDGER_CONSOLE_ADDRESS="0.0.0.0:$console_port"
+export LEDGER_CONSOLE_URL="http://localhost:$console_port"
 
 "${blocks_py[@]}" extract --out "$work/blocks" "${files[@]}" >"$work/manifest" || exit 2
 log "$(wc -l <"$work/manifest") shell blocks in ${files[*]}"
@@ -214,7 +219,7 @@ cd "$work"
 # ignored, and SIGINT is how this script (like Ctrl-C) stops `ledger dev`.
 env --default-signal=INT,QUIT ledger dev >"$work/dev.log" 2>&1 </dev/null &
 dev_pid=$!
-log "ledger dev (pid $dev_pid): API on 127.0.0.1:$http_port, operations on 127.0.0.1:$metrics_port, console on 127.0.0.1:$console_port, PostgreSQL on 127.0.0.1:$pg_port, in $work"
+log "ledger dev (pid $dev_pid): API on 0.0.0.0:$http_port, operations on 0.0.0.0:$metrics_port, console on 0.0.0.0:$console_port, PostgreSQL on 127.0.0.1:$pg_port, in $work"
 
 deadline=$((SECONDS + ${DOCS_CHECK_START_TIMEOUT:-90}))
 until grep -q 'ledger is running at' "$work/dev.log" 2>/dev/null; do

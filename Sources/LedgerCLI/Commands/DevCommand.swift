@@ -130,8 +130,8 @@ public enum DevCommand: LedgerCommand {
         let sessionSecret = try environment.string(.sessionSecret) ?? persistedSecret(dataDirectory + "/session-secret")
         let webhookKey = try environment.string(.webhookKey) ?? persistedSecret(dataDirectory + "/webhook-key")
         let consoleSecret = try environment.string(.consoleSecret) ?? persistedSecret(dataDirectory + "/console-secret")
-        let consoleURL = console.map { "http://\($0.host):\($0.port)" }
-        let operationsURL = operations.map { "http://\($0.host):\($0.port)" }
+        let consoleURL = console.map { "http://\(DevPorts.urlHost($0.host)):\($0.port)" }
+        let operationsURL = operations.map { "http://\(DevPorts.urlHost($0.host)):\($0.port)" }
 
         let store = EventStore(conninfo: adminURL)
         var demo = try DemoData.seed(store: store, sessionSecret: Array(sessionSecret.utf8), dataDirectory: dataDirectory)
@@ -182,7 +182,7 @@ public enum DevCommand: LedgerCommand {
         if environment.string(.appStoreAPIKeys) == nil {
             let standIn = try DevAppStoreStandIn.start(
                 dataDirectory: dataDirectory, authority: try AppStoreTestAuthority.loadOrCreate(in: authorityDirectory), authorityRoot: testRoot,
-                bundleID: try environment.require(.appStoreBundleID), notificationURL: "http://\(host):\(port)/v1/appstore/notifications/sandbox")
+                bundleID: try environment.require(.appStoreBundleID), notificationURL: "http://\(DevPorts.urlHost(host)):\(port)/v1/appstore/notifications/sandbox")
             projector[LedgerEnvironment.Setting.appStoreAPIKeys.name] = standIn.keysFile
             appleStandIn = standIn
         }
@@ -196,7 +196,7 @@ public enum DevCommand: LedgerCommand {
         // developer gives secrets and keys of their own.
         var stripeStandIn: DevStripeStandIn?
         if environment.string(.stripeWebhookSecrets) == nil && environment.string(.stripeAPIKeys) == nil {
-            let standIn = try DevStripeStandIn.start(dataDirectory: dataDirectory, app: DemoData.catalogApp, baseURL: "http://\(host):\(port)")
+            let standIn = try DevStripeStandIn.start(dataDirectory: dataDirectory, app: DemoData.catalogApp, baseURL: "http://\(DevPorts.urlHost(host)):\(port)")
             api[LedgerEnvironment.Setting.stripeWebhookSecrets.name] = standIn.webhookSecretsFile
             projector[LedgerEnvironment.Setting.stripeAPIKeys.name] = standIn.keysFile
             stripeStandIn = standIn
@@ -224,10 +224,10 @@ public enum DevCommand: LedgerCommand {
             try children.spawn(executable, ["console"], environment: childEnvironments.console, name: "console", log: logs + "/console.log")
         }
 
-        let baseURL = "http://\(host):\(port)"
+        let baseURL = "http://\(DevPorts.urlHost(host)):\(port)"
         // The console too, when it runs: the banner promises both.
-        guard waitForHealth(host: host, port: port, children: children),
-              console.map({ waitForHealth(host: $0.host, port: $0.port, path: "/login", children: children) }) ?? true else {
+        guard waitForHealth(host: DevPorts.urlHost(host), port: port, children: children),
+              console.map({ waitForHealth(host: DevPorts.urlHost($0.host), port: $0.port, path: "/login", children: children) }) ?? true else {
             if let dead = children.firstExited() {
                 reportExit(dead)
             }

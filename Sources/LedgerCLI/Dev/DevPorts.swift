@@ -15,6 +15,16 @@ import HTTP
 ///   refused, naming the setting.
 /// - The stand-ins for Apple and Stripe listen on ports the kernel gives: they never collide.
 enum DevPorts {
+    /// The host a URL to a listener on `host` names: a listener on every address (a
+    /// container's `0.0.0.0`) is reached, probed and printed as loopback.
+    static func urlHost(_ host: String) -> String {
+        switch host {
+        case "0.0.0.0", "": return "127.0.0.1"
+        case "::", "[::]": return "[::1]"
+        default: return host
+        }
+    }
+
     /// Whether `host:port` can be listened on now.
     static func isFree(host: String, port: Int) -> Bool {
         (try? HTTPServer.checkAvailable(host: host, port: port)) != nil

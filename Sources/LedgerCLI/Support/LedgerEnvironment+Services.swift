@@ -216,6 +216,11 @@ extension LedgerEnvironment {
         guard !hosts.isEmpty else {
             throw ConfigurationError(setting: .consoleURL, problem: "is needed when the console listens on every address (\(address.host)): it names the host operators open it at")
         }
+        // Listening on every address includes loopback: a browser on the same machine (or
+        // through a container's published port, or an SSH tunnel) opens it as 127.0.0.1 or
+        // localhost. Those names are safe to accept: a rebinding attacker's page is sent
+        // with the attacker's own host name, never a loopback one.
+        if ["0.0.0.0", "::", ""].contains(listening) { hosts.formUnion(["127.0.0.1", "localhost", "[::1]"]) }
         settings.allowedHosts = hosts
         settings.projectorConninfo = string(.projectorDatabaseURL)
         return settings
