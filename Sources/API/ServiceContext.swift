@@ -42,6 +42,9 @@ public final class ServiceContext: Sendable {
     public let stripeWebhooks: StripeWebhookEndpoints
     /// How far the projections and the log have got; wakes requests waiting for a position.
     public let progress: ProjectionProgress
+    /// Usage writes admitted while the billing projection keeps up (docs/architecture.md,
+    /// "Admission").
+    public let admission: AdmissionControl
     /// Readiness and the log's gauges, checked in the background.
     let monitor: ServiceMonitor
     /// The read replicas (`LEDGER_READ_DATABASE_URLS`), nil without any.
@@ -71,7 +74,8 @@ public final class ServiceContext: Sendable {
                 replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings(), publicCheckpoints: Bool = false,
                 appStoreSyncEvery: Double = 3_600, offerSigning: PromotionalOfferSigning = PromotionalOfferSigning(),
                 stripeWebhooks: StripeWebhookEndpoints = StripeWebhookEndpoints(), stripeSyncEvery: Double = 3_600,
-                driftCheckEvery: Double = ProjectionDriftCheck.Settings.defaultEvery) {
+                driftCheckEvery: Double = ProjectionDriftCheck.Settings.defaultEvery,
+                admission: AdmissionControl.Settings = AdmissionControl.Settings()) {
         self.store = store
         self.connections = connections
         self.logger = logger
@@ -90,6 +94,12 @@ public final class ServiceContext: Sendable {
         self.stripeLimiter = RateLimiter(perSecond: appStore.notificationsPerSecond)
         let progress = ProjectionProgress(conninfo: connections.conninfo, projections: projections, logger: logger)
         self.progress = progress
+        let admissionControl = AdmissionControl(settings: admission) { progress.lag(of: $0) }
+        self.admission = admissionControl
+        progress.observe { projection, events in
+            admissionControl.folded(events, projection: projection)
+            progress.setOthersWaiting(admissionControl.parked > 0)
+        }
         let replicas = readReplicaURLs.isEmpty ? nil
             : ReplicaSet(urls: readReplicaURLs, poolSize: connections.maximumConnections, projections: projections, settings: replicaSettings,
                          logger: logger, primaryHead: { progress.head })
@@ -108,6 +118,7 @@ public final class ServiceContext: Sendable {
         self.appStoreVerifications = metrics.counter("ledger_appstore_verifications_total",
             help: "App Store JWS verifications by kind and outcome.", labelNames: ["kind", "outcome"])
         Self.registerLogMetrics(metrics, monitor: monitor)
+        Self.registerAdmissionMetrics(metrics, admission: admissionControl)
         Self.registerReplicaMetrics(metrics, replicas: replicas)
     }
 

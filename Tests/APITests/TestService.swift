@@ -39,7 +39,8 @@ final class TestService: Sendable {
     /// promotional offer keys (LEDGER_APPSTORE_OFFER_KEYS), none by default.
     init(projections: [any Projection] = AllProjections.all, notificationsPerSecond: Double = 1_000, database: TestDatabase? = nil,
          readReplicaURLs: [String] = [], replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings(),
-         offerSigners: [PromotionalOfferSigner] = [], stripeSecrets: [String: [String]] = [:]) throws {
+         offerSigners: [PromotionalOfferSigner] = [], stripeSecrets: [String: [String]] = [:],
+         admission: AdmissionControl.Settings = AdmissionControl.Settings()) throws {
         db = try database ?? TestDatabase.create()
         // The tests set up through the writer login; the service runs as the API's login,
         // which may append only the API's event types (migration 0013), so every endpoint
@@ -58,7 +59,7 @@ final class TestService: Sendable {
                                                             policy: TestCertificateAuthority.shared.developmentPolicy),
                                  readinessInterval: 0.05, readReplicaURLs: readReplicaURLs, replicaSettings: replicaSettings,
                                  offerSigning: PromotionalOfferSigning(signers: offerSigners),
-                                 stripeWebhooks: StripeWebhookEndpoints(secrets: stripeSecrets))
+                                 stripeWebhooks: StripeWebhookEndpoints(secrets: stripeSecrets), admission: admission)
         context.start()
         server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4, admissionClient: context.admissionClient),
                             router: LedgerAPI.router(context), logger: logger, metrics: metrics)

@@ -80,7 +80,8 @@ struct Service {
                                      publicCheckpoints: try environment.publicCheckpoints(),
                                      appStoreSyncEvery: try environment.appStoreSyncSettings().every, offerSigning: offerSigning,
                                      stripeWebhooks: stripeWebhooks, stripeSyncEvery: try environment.stripeSyncSettings().every,
-                                     driftCheckEvery: try environment.driftCheckSettings().every)
+                                     driftCheckEvery: try environment.driftCheckSettings().every,
+                                     admission: try environment.admissionSettings())
         // The context's threads (the projection follower, the readiness monitor, the replica
         // polls) start in `start()`, once every setting is read and every listener bound: a
         // refusal before then exits with no thread in the middle of a database login, whose

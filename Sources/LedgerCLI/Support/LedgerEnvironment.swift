@@ -113,6 +113,10 @@ extension LedgerEnvironment.Setting {
     public static let logLevel = Self(name: "LEDGER_LOG_LEVEL", defaultValue: "info", help: "debug, info, warning or error.")
     public static let readyMaxLag = Self(name: "LEDGER_READY_MAX_LAG", defaultValue: "10000",
         help: "Projector lag, in events, above which /readyz answers 503.")
+    public static let admissionLag = Self(name: "LEDGER_ADMISSION_LAG_MS", defaultValue: "100",
+        help: "Milliseconds the billing projection may lag the log before usage batches are parked (then released as it folds, or refused with 503 projection_behind and Retry-After): what bounds the time a metering service waits to read its write back (docs/architecture.md, \"Admission\"); 0 turns admission off. Notifications, Stripe events and operators' acts are never parked.")
+    public static let admissionWait = Self(name: "LEDGER_ADMISSION_WAIT_MS", defaultValue: "2000",
+        help: "Milliseconds a parked usage batch waits for the billing projection before it is refused (503 projection_behind, Retry-After; nothing recorded, the same batch may be sent again).")
     public static let readDatabaseURLs = Self(name: "LEDGER_READ_DATABASE_URLS", defaultValue: nil,
         help: "Hot standbys of the database, comma-separated URLs, that the read endpoints use while they keep up (docs/scaling.md); appends, the projector and every decision stay on DATABASE_URL.")
     public static let readMaxLagEvents = Self(name: "LEDGER_READ_MAX_LAG_EVENTS", defaultValue: "10000",
@@ -187,7 +191,7 @@ extension LedgerEnvironment.Setting {
     public static let all: [Self] = [
         .databaseURL, .projectorDatabaseURL, .migrationDatabaseURL, .archiveDirectory, .consoleAddress, .consoleSecret, .consoleURL, .consoleIdleMinutes, .consoleSessionHours, .metricsAddress, .trustedProxies, .host, .port, .httpThreads, .networkThreads, .maxQueuedRequests,
         .maxRequestsPerClient, .requestHeadTimeout, .requestBodyTimeout, .maxBodyBytes, .maxHeaderBytes,
-        .connectionTimeout, .maxConnections, .maxConnectionsPerAddress, .poolSize, .logLevel, .readyMaxLag, .readDatabaseURLs, .readMaxLagEvents,
+        .connectionTimeout, .maxConnections, .maxConnectionsPerAddress, .poolSize, .logLevel, .readyMaxLag, .admissionLag, .admissionWait, .readDatabaseURLs, .readMaxLagEvents,
         .readMaxLagSeconds, .pollInterval,
         .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .sessionSecret, .webhookKey, .publicOrigin, .appStoreBundleID, .appStoreProducts, .schoolDomains,
         .notificationRate, .operatorName, .environment, .appStoreExtraRoots, .appStoreAPIKeys, .appStoreSyncEvery, .appStoreOfferKeys, .stripeWebhookSecrets, .stripeWebhookTolerance, .stripeAPIKeys, .stripeSyncEvery, .driftCheckEvery, .driftCheckSample, .checkpointKeyFile, .checkpointOrigin, .checkpointEvents,

@@ -20,9 +20,16 @@ public protocol LedgerAct: Sendable {
     /// its events) recorded before with other content: what that means for this act, or nil
     /// for a plain idempotency conflict.
     func keyTaken(_ key: String?, by decision: Decision, _ reads: ActReads) throws -> RaceVerdict?
+
+    /// Whether the act's append waits for the projection its writer reads back
+    /// (`AdmissionControl`), or is admitted whatever the lag: only what a client can send
+    /// again is bounded (a usage batch); what may never come back (Apple's notifications,
+    /// Stripe's events) and operators' acts are always admitted.
+    var admission: ActAdmission { get }
 }
 
 extension LedgerAct {
+    public var admission: ActAdmission { .always }
     public func lostRace(on stream: String, actualVersion: Int64?, _ reads: ActReads) throws -> Refusal? { nil }
     public func keyTaken(_ key: String?, by decision: Decision, _ reads: ActReads) throws -> RaceVerdict? { nil }
 }

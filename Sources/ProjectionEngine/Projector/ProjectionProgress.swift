@@ -33,6 +33,13 @@ public final class ProjectionProgress: Sendable {
         /// Projections stopped on a poison event, as the last refresh found them.
         var failures: [String: ProjectionWait.Stopped] = [:]
         var head: Int64?
+        /// When each head was first seen, oldest first, trimmed to what some projection has
+        /// not applied yet: the lag of a projection is the age of the first head past it.
+        var heads: [(position: Int64, seen: ContinuousClock.Instant)] = []
+        /// Called with each projection's advance (name, events applied).
+        var observers: [@Sendable (String, Int64) -> Void] = []
+        /// Others waiting on progress (parked writes), who want the once-a-second refresh.
+        var othersWaiting = false
         var waiters: [UInt64: Waiter] = [:]
         var nextID: UInt64 = 0
         var connected = false
@@ -138,7 +145,7 @@ public final class ProjectionProgress: Sendable {
                 while !stopped {
                     let notifications = try connection.waitForNotifications(timeout: 0.2)
                     if !notifications.isEmpty { absorb(notifications) }
-                    let waiting = state.withLock { !$0.waiters.isEmpty }
+                    let waiting = state.withLock { !$0.waiters.isEmpty || $0.othersWaiting }
                     if waiting && ContinuousClock.now - lastRefresh > .seconds(1) {
                         try refresh(connection)
                         lastRefresh = .now
@@ -187,9 +194,18 @@ public final class ProjectionProgress: Sendable {
     /// Records progress (positions only move forward) and wakes whoever it satisfies; with
     /// `failures` (a refresh), tells the waiters that can be told that their projection stopped.
     private func advance(_ positions: [String: Int64], head: Int64?, failures: [String: ProjectionWait.Stopped]? = nil) {
-        let woken = state.withLock { s -> [Wake] in
-            for (name, value) in positions { s.positions[name] = max(s.positions[name] ?? value, value) }
-            if let head { s.head = max(s.head ?? head, head) }
+        let now = ContinuousClock.now
+        let (woken, advanced, observers) = state.withLock { s -> ([Wake], [(String, Int64)], [@Sendable (String, Int64) -> Void]) in
+            var advanced: [(String, Int64)] = []
+            for (name, value) in positions {
+                if let before = s.positions[name], value > before { advanced.append((name, value - before)) }
+                s.positions[name] = max(s.positions[name] ?? value, value)
+            }
+            if let head, head > (s.head ?? 0) {
+                s.head = head
+                s.heads.append((head, now))
+            }
+            Self.trim(&s)
             if let failures { s.failures = failures }
             var wake: [Wake] = []
             for (id, waiter) in s.waiters {
@@ -201,8 +217,45 @@ public final class ProjectionProgress: Sendable {
                     s.waiters[id] = nil
                 }
             }
-            return wake
+            return (wake, advanced, s.observers)
         }
         for wake in woken { wake() }
+        for (name, events) in advanced { for observer in observers { observer(name, events) } }
+    }
+
+    /// Drops the heads every projection has applied, and thins a long list (keeping the
+    /// oldest, which the lag is measured from).
+    private static func trim(_ s: inout State) {
+        let applied = s.positions.values.min() ?? 0
+        if let keep = s.heads.firstIndex(where: { $0.position > applied }) {
+            if keep > 0 { s.heads.removeFirst(keep) }
+        } else {
+            s.heads.removeAll()
+        }
+        if s.heads.count > 4_096 { s.heads.remove(at: 1) }
+    }
+
+    // MARK: - Lag, for admission
+
+    /// How far `projection` is behind the log now: the age of the oldest head it has not
+    /// applied (zero when it has applied every head seen, or is unknown).
+    public func lag(of projection: String) -> Duration {
+        let now = ContinuousClock.now
+        return state.withLock { s in
+            guard let position = s.positions[projection],
+                  let first = s.heads.first(where: { $0.position > position }) else { return .zero }
+            return now - first.seen
+        }
+    }
+
+    /// Calls `observer` with every advance of a projection (its name, the events applied).
+    public func observe(_ observer: @escaping @Sendable (String, Int64) -> Void) {
+        state.withLock { $0.observers.append(observer) }
+    }
+
+    /// Whether someone besides the position waiters waits on progress (parked writes): the
+    /// listener then reads the checkpoints once a second, as it does for waiters.
+    public func setOthersWaiting(_ waiting: Bool) {
+        state.withLock { $0.othersWaiting = waiting }
     }
 }

@@ -6,6 +6,7 @@ import Foundation
 import HTTP
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import ProjectionEngine
 import Projections
 import Synchronization
@@ -20,9 +21,9 @@ final class BillingFixture: Sendable {
     let operatorActor = Actor(.operator, "test-operator")
 
     convenience init(notificationsPerSecond: Double = 1_000, offerSigners: [PromotionalOfferSigner] = [],
-                     stripeSecrets: [String: [String]] = [:]) throws {
+                     stripeSecrets: [String: [String]] = [:], admission: AdmissionControl.Settings = AdmissionControl.Settings()) throws {
         try self.init(service: TestService(notificationsPerSecond: notificationsPerSecond, offerSigners: offerSigners,
-                                           stripeSecrets: stripeSecrets))
+                                           stripeSecrets: stripeSecrets, admission: admission))
     }
 
     /// Over a service built by the test (on a cluster of its own, with replicas), its

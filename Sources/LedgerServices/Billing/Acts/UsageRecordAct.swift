@@ -1,5 +1,6 @@
 import EventStore
 import LedgerDomain
+import Projections
 
 /// U1–U4: a batch of usage from the platform's metering services, recorded whole or
 /// refused whole by `UsageDecider`, on the projects' state in the billing projection and,
@@ -8,6 +9,10 @@ public struct UsageRecordAct: LedgerAct {
     public var batch: [UsageDecider.Measurement]
 
     public init(batch: [UsageDecider.Measurement]) { self.batch = batch }
+
+    /// The metering service reads its usage back from the billing projection, and sends a
+    /// refused batch again under the same ids: the one write bounded by the projections' lag.
+    public var admission: ActAdmission { .bounded(projection: BillingProjection().name, events: batch.count) }
 
     public func decide(_ reads: ActReads) throws -> Decision {
         let state = try state(reads)
