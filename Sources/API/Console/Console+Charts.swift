@@ -78,7 +78,7 @@ extension Console {
         let fills: [Plan?: String] = [.free: "#e6e6e6", .plus: "#b3e5fc", .education: "#ffe0b2", .premium: "#c5cae9", nil: "#ffffff"]
         var rows: [ChartTable.Row] = []
         let chartLanes = lanes.map { lane in
-            TimelineChart.Lane(name: name(lane.source), bands: lane.bands.map { band in
+            TimelineChart.Lane(name: name(lane.source), empty: "no plan from this source", bands: lane.bands.map { band in
                 let text = label(band, inForce: lane.source == nil)
                 let link = band.position.map { "/events/\($0)" }
                 rows.append(ChartTable.Row(name(lane.source), [

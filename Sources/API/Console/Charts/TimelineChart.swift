@@ -31,10 +31,13 @@ public struct TimelineChart: Sendable {
     public struct Lane: Sendable {
         public var name: String
         public var bands: [Band]
+        /// Written along a lane without bands.
+        public var empty: String
 
-        public init(name: String, bands: [Band]) {
+        public init(name: String, empty: String = "nothing", bands: [Band]) {
             self.name = name
             self.bands = bands
+            self.empty = empty
         }
     }
 
@@ -73,6 +76,9 @@ public struct TimelineChart: Sendable {
             let y = top + i * (Self.laneHeight + Self.laneGap) + Self.laneGap / 2
             drawing += "<text x=\"\(left - 8)\" y=\"\(y + Self.laneHeight / 2 + 4)\" text-anchor=\"end\" font-weight=\"bold\">\(HTML.escape(lane.name))</text>"
                 + "<line x1=\"\(left)\" x2=\"\(right)\" y1=\"\(y + Self.laneHeight / 2)\" y2=\"\(y + Self.laneHeight / 2)\" stroke=\"#ddd\"/>"
+            if lane.bands.isEmpty {
+                drawing += "<text x=\"\(left + 6)\" y=\"\(y + Self.laneHeight / 2 - 4)\" fill=\"#555\">\(HTML.escape(lane.empty))</text>"
+            }
             for band in lane.bands where band.until.map({ $0 > time.from }) ?? true && band.from <= time.until {
                 let x0 = x(band.from), x1 = x(band.until ?? time.until)
                 let planned = now.map { band.from > $0 } ?? false

@@ -25,9 +25,11 @@ public struct AccountOverviewQuery: LedgerQuery {
         case .payer(let id): .payer(id)
         case .project(let id): .project(id)
         }
-        let createdAt = try reads.log.readStream(owner.ownerStream, from: 1, limit: 1).first?.recordedAt
-        let created = createdAt.map { UTCMonth(containing: $0) }
-        let from = max(months.min()?.start ?? .minimum, createdAt ?? .minimum)
+        let first = try reads.log.readStream(owner.ownerStream, from: 1, limit: 1).first
+        let created = first.map { UTCMonth(containing: $0.recordedAt) }
+        // The history is of business time, as the journal's days are: it starts when the
+        // account was created by that clock (anything posted dated earlier is its opening).
+        let from = max(months.min()?.start ?? .minimum, first?.occurredAt ?? .minimum)
         return try reads.billing.snapshot(now: reads.now) { reader in
             guard let balance = try BalanceView.read(account, reader: reader),
                   let pool = try BalanceView.currentPool(of: account, reader: reader) else { return nil }

@@ -17,7 +17,7 @@ public struct OrganizationQuery: LedgerQuery {
     public func read(_ reads: QueryReads) throws -> OrganizationView? {
         let model = reads.organizations
         guard let organization = try model.organizations(id: id).first, let snapshot = try model.snapshot(id) else { return nil }
-        let created = try reads.log.readStream(OrganizationDecider.stream(id), from: 1, limit: 1).first?.recordedAt
+        let created = try reads.log.readStream(OrganizationDecider.stream(id), from: 1, limit: 1).first?.occurredAt
         return OrganizationView(organization: organization, snapshot: snapshot, at: reads.now, created: created)
     }
 }

@@ -11,7 +11,8 @@ public struct OrganizationView: Sendable {
     public var snapshot: OrganizationSnapshot
     /// The instant it was read at.
     public var at: Timestamp
-    /// When its first event was recorded; nil when the log does not say (it was archived).
+    /// When its first event occurred (business time, as its plan changes' instants are);
+    /// nil when the log does not say.
     public var created: Timestamp?
 
     public init(organization: OrganizationsReadModel.Record, snapshot: OrganizationSnapshot, at: Timestamp, created: Timestamp? = nil) {
