@@ -49,7 +49,10 @@ public struct PlanLanes: Sendable {
         let timelines = plans.subscriptions.map(plans.timeline(of:))
         var appStore: [Band] = []
         for at in Set(timelines.flatMap { $0.segments.map(\.from) }).filter({ $0 < .maximum }).sorted() {
-            let plan = timelines.compactMap { $0.plan(at: at) }.max()
+            // The highest level, the first subscription's on a tie, as `OrganizationPlans.current` picks.
+            let plan = timelines.compactMap { $0.plan(at: at) }.reduce(nil as Plan?) { best, p in
+                best.map { p.level > $0.level ? p : $0 } ?? p
+            }
             guard appStore.isEmpty || appStore.last?.plan != plan else { continue }
             let order = timelines.lazy.flatMap(\.segments).first { $0.from == at && position($0.order) != nil }?.order
             appStore.append(Band(from: at, plan: plan, source: .appStore, position: order.flatMap(position)))
