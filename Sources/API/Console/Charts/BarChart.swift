@@ -39,6 +39,7 @@ public struct BarChart: Sendable {
         self.plotHeight = plotHeight
     }
 
+    /// The chart, drawn.
     public var figure: ChartFigure {
         let axis = ChartAxis(bars.map(\.value), unit: unit)
         let top = 30, left = max(48, axis.labelsWidth(unit)), right = width - 8

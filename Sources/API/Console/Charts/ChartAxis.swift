@@ -3,10 +3,14 @@
 /// its ends and ticks are round: multiples of a step of 1, 2 or 5 times a power of ten
 /// (of the unit's binary multiple, for bytes), about `steps` of them.
 public struct ChartAxis: Sendable, Equatable {
+    /// The bottom of the axis: a multiple of `step`, at most zero and the least value.
     public let lower: Int128
+    /// The top of the axis: a multiple of `step`, at least zero and the greatest value.
     public let upper: Int128
+    /// The distance between two ticks.
     public let step: Int128
 
+    /// The axis for `values` in `unit`, in about `steps` steps.
     public init(_ values: [Int128], unit: ChartUnit, steps: Int = 4) {
         var low = min(0, values.min() ?? 0)
         var high = max(0, values.max() ?? 0)

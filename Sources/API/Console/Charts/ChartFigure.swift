@@ -23,6 +23,7 @@ public struct ChartFigure: Sendable {
         self.table = table
     }
 
+    /// The figure as HTML: its caption, the SVG and the table.
     public var html: String {
         let id = HTML.escape(self.id), title = HTML.escape(self.title)
         return """

@@ -5,10 +5,14 @@ import LedgerDomain
 /// few), each labelled as precisely as its unit needs (`2026-11-15 14:00`, `2026-11-15`,
 /// `2026-11`, `2026`).
 public struct ChartTimeAxis: Sendable, Equatable {
+    /// The left end.
     public let from: Timestamp
+    /// The right end.
     public let until: Timestamp
+    /// The ticks, oldest first.
     public let ticks: [Tick]
 
+    /// A round instant and its label.
     public struct Tick: Sendable, Equatable {
         public var at: Timestamp
         public var label: String

@@ -48,6 +48,7 @@ public struct LineChart: Sendable {
         self.plotHeight = plotHeight
     }
 
+    /// The chart, drawn.
     public var figure: ChartFigure {
         let all = [start] + points
         let axis = ChartAxis(all.map(\.value), unit: unit)

@@ -65,6 +65,7 @@ public struct TimelineChart: Sendable {
 
     static let laneHeight = 26, laneGap = 10
 
+    /// The chart, drawn.
     public var figure: ChartFigure {
         let left = max(60, Int(lanes.map { ChartFigure.textWidth($0.name) }.max() ?? 0) + 16), right = width - 16, top = 24
         let time = ChartTimeAxis(from: from, until: until, maximumTicks: max(2, (right - left) / 110))
