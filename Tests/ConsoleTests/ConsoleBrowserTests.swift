@@ -1,4 +1,5 @@
 import Foundation
+import LedgerDomain
 import LedgerFixtures
 import Testing
 import TestSupport
@@ -10,15 +11,33 @@ import TestSupport
 /// installs Chromium; without it this test fails, naming what to install.
 @Suite("The console in a real browser", .bounded)
 struct ConsoleBrowserTests {
-    @Test("an auditor finds a correction and its original; an operator posts one; CSRF and roles refuse")
+    @Test("an auditor finds a correction and its original, and sees an account's and an organization's charts drawn; an operator posts one; CSRF and roles refuse")
     func browser() throws {
         let h = try ConsoleTests.Harness()
+        // The console reads at the log's time (an admin act's business time is when it is
+        // appended), two weeks on: the balance chart has days to draw.
+        let today = Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1e6))!
+        func later(days: Int64) -> Timestamp { Timestamp(microseconds: today.microseconds + days * 86_400_000_000)! }
+        h.clock.set(later(days: 14).iso8601)
         let auditorPassword = try h.addOperator("ada", role: "auditor")
         let operatorPassword = try h.addOperator("otto", role: "operator")
         try h.f.payer("acme")
         let credit = try h.f.adminJSON(["credit", "--pool", "payer:acme", "--source", "grant", "--amount", "1000", "--description", "goodwill"])
         let creditPosition = try #require(credit["events"]?.arrayValue?.first?["position"]?.int64Value)
         _ = try h.f.adminJSON(["correct", "--entry", "je_\(creditPosition)_0", "--amount", "-400"], reason: "half of it was a duplicate")
+        // A project of acme's with usage, credits dated later, and an organization whose plan changed twice.
+        _ = try h.f.adminJSON(["price", "set", "--unit-price", "2", "--storage-price-per-gib-month", "1000"])
+        try h.f.project("shop", payer: "acme")
+        try h.f.usage("shop", .apiRequests, 42_000, at: today.iso8601)
+        try h.f.usage("shop", .webhookDeliveries, 1_200, at: today.iso8601)
+        try h.f.usage("shop", .storageBytes, 734_003_200, at: today.iso8601)
+        for (days, amount) in [(Int64(3), 250_000), (9, 120_000)] {
+            _ = try h.f.append(CreditPosted(pool: .payer("acme"), source: .purchase, amount: Millicredits(amount), description: "top-up"),
+                               stream: "payer-acme", occurredAt: later(days: days))
+        }
+        _ = try h.f.adminJSON(["org", "create", "--id", "school", "--name", "A School"])
+        _ = try h.f.adminJSON(["org", "plan", "--org", "school", "--source", "billing", "--plan", "plus"])
+        _ = try h.f.adminJSON(["org", "plan", "--org", "school", "--source", "staff", "--plan", "premium"])
         try h.f.app("demo")
         try h.f.subscription("pro.monthly", app: "demo")
         try h.f.subscription("pro.yearly", app: "demo")
@@ -67,6 +86,20 @@ struct ConsoleBrowserTests {
         try auditor.andWait(#"document.querySelector('a[href="/apps/demo"]').click()"#)
         #expect(try auditor.text.contains("Migration campaign spring"))
         shots.append(("catalog", try auditor.screenshot()))
+        // The account's charts and the organization's plan timeline are drawn, not only sent:
+        // each SVG has a box with a width and a height in the page as laid out.
+        let drawn = "[...document.querySelectorAll('figure svg')].filter(s => { const b = s.getBBox(); return b.width > 0 && b.height > 0 }).length"
+        try auditor.go(base + "/usage?account=payer%3Aacme")
+        #expect(try auditor.evaluate("document.querySelectorAll('figure svg').length").int64Value == 6, "balance, charges, four meters")
+        #expect(try auditor.evaluate(drawn).int64Value == 6)
+        #expect(try auditor.evaluate("document.querySelector('#balance-chart path').getTotalLength() > 100").boolValue == true, "the balance's line")
+        #expect(try auditor.evaluate("document.querySelector('#usage-api_requests rect[data-value=\"42000\"]').getBBox().height > 50").boolValue == true)
+        #expect(try auditor.text.contains("Posted balance by day"))
+        shots.append(("account", try auditor.screenshot()))
+        try auditor.go(base + "/orgs/school")
+        #expect(try auditor.evaluate(drawn).int64Value == 1)
+        #expect(try auditor.evaluate("document.querySelectorAll('#plan-timeline svg a').length").int64Value ?? 0 >= 3, "the changes link their events")
+        shots.append(("organization", try auditor.screenshot()))
         // An auditor may not act; a form whose token was changed is refused.
         try auditor.go(base + "/acts/correct")
         #expect(try auditor.text.contains("needs the role operator"))

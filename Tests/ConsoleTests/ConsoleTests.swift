@@ -516,8 +516,9 @@ struct ConsoleTests {
         #expect(usage.text.contains(#"data-field="sources.correction.posted" data-value="-40">-0.04 credits <small>(-40 mc)</small></td>"#))
         #expect(usage.text.contains(#"<th scope="row">Available</th>"#))
         #expect(try browser.send("GET", "/usage?account=payer%3Aghost").status == 404, "an unknown account, as on the API")
-        #expect(usage.text.contains(#"<svg role="img" aria-label="API requests per month, in requests""#))
-        #expect(usage.text.contains("<figcaption>Charges per month</figcaption>") && usage.text.contains(">credits</text>"), "a visible title and the unit")
+        #expect(usage.text.contains(#"<svg role="img" aria-labelledby="usage-api_requests-title usage-api_requests-desc""#))
+        #expect(usage.text.contains("<figcaption id=\"charges-chart-caption\"><strong>Charges per month</strong>") && usage.text.contains(">credits</text>"),
+                "a visible title and the unit")
         // Only the months the account existed in (it was created this month, at the test's clock).
         let month = UTCMonth(containing: h.clock.now).description
         #expect(usage.text.components(separatedBy: "<tr><td>").dropFirst().allSatisfy { $0.hasPrefix(month) }, "\(usage.text)")

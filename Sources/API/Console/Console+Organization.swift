@@ -3,8 +3,9 @@ import LedgerDomain
 import LedgerServices
 
 extension Console {
-    /// Why an organization is on its plan: the plan now and where it comes from, each
-    /// timeline's changes as they take effect (a downgrade at the month's end, O-rules),
+    /// Why an organization is on its plan: the plan now and where it comes from, its plans
+    /// over time drawn per source and in force, each timeline's changes as they take
+    /// effect (a downgrade at the month's end, O-rules),
     /// and its App Store subscriptions, each linked to the timeline of its notifications.
     func organizationPage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
         let id = request.pathParameters["id"] ?? ""
@@ -58,6 +59,7 @@ extension Console {
             <tr><th scope="row">Administrators</th><td>\(HTML.escape(org.admins.isEmpty ? "none" : org.admins.joined(separator: ", ")))</td></tr>
             <tr><th scope="row">Events</th><td><a href="/timeline?subject=\(HTML.query("org:" + org.id))">the organization's timeline</a></td></tr>
             </table>
+            \(Self.planTimeline(view))
             \(timelines)
             <h2>App Store subscriptions</h2>
             \(subscriptions.isEmpty ? "<p>None.</p>" : """

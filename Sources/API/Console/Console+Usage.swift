@@ -21,7 +21,7 @@ extension Console {
         var months: [UTCMonth] = [UTCMonth(containing: now)]
         while months.count < 12, let last = months.last, let earlier = last.month == 1 ? UTCMonth(year: last.year - 1, month: 12) : UTCMonth(year: last.year, month: last.month - 1) { months.append(earlier) }
         months.reverse()
-        guard let (balance, usage) = try queries.answer(AccountOverviewQuery(account, months: months), as: viewer.reader) else {
+        guard let (balance, usage, history) = try queries.answer(AccountOverviewQuery(account, months: months), as: viewer.reader) else {
             throw Problem(status: 404, code: "not_found", title: "No such account", detail: "There is no \(account.kind) \(account.id).")
         }
         let rows = usage.map { month -> String in
@@ -48,9 +48,12 @@ extension Console {
             \(balance.otherPools.enumerated().map { i, part in
                 "<h3>Earlier on the pool of \(HTML.escape(part.payer.kind)) \(HTML.escape(part.payer.id))</h3>" + Self.balanceHTML(part, field: "other_pools.\(i).")
             }.joined())
+            <h2>Over time</h2>
+            <p>Each chart's numbers are in the table under it (<em>The numbers of this chart</em>).</p>
+            \(Self.balanceChart(history, shared: balance.current.scope != "pool", now: now))
+            \(Self.chargesChart(usage))
+            \(Self.usageCharts(usage))
             <h2>Usage by month</h2>
-            \(Self.barChart(usage.map(\.month), usage.map { $0.figures.units.apiRequests.value }, label: "API requests per month", unit: "requests"))
-            \(Self.barChart(usage.map(\.month), usage.map { $0.figures.amount.value / 1_000 }, label: "Charges per month", unit: "credits"))
             <table><thead><tr><th scope="col">Month</th><th scope="col">Status</th><th scope="col">API requests</th>
             <th scope="col">Stream events</th><th scope="col">Webhook deliveries</th><th scope="col">Free units used</th>
             <th scope="col">Billed units</th><th scope="col">Units amount</th><th scope="col">Storage peak</th>
@@ -80,48 +83,5 @@ extension Console {
             + row("&nbsp;holds captured", "consumption.hold.posted", b.consumption.hold.posted)
             + row("&nbsp;holds open (held)", "consumption.hold.held", b.consumption.hold.held)
         return "<table><caption>Balance: \(scope), in credits (millicredits, mc, beside)</caption>\(rows)</table>"
-    }
-
-    /// A bar chart in SVG with a visible title, a y-axis with its unit and gridlines, whole
-    /// month labels (`2026-01`), and each value written on its bar: readable without colour,
-    /// labelled for screen readers (the table beside it holds the same numbers).
-    static func barChart(_ labels: [String], _ values: [Int128], label: String, unit: String) -> String {
-        let barWidth = 56, plotHeight = 160, left = 64, top = 28
-        let highest = values.max() ?? 0
-        // A round scale: four steps of 1, 2 or 5 times a power of ten.
-        var step: Int128 = 1
-        var magnitude: Int128 = 1
-        search: while true {
-            for m: Int128 in [1, 2, 5] where m * magnitude * 4 >= highest {
-                step = m * magnitude
-                break search
-            }
-            magnitude *= 10
-        }
-        let scale = max(step * 4, 1)
-        func y(_ v: Int128) -> Int { top + plotHeight - Int(v * Int128(plotHeight) / scale) }
-        let width = left + labels.count * barWidth + 16
-        var grid = ""
-        for i in 0...4 {
-            let v = step * Int128(i)
-            grid += """
-                <line x1="\(left)" x2="\(width - 8)" y1="\(y(v))" y2="\(y(v))" stroke="#ccc"/>
-                <text x="\(left - 6)" y="\(y(v) + 4)" font-size="11" text-anchor="end">\(Quantity(v).groupedText)</text>
-                """
-        }
-        var bars = ""
-        for (i, (name, value)) in zip(labels, values).enumerated() {
-            let x = left + i * barWidth + 8
-            bars += """
-                <g><title>\(HTML.escape(name)): \(Quantity(value).groupedText) \(HTML.escape(unit))</title><rect x="\(x)" y="\(y(value))" width="\(barWidth - 16)" height="\(top + plotHeight - y(value))" fill="#0b3d91"/>
-                <text x="\(x + (barWidth - 16) / 2)" y="\(top + plotHeight + 16)" font-size="11" text-anchor="middle">\(HTML.escape(name))</text>
-                <text x="\(x + (barWidth - 16) / 2)" y="\(max(top - 2, y(value) - 4))" font-size="11" text-anchor="middle">\(Quantity(value).groupedText)</text></g>
-                """
-        }
-        return """
-            <figure><figcaption>\(HTML.escape(label))</figcaption>
-            <svg role="img" aria-label="\(HTML.escape(label)), in \(HTML.escape(unit))" width="\(width)" height="\(top + plotHeight + 28)" viewBox="0 0 \(width) \(top + plotHeight + 28)" xmlns="http://www.w3.org/2000/svg"><title>\(HTML.escape(label))</title>
-            <text x="4" y="14" font-size="11">\(HTML.escape(unit))</text>\(grid)<line x1="\(left)" x2="\(left)" y1="\(top)" y2="\(top + plotHeight)" stroke="#333"/>\(bars)</svg></figure>
-            """
     }
 }

@@ -21,6 +21,9 @@ public struct PlanTimeline: Sendable, Equatable {
     public struct Segment: Sendable, Equatable {
         public var from: Timestamp
         public var plan: Plan?
+        /// The `order` of the change that made it: the log position of its event, for
+        /// changes read from the log (what a page links it to).
+        public var order: Int64 = 0
     }
 
     /// The plan in force from each instant on, in order.
@@ -41,7 +44,7 @@ public struct PlanTimeline: Sendable, Equatable {
             }
             // A later change that applies sooner replaces what was pending after it.
             segments.removeAll { $0.from >= effective }
-            segments.append(Segment(from: effective, plan: change.plan))
+            segments.append(Segment(from: effective, plan: change.plan, order: change.order))
         }
     }
 

@@ -6,17 +6,19 @@ extension BalanceView {
     /// account. The top level is the pool that funds the account now; `other_pools`
     /// every other pool it has figures on.
     public static func read(_ account: BillingAccount, reader: BillingSnapshot) throws -> BalanceView? {
-        guard try reader.exists(account) else { return nil }
-        let pool: Pool
-        switch account {
-        case .payer(let id): pool = .payer(id)
-        case .project(let id):
-            guard let current = try reader.currentPool(ofProject: id) else { return nil }
-            pool = current
-        }
+        guard try reader.exists(account), let pool = try currentPool(of: account, reader: reader) else { return nil }
         let now = try part(account, pool: pool, reader: reader)
         let others = try reader.pools(ofAccount: account).filter { $0 != pool }.map { try part(account, pool: $0, reader: reader) }
         return BalanceView(account: account.json, current: now, otherPools: others, position: try reader.position())
+    }
+
+    /// The pool whose figures are the balance's top level: a payer's own, a project's
+    /// funding now; nil for a project without funding.
+    public static func currentPool(of account: BillingAccount, reader: BillingSnapshot) throws -> Pool? {
+        switch account {
+        case .payer(let id): return .payer(id)
+        case .project(let id): return try reader.currentPool(ofProject: id)
+        }
     }
 
     /// `account`'s figures on `pool`: the whole pool when the account owns it (B1, U5,

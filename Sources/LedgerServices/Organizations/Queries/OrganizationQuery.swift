@@ -1,3 +1,4 @@
+import LedgerDomain
 import ProjectionEngine
 import Projections
 
@@ -16,6 +17,7 @@ public struct OrganizationQuery: LedgerQuery {
     public func read(_ reads: QueryReads) throws -> OrganizationView? {
         let model = reads.organizations
         guard let organization = try model.organizations(id: id).first, let snapshot = try model.snapshot(id) else { return nil }
-        return OrganizationView(organization: organization, snapshot: snapshot, at: reads.now)
+        let created = try reads.log.readStream(OrganizationDecider.stream(id), from: 1, limit: 1).first?.occurredAt
+        return OrganizationView(organization: organization, snapshot: snapshot, at: reads.now, created: created)
     }
 }

@@ -11,11 +11,15 @@ public struct OrganizationView: Sendable {
     public var snapshot: OrganizationSnapshot
     /// The instant it was read at.
     public var at: Timestamp
+    /// When its first event occurred (business time, as its plan changes' instants are);
+    /// nil when the log does not say.
+    public var created: Timestamp?
 
-    public init(organization: OrganizationsReadModel.Record, snapshot: OrganizationSnapshot, at: Timestamp) {
+    public init(organization: OrganizationsReadModel.Record, snapshot: OrganizationSnapshot, at: Timestamp, created: Timestamp? = nil) {
         self.organization = organization
         self.snapshot = snapshot
         self.at = at
+        self.created = created
     }
 
     /// The plan in force at `at` and the source it comes from (nil: the default plan).
@@ -25,6 +29,10 @@ public struct OrganizationView: Sendable {
     /// downgrade at the month's end, a lapse at the subscription's expiry): what the API's
     /// offer says is pending, judged by the same rule.
     public var pending: (plan: Plan, source: PlanSource?, from: Timestamp)? { snapshot.plans.pendingChange(at: at) }
+
+    /// Its plans over time, per source and in force, from its creation (from its first
+    /// change when the log does not say when it was created).
+    public var planLanes: PlanLanes { PlanLanes(snapshot.plans, start: created ?? at) }
 
     /// O8/O9: who decided its education eligibility.
     public var education: EducationStatus { organization.education }
