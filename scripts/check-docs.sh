@@ -7,7 +7,8 @@
 # LEDGER_BIN is the binary under test (default .build/debug/ledger; this script builds
 # nothing). --verbose prints every block's output, not only a failed one's; --keep keeps the
 # work directory (everything in it stopped) and prints where it is. Exit status 0 when every
-# block passed or was skipped, 1 when one failed, 2 when the check itself could not run.
+# block passed or was skipped and `ledger --help` agrees with the docs, 1 when one failed, 2
+# when the check itself could not run.
 #
 # How, and why so:
 #
@@ -62,6 +63,13 @@
 # - A block is skipped only when the line right before its opening fence is
 #   `<!-- docs-check: skip: REASON -->`; the reason is printed. A malformed or misplaced
 #   marker is an error.
+# - Before any block, `ledger --help` is held against the docs (scripts/docs_help.py, four
+#   checks, each a PASS or FAIL line): every variable it prints is a row of
+#   docs/operations.md's settings table and every command one of its commands table; the
+#   docs name no LEDGER_* variable and no `ledger COMMAND` it does not print (the tests',
+#   benchmarks' and tooling's variables excepted, each by name with its reason); and a
+#   default the docs state, in a table's `default` column or as "`VARIABLE`, default …",
+#   is the one it prints.
 # - Whatever happens (failure, Ctrl-C, SIGTERM), `ledger dev` gets SIGINT and up to 30 s
 #   to stop its API, projector and cluster (then SIGTERM/SIGKILL, and `ledger pg stop` on
 #   its cluster as a safety net), and the work directory is removed.
@@ -212,6 +220,27 @@ export LEDGER_CONSOLE_URL="http://localhost:$console_port"
 "${blocks_py[@]}" extract --out "$work/blocks" "${files[@]}" >"$work/manifest" || exit 2
 log "$(wc -l <"$work/manifest") shell blocks in ${files[*]}"
 
+passed=0
+failed=0
+skipped=0
+failures=()
+
+# --- `ledger --help` against the docs (before ledger dev: it needs none) -------------------
+
+# Every command and variable `ledger --help` prints is in operations.md's tables, the docs
+# name no other, and a default the docs state is the printed one (scripts/docs_help.py).
+"$ledger_bin" --help >"$work/ledger-help.txt" 2>&1 || { log "ledger --help failed:"; sed 's/^/    | /' "$work/ledger-help.txt" >&2; exit 2; }
+help_status=0
+(cd "$repo" && python3 -B "$repo/scripts/docs_help.py" --help-output "$work/ledger-help.txt" \
+    --reference docs/operations.md "${files[@]}") >"$work/help-check.out" || help_status=$?
+[ "$help_status" -le 1 ] || { sed 's/^/    | /' "$work/help-check.out" >&2; exit 2; }
+cat "$work/help-check.out"
+passed=$((passed + $(grep -c '^PASS ' "$work/help-check.out" || true)))
+while IFS= read -r line; do
+    failed=$((failed + 1))
+    failures+=("$line")
+done < <(sed -n 's/^FAIL \(ledger --help ([a-z]*)\):.*/\1/p' "$work/help-check.out")
+
 # --- ledger dev (what `make run` runs) --------------------------------------------------
 
 cd "$work"
@@ -247,10 +276,6 @@ log "ledger dev ready after $(elapsed) s"
 
 # --- The blocks --------------------------------------------------------------------------
 
-passed=0
-failed=0
-skipped=0
-failures=()
 default_address='(127\.0\.0\.1|localhost|\[::1\]):(8080|8081|9464)([^0-9]|$)'
 while IFS=$'\t' read -r name file line action reason; do
     where="$file:$line"
