@@ -25,7 +25,7 @@ public enum WebhookCommand: LedgerCommand {
         guard arguments.first == "listen" else { throw UsageError("ledger webhook needs a subcommand: listen") }
         let args = try Arguments(Array(arguments.dropFirst()), valued: ["secret", "port", "host", "tolerance", "answer"])
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument \(args.positionals[0])") }
-        guard let secret = args.value("secret") ?? ProcessInfo.processInfo.environment["LEDGER_WEBHOOK_LISTEN_SECRET"],
+        guard let secret = args.value("secret") ?? ProcessInfo.processInfo.environment[LedgerEnvironment.Setting.webhookListenSecret.name],
               !secret.isEmpty else {
             throw UsageError("--secret is required: the subscription's secret, as `ledger admin webhook add` printed it")
         }

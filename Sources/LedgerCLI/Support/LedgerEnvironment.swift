@@ -67,7 +67,7 @@ extension LedgerEnvironment.Setting {
     public static let projectorDatabaseURL = Self(name: "LEDGER_PROJECTOR_DATABASE_URL", defaultValue: nil,
         help: "URL of a login in ledger_projector, the role that alone writes the projections: `ledger project` and `ledger replay` use it (default: DATABASE_URL), and `ledger serve` gives it to the console's rebuilds (none without it). docs/security.md.")
     public static let migrationDatabaseURL = Self(name: "LEDGER_MIGRATION_DATABASE_URL", defaultValue: nil,
-        help: "URL of a role that owns the schema, used by `ledger migrate` (default: DATABASE_URL).")
+        help: "URL of a role that owns the schema, used by `ledger migrate` and by `ledger archive` to detach the archived partitions (default: DATABASE_URL).")
     public static let archiveDirectory = Self(name: "LEDGER_ARCHIVE_DIR", defaultValue: nil,
         help: "Where `ledger archive` wrote its files: the projector reads them to rebuild a projection once old partitions are archived.")
     public static let consoleAddress = Self(name: "LEDGER_CONSOLE_ADDRESS", defaultValue: nil,
@@ -113,6 +113,8 @@ extension LedgerEnvironment.Setting {
     public static let logLevel = Self(name: "LEDGER_LOG_LEVEL", defaultValue: "info", help: "debug, info, warning or error.")
     public static let readyMaxLag = Self(name: "LEDGER_READY_MAX_LAG", defaultValue: "10000",
         help: "Projector lag, in events, above which /readyz answers 503.")
+    public static let webhookListenSecret = Self(name: "LEDGER_WEBHOOK_LISTEN_SECRET", defaultValue: nil,
+        help: "The signing secret `ledger webhook listen` verifies deliveries with, when --secret is not given (docs/webhooks.md).")
     public static let admissionLag = Self(name: "LEDGER_ADMISSION_LAG_MS", defaultValue: "100",
         help: "Milliseconds the billing projection may lag the log before usage batches are parked (then released as it folds, or refused with 503 projection_behind and Retry-After): what bounds the time a metering service waits to read its write back (docs/architecture.md, \"Admission\"); 0 turns admission off. Notifications, Stripe events and operators' acts are never parked.")
     public static let admissionWait = Self(name: "LEDGER_ADMISSION_WAIT_MS", defaultValue: "2000",
@@ -195,6 +197,6 @@ extension LedgerEnvironment.Setting {
         .readMaxLagSeconds, .pollInterval,
         .shutdownGrace, .dataDirectory, .devPostgresPort, .sqlDirectory, .cursorSecret, .sessionSecret, .webhookKey, .publicOrigin, .appStoreBundleID, .appStoreProducts, .schoolDomains,
         .notificationRate, .operatorName, .environment, .appStoreExtraRoots, .appStoreAPIKeys, .appStoreSyncEvery, .appStoreOfferKeys, .stripeWebhookSecrets, .stripeWebhookTolerance, .stripeAPIKeys, .stripeSyncEvery, .driftCheckEvery, .driftCheckSample, .checkpointKeyFile, .checkpointOrigin, .checkpointEvents,
-        .checkpointSeconds, .checkpointDirectory, .publicCheckpoints,
+        .checkpointSeconds, .checkpointDirectory, .publicCheckpoints, .webhookListenSecret,
     ]
 }
