@@ -35,7 +35,8 @@ final class BenchService: Sendable {
         context = ServiceContext(store: store, connections: connections, logger: logger, metrics: metrics,
                                      migrations: try environment.migrations(), projections: AllProjections.all,
                                      readyMaxLag: Int64(try environment.int(.readyMaxLag)), cursorSecret: SecureRandom.bytes(32),
-                                     appStore: appStore, readReplicaURLs: readReplicaURLs, stripeWebhooks: stripeWebhooks)
+                                     appStore: appStore, readReplicaURLs: readReplicaURLs, stripeWebhooks: stripeWebhooks,
+                                     admission: try environment.admissionSettings())
         context.start()
         // Every client of a benchmark is on 127.0.0.1: the share per address is for strangers
         // on the internet, and would cap the load a benchmark offers at 64 connections.

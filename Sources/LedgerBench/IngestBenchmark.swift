@@ -1,3 +1,4 @@
+import BenchHTTP
 import Crypto
 import Dispatch
 import EventStore
@@ -5,7 +6,9 @@ import Foundation
 import LedgerCLI
 import LedgerDomain
 import LedgerJSON
+import LedgerServices
 import Postgres
+import Synchronization
 
 /// `ledger-bench ingest`: usage batches POSTed to the real HTTP endpoint against raw
 /// INSERTs of the same rows, measured in the same run.
@@ -106,19 +109,38 @@ enum IngestBenchmark {
             : nil
         let expected = options.batchSize
         let interval = options.rate.map { Double(options.batchSize) / $0 }
-        let summary = try HTTPLoad.run(port: service.port, concurrency: options.concurrency, count: options.batches, interval: interval, make: { b in
-            HTTPLoad.Request(method: "POST", path: "/v1/usage/events",
-                             headers: [("Authorization", "Bearer " + serviceKey), ("Content-Type", "application/json")], body: bodies[b])
-        }, check: { request, response in
-            try HTTPLoad.expectOK(request, response)
-            let answer = try? JSONValue.parse(response.body)
-            guard let accepted = answer?["accepted"]?.int64Value, accepted == Int64(expected), let position = answer?["position"]?.int64Value else {
-                throw BenchmarkFailure(.unexpectedResponse, "a batch was not accepted whole: " + String(decoding: response.body.prefix(300), as: UTF8.self))
+        // A batch refused for the projections' lag (503 projection_behind) is sent again after
+        // its Retry-After, under the same ids, as a metering service does: each batch's time
+        // is until it was accepted, and every send is offered load.
+        let sends = Atomic<Int>(0)
+        let admissionBefore = service.context.admission.counts
+        let summary = try ClosedLoop.run(concurrency: options.concurrency, count: options.batches, name: "bench-client", interval: interval) { _ in
+            let client = try HTTPClient(host: "127.0.0.1", port: service.port, timeout: 60)
+            return { b in
+                while true {
+                    sends.add(1, ordering: .relaxed)
+                    let response = try client.send(method: "POST", path: "/v1/usage/events",
+                                                   headers: [("Authorization", "Bearer " + serviceKey), ("Content-Type", "application/json")],
+                                                   body: bodies[b])
+                    if response.status == 503, let wait = response.headers["retry-after"].flatMap(Double.init) {
+                        usleep(UInt32(min(wait, 30) * 1_000_000))
+                        continue
+                    }
+                    guard response.status == 200, let answer = try? JSONValue.parse(response.body),
+                          let accepted = answer["accepted"]?.int64Value, accepted == Int64(expected),
+                          let position = answer["position"]?.int64Value else {
+                        throw BenchmarkFailure(.unexpectedResponse, "a batch was not accepted whole (\(response.status)): "
+                                               + String(decoding: response.body.prefix(300), as: UTF8.self))
+                    }
+                    visibility?.answered(position: position)
+                    return
+                }
             }
-            visibility?.answered(position: position)
-        })
+        }
         let httpRate = Double(total) / summary.seconds
         BenchOutput.line(summary.line("ingest batches", unit: "batches") + String(format: "; %.0f events/s", httpRate))
+        let admission = Self.difference(service.context.admission.counts, admissionBefore)
+        let offeredRate = Double(sends.load(ordering: .relaxed) * options.batchSize) / summary.seconds
         let appended = service.store.appendStatistics
         printAppender(before: statsBefore, after: appended, seconds: summary.seconds)
         if options.projector, let lag {
@@ -141,6 +163,11 @@ enum IngestBenchmark {
                                     lagSummary.maxPositions))
             drift?.stop()
             if let drift { BenchOutput.line(drift.summary()) }
+            // What admission let in against what the projections can fold: it must not
+            // throttle below the projector's own rate (docs/architecture.md, "Admission").
+            print(String(format: "admission: admitted %.0f events/s of %.0f offered; deferred %lld; refused %lld; projector capacity %.0f events/s; admitted/capacity: %.2f%@",
+                         httpRate, offeredRate, admission.deferred.requests, admission.refused.requests, projectorRate,
+                         httpRate / projectorRate, service.context.admission.settings.bound.map { " (bound \($0))" } ?? " (admission off)"))
             print(String(format: "projector: %.0f events/s; ingest: %.0f events/s; ratio: %.2f; lag p99: %.0f ms",
                          projectorRate, httpRate, projectorRate / httpRate, lagSummary.p99Seconds * 1000))
             projector.shutdown()
@@ -187,6 +214,22 @@ enum IngestBenchmark {
         BenchOutput.line(String(format: "projector catch-up: %lld events in %.1f s, every projection, busy %.1f s in %d batches",
                                 head - from, seconds, busy.seconds, busy.batches))
         print(String(format: "projector catch-up: %.0f events/s; append: %.0f events/s; ratio: %.2f", rate, appendRate, rate / appendRate))
+    }
+
+    /// The admission's counts between two readings.
+    private static func difference(_ a: AdmissionControl.Counts, _ b: AdmissionControl.Counts) -> AdmissionControl.Counts {
+        func minus(_ x: AdmissionControl.Counts.Tally, _ y: AdmissionControl.Counts.Tally) -> AdmissionControl.Counts.Tally {
+            var t = x
+            t.requests -= y.requests
+            t.events -= y.events
+            return t
+        }
+        var d = a
+        d.admitted = minus(a.admitted, b.admitted)
+        d.deferred = minus(a.deferred, b.deferred)
+        d.refused = minus(a.refused, b.refused)
+        d.unbounded = minus(a.unbounded, b.unbounded)
+        return d
     }
 
     /// `EventStore.appendStatistics`.
