@@ -38,7 +38,7 @@ extension ProblemTypes {
         for group in groups {
             out += "\n## \(group.name)\n\n\(group.summary)\n"
             for type in group.types {
-                let status = type.statuses.isEmpty ? "not an HTTP answer" : type.statuses.map { "HTTP \($0)" }.joined(separator: ", ")
+                let status = type.statuses.isEmpty ? "Not an HTTP answer" : type.statuses.map { "HTTP \($0)" }.joined(separator: ", ")
                 out += "\n### `\(type.code)`\n\n\(status) · \(type.title)\n\n\(type.meaning)\n\n**What to do:** \(type.action)\n"
             }
         }
