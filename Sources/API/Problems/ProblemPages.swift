@@ -43,7 +43,7 @@ enum ProblemPages {
             <dt>Status</dt><dd>\(HTML.escape(status))</dd>
             <dt>What it means</dt><dd>\(inline(type.meaning))</dd>
             <dt>What to do</dt><dd>\(inline(type.action))</dd>
-            \(group.map { "<dt>Where</dt><dd>\(inline($0.name)): \(inline($0.summary))</dd>" } ?? "")
+            \(group.map { "<dt>Where</dt><dd><a href=\"../problems#\($0.anchor)\">\(inline($0.name))</a>. \(inline($0.summary))</dd>" } ?? "")
             </dl>
             <p><a href="../problems">All error codes</a></p>
             """

@@ -13,6 +13,9 @@ public struct ProblemType: Sendable, Hashable {
     /// What the client (or its operator) does next.
     public var action: String
 
+    /// An entry: the code, its statuses (none for an operator's refusal), a one-line title,
+    /// then what it means and what to do, in sentences. The texts may mark `code` and
+    /// **strong** as Markdown does; the pages render those two marks and nothing else.
     public init(_ code: String, _ statuses: [Int], _ title: String, meaning: String, action: String) {
         self.code = code
         self.statuses = statuses

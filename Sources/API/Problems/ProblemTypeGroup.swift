@@ -7,8 +7,10 @@ public struct ProblemTypeGroup: Sendable {
     public var anchor: String
     /// One or two sentences: who answers these codes, in which shape.
     public var summary: String
+    /// Its codes, in reading order.
     public var types: [ProblemType]
 
+    /// A group of `types` under the heading `name`, linked by `anchor`.
     public init(name: String, anchor: String, summary: String, types: [ProblemType]) {
         self.name = name
         self.anchor = anchor

@@ -4,7 +4,7 @@ extension ProblemTypes {
     /// dependency is down").
     static let dependencies = ProblemTypeGroup(
         name: "Any route: dependencies, load and races", anchor: "any-route-dependencies-load-and-races",
-        summary: "A dependency that is down, a server that is full or stopping, or a wait that ran out is a 503 with `Retry-After`, never a 500 (on `/v1/iap/*` in the catalog's `{\"error\", \"code\"}` shape). Each page says whether anything may have been recorded; only `append_outcome_unknown` leaves it open.",
+        summary: "A dependency that is down, a server that is full or stopping, or a wait that ran out is a 503 with `Retry-After`, never a 500 (on `/v1/iap/*` in the catalog's `{\"error\", \"code\"}` shape). Each page says whether anything may have been recorded; of the 503s, only `append_outcome_unknown` leaves it open.",
         types: [
             ProblemType("database_unavailable", [503], "The database did not answer",
                         meaning: "PostgreSQL did not answer (connection refused or reset, the server restarting), or a projection the read needs does not exist yet (a new release before `ledger project` made it). Nothing was done.",

@@ -2,6 +2,7 @@
 import Foundation
 import LedgerServices
 import Testing
+import TestSupport
 
 /// The registry of error codes (`ProblemTypes`) says what the code does: every code the
 /// sources can answer with is in it, every code in it is one the sources answer with, the
@@ -123,6 +124,23 @@ struct ProblemRegistryTests {
             #expect(type.path == "/problems/" + type.code)
         }
         #expect(Set(ProblemTypes.groups.map(\.anchor)).count == ProblemTypes.groups.count)
+    }
+
+    @Test("`ledger errors --markdown` prints the registry's page; `ledger errors CODE` one code; an unknown code exits 1")
+    func command() throws {
+        let markdown = try LedgerBinary.start(["errors", "--markdown"])
+        #expect(markdown.wait() == 0)
+        #expect(markdown.output == ProblemTypes.markdown())
+        let one = try LedgerBinary.start(["errors", "usage_id_conflict"])
+        #expect(one.wait() == 0)
+        let type = try #require(ProblemTypes.type(of: "usage_id_conflict"))
+        #expect(one.output.hasPrefix("usage_id_conflict (HTTP 409): \(type.title)") && one.output.contains(type.action))
+        let unknown = try LedgerBinary.start(["errors", "no_such_code"])
+        #expect(unknown.wait() == 1)
+        #expect(unknown.errors.contains("no error code \"no_such_code\""))
+        let list = try LedgerBinary.start(["errors"])
+        #expect(list.wait() == 0)
+        #expect(ProblemTypes.all.allSatisfy { list.output.contains("  \($0.code) ") })
     }
 
     @Test("docs/errors.md is exactly what `ledger errors --markdown` prints")
