@@ -16,6 +16,7 @@ public enum LedgerAPI {
         CatalogEndpoints.register(in: &router, context: context)
         WebCheckoutEndpoints.register(in: &router, context: context)
         LogEndpoints.register(in: &router, context: context)
+        ProblemEndpoints.register(in: &router)
         OperationsEndpoints.registerOpenAPI(in: &router)
         return router
     }

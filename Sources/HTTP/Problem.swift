@@ -1,11 +1,13 @@
 /// RFC 9457 problem details, sent as `application/problem+json`.
 ///
 /// `code` is the stable, machine-readable name of the problem (clients branch on it);
-/// `type` is derived from it; `detail` says, for a person, what was wrong with this
-/// particular request.
+/// `type` is derived from it: `/problems/<code>`, a relative reference (RFC 9457 §3.1.1
+/// allows one) that resolves against the request's URI to the API's own page about the
+/// code; `detail` says, for a person, what was wrong with this particular request.
 public struct Problem: Error, Sendable, Codable, Equatable, CustomStringConvertible {
-    /// The base of every problem `type` URI; the code is appended.
-    public static let typeBase = "https://ledger.invalid/problems/"
+    /// The base of every problem `type`; the code is appended. Relative, so that the
+    /// deployment that answered also serves the page (docs/decisions.md).
+    public static let typeBase = "/problems/"
 
     public var type: String
     public var title: String

@@ -23,6 +23,7 @@ public enum LedgerMain {
         AppStoreCommand.self,
         StripeCommand.self,
         WebhookCommand.self,
+        ErrorsCommand.self,
     ]
 
     public static func run(_ argv: [String] = CommandLine.arguments) -> Int32 {

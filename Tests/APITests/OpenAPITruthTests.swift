@@ -117,6 +117,10 @@ struct OpenAPITruthTests {
             Call(method: "GET", path: "/readyz", expected: 200),
             Call(method: "GET", path: "/openapi.json", expected: 200),
             Call(method: "GET", path: "/healthz", body: big, expected: 413),
+            Call(method: "GET", path: "/problems", expected: 200),
+            Call(method: "GET", path: "/problems/not_found", expected: 200),
+            Call(method: "GET", path: "/problems/no_such_code", expected: 404),
+            Call(method: "GET", path: "/problems/%zz", expected: 400),
         ]
         for (kind, id, key, stranger) in [("projects", "web", projectKey, soloKey), ("payers", "acme", payerKey, projectKey)] {
             for read in ["balance", "journal", "usage", "events"] {

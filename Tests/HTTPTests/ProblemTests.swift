@@ -10,7 +10,7 @@ struct ProblemTests {
         #expect(response.status == 409)
         #expect(response.headers["Content-Type"] == "application/problem+json")
         #expect(String(decoding: response.body, as: UTF8.self)
-            == #"{"code":"version_conflict","detail":"Stale.","status":409,"title":"Conflict","type":"https://ledger.invalid/problems/version_conflict"}"#)
+            == #"{"code":"version_conflict","detail":"Stale.","status":409,"title":"Conflict","type":"/problems/version_conflict"}"#)
         let withErrors = Problem(status: 400, code: "invalid_body", title: "Bad input", detail: "Two.", errors: ["a", "b"])
         let object = try #require(jsonObject(HTTPResponse.problem(withErrors).body))
         #expect(object["errors"] as? [String] == ["a", "b"])

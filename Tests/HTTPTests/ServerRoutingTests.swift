@@ -65,7 +65,7 @@ struct ServerRoutingTests {
         let body = try #require(jsonObject(response.body))
         #expect(body["code"] as? String == "not_found")
         #expect(body["status"] as? Int == 404)
-        #expect(body["type"] as? String == "https://ledger.invalid/problems/not_found")
+        #expect(body["type"] as? String == "/problems/not_found")
         #expect((body["detail"] as? String)?.contains("GET /v1/nothing") == true)
     }
 

@@ -60,7 +60,7 @@ extension OpenAPIDocument {
             "Retry-After": ["description": "Seconds after which a retry may succeed.", "schema": ["type": "integer"]],
             "X-Content-Type-Options": ["description": "`nosniff` on every answer: the body is only what its Content-Type says.",
                                        "schema": ["type": "string", "const": "nosniff"]],
-            "Cache-Control": ["description": "`private, no-store` on every error and every private answer: no cache keeps it.",
+            "Cache-Control": ["description": "`private, no-store` on every error and every private answer: no cache keeps it; `public, max-age=86400` on the pages of `/problems`.",
                               "schema": ["type": "string"]],
         ]
     }

@@ -39,7 +39,8 @@ enum OpenAPIDocument {
                 "description": "RFC 9457 problem details (application/problem+json).",
                 "required": ["type", "title", "status", "code", "detail"],
                 "properties": [
-                    "type": ["type": "string", "format": "uri"],
+                    "type": ["type": "string", "format": "uri-reference",
+                             "description": "`/problems/<code>`: relative to the request's URI, the API's page about the code."],
                     "title": ["type": "string"],
                     "status": ["type": "integer"],
                     "code": ["type": "string", "description": "Stable machine-readable code."],
