@@ -22,16 +22,20 @@ extension Console {
         default: throw Problem(status: 400, code: "invalid_sort", title: "Unknown order", detail: "order is asc or desc.")
         }
         let filter = String((request.query("filter") ?? "").prefix(300))
+        guard let limit = Int(request.query("limit") ?? String(DirectoryListQuery.defaultLimit)) else {
+            throw Problem(status: 400, code: "invalid_limit", title: "Not a number", detail: "limit is 1 to \(DirectoryListQuery.maximumLimit).")
+        }
         let query: DirectoryListQuery
         do {
-            query = try DirectoryListQuery(kind, sort: sort, descending: descending, filter: filter, cursor: request.query("cursor"))
+            query = try DirectoryListQuery(kind, sort: sort, descending: descending, filter: filter, cursor: request.query("cursor"), limit: limit)
         } catch {
             throw Problem(status: 400, code: error.code, title: "Not this list's", detail: error.description + ".")
         }
         let page = try queries.answer(query, as: viewer.reader) ?? DirectoryPage(items: [], next: nil)
         func href(sort: DirectoryListQuery.Sort, descending: Bool, cursor: String? = nil) -> String {
             "/browse/\(kind.plural)?sort=\(sort.rawValue)&order=\(descending ? "desc" : "asc")"
-                + (filter.isEmpty ? "" : "&filter=" + HTML.query(filter)) + (cursor.map { "&cursor=" + HTML.query($0) } ?? "")
+                + (filter.isEmpty ? "" : "&filter=" + HTML.query(filter)) + (limit == DirectoryListQuery.defaultLimit ? "" : "&limit=\(limit)")
+                + (cursor.map { "&cursor=" + HTML.query($0) } ?? "")
         }
         let orders: [(String, DirectoryListQuery.Sort, Bool)] = [
             (kind == .user ? "by app and user id" : "by name, A to Z", .name, false),

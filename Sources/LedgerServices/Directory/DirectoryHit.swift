@@ -69,6 +69,23 @@ public struct DirectoryHit: Sendable, Equatable {
         }
     }
 
+    /// What was found, for a person: "payer acme", "user u1 of app demo".
+    public var summary: String {
+        switch target {
+        case .position(let p): return "event at position \(p)"
+        case .event(let id, let p): return "event \(id) at position \(p)"
+        case .stream(let s): return "stream \(s)"
+        case .payer(let id): return "payer \(id)"
+        case .project(let id): return "project \(id)"
+        case .org(let id): return "organization \(id)"
+        case .app(let id): return "app \(id)"
+        case .user(let app, let user): return "user \(user) of app \(app)"
+        case .entry(let id, let account): return "journal entry \(id) of \(account)"
+        case .subscription(let id, let org): return "App Store subscription \(id) of organization \(org)"
+        case .purchase(let id, _, let app, let user): return "App Store transaction \(id) of user \(user) with app \(app)"
+        }
+    }
+
     /// The order of results: rank, then the latest activity first (none last), then id.
     public static func ranked(_ a: DirectoryHit, before b: DirectoryHit) -> Bool {
         if a.rank != b.rank { return a.rank < b.rank }

@@ -11,4 +11,14 @@ public enum MatchRank: Int, Sendable, Comparable, Codable, CaseIterable {
     case substring = 3
 
     public static func < (a: MatchRank, b: MatchRank) -> Bool { a.rawValue < b.rawValue }
+
+    /// As `ledger find` prints it: `exact_id`, `id_prefix`, `name_prefix`, `substring`.
+    public var label: String {
+        switch self {
+        case .exactID: return "exact_id"
+        case .idPrefix: return "id_prefix"
+        case .namePrefix: return "name_prefix"
+        case .substring: return "substring"
+        }
+    }
 }
