@@ -197,6 +197,12 @@ struct DirectorySearchTests {
         #expect(cut.hits.map(\.target) == [.payer("acme"), .project("acme-web")])
         #expect(cut.more[.payer] == DirectorySearch.Count(count: 2, exact: true))
         #expect(cut.more[.project] == DirectorySearch.Count(count: 3, exact: true))
+        // Equals past the limit: the latest activity wins, not the first id.
+        for id in ["twin-a", "twin-b", "twin-c"] { try l.perform(PayerCreateAct(id: id, name: "Twin", plan: nil)) }
+        try l.perform(CreditAct(pool: .payer("twin-b"), source: .grant, amount: Millicredits(1), description: "moves twin-b last"))
+        try l.settle()
+        #expect(try l.search("twin", limit: 1).hits.map(\.target) == [.payer("twin-b")])
+        #expect(try l.search("twin").hits.map(\.target) == [.payer("twin-b"), .payer("twin-c"), .payer("twin-a")])
     }
 
     @Test("LIKE's wildcards are searched for as themselves: % and _ and \\")

@@ -15,6 +15,9 @@ public struct DirectorySearchQuery: LedgerQuery {
     public static let defaultLimit = 50
     public static let maximumLimit = 200
 
+    /// Records of a named kind read to be ordered by activity within their rank.
+    public static let candidates = DirectoryListQuery.filterBound
+
     public var text: String
     /// Only this kind (else every kind, or the one `text` names as `kind:rest`).
     public var kind: SearchKind?
@@ -49,7 +52,7 @@ public struct DirectorySearchQuery: LedgerQuery {
             // Kinds read in windows ask one more than `limit`: more than that many is all they know.
             let count = total.map { DirectorySearch.Count(count: $0, exact: true) }
                 ?? DirectorySearch.Count(count: hits.count, exact: hits.count <= limit)
-            found[kind] = (Array(hits.prefix(limit)), count)
+            found[kind] = (Array(hits.sorted(by: DirectoryHit.ranked).prefix(limit)), count)
         }
         if wanted(.event) || wanted(.stream) {
             var events: [DirectoryHit] = [], streams: [DirectoryHit] = []
@@ -65,7 +68,9 @@ public struct DirectorySearchQuery: LedgerQuery {
         }
         let directory = DirectoryReads(reads)
         for kind in [DirectoryKind.payer, .project, .org, .app] where wanted(SearchKind(kind)) {
-            let (rows, total) = try directory.table(kind).matching(match, limit: limit)
+            // Ties of a rank go to the latest activity, which another projection holds: the
+            // best `candidates` by rank then id are read, and ordered here.
+            let (rows, total) = try directory.table(kind).matching(match, limit: Self.candidates)
             let activity = try directory.activity(kind, ids: rows.map(\.id))
             keep(SearchKind(kind), rows.map { row in
                 let last = activity[row.id]
@@ -95,7 +100,7 @@ public struct DirectorySearchQuery: LedgerQuery {
                 DirectoryHit(.purchase(transactionID: p.transactionID, originalTransactionID: p.originalTransactionID, app: p.appID, user: p.userID),
                              rank: Self.idRank(p.transactionID, text), lastPosition: p.position)
             }
-            keep(.transaction, (subscriptions + purchases).sorted(by: DirectoryHit.ranked))
+            keep(.transaction, subscriptions + purchases)
         }
         let hits = found.values.flatMap(\.hits).sorted(by: DirectoryHit.ranked)
         let shown = Array(hits.prefix(limit))
