@@ -16,6 +16,8 @@ public enum LedgerMain {
         ArchiveCommand.self,
         CheckpointKeyCommand.self,
         LogCommand.self,
+        FindCommand.self,
+        ListCommand.self,
         ExportCommand.self,
         PostgresCommand.self,
         AdminCommand.self,

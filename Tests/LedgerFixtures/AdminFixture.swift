@@ -130,6 +130,17 @@ public final class AdminFixture: Sendable {
         try #require(reached, "the billing projection did not reach position \(head)", sourceLocation: sourceLocation)
     }
 
+    /// Waits until every projection has applied the whole log (reads that join several).
+    public func settleAll(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let head = try head()
+        for projection in AllProjections.all {
+            let reached = try Poll.until(timeout: 20) {
+                try pool.read { try ProjectionSchema.progress(projection.schema, on: $0)?.position ?? -1 } >= head
+            }
+            try #require(reached, "the \(projection.name) projection did not reach position \(head)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// Rows of a query on the projection (after `settle`), as text.
     public func rows(_ sql: String, _ parameters: [String] = []) throws -> [[String?]] {
         try settle()

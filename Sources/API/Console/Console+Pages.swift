@@ -4,54 +4,6 @@ import LedgerDomain
 import LedgerServices
 
 extension Console {
-    /// Search: a position, an event id, a payer, project, organization or app id, an App
-    /// Store original transaction id, or a stream's name; each match is a link.
-    func searchPage(_ request: HTTPRequest, _ viewer: Viewer) throws -> HTTPResponse {
-        let q = (request.query("q") ?? "").trimmingCharacters(in: .whitespaces)
-        var results = ""
-        if !q.isEmpty {
-            let found = try search(String(q.prefix(300)), viewer)
-            results = found.isEmpty
-                ? "<p role=\"status\">Nothing in the log matches <code>\(HTML.escape(q))</code>.</p>"
-                : "<h2>Matches</h2><ul>" + found.map { "<li><a href=\"\(HTML.escape($0.href))\">\(HTML.escape($0.label))</a></li>" }.joined() + "</ul>"
-        }
-        let acts = viewer.state.role.includes(.operator)
-            ? "<h2>Acts</h2><ul>" + ConsoleAct.all.map { "<li><a href=\"/acts/\($0.name)\">\(HTML.escape($0.title))</a></li>" }.joined() + "</ul>" : ""
-        return HTML.page(title: "Search", body: """
-            <form method="get" action="/" role="search">
-            <label for="q">Organization, project, payer, app, user id, transaction id, event id, position or stream</label>
-            <input id="q" name="q" value="\(HTML.escape(q))" size="50"> <button type="submit">Search</button>
-            </form>
-            \(results)
-            \(acts)
-            """, signedIn: viewer.frame)
-    }
-
-    /// Each match of a search as a link, in the order the query found them.
-    func search(_ q: String, _ viewer: Viewer) throws -> [(label: String, href: String)] {
-        try (queries.answer(LogSearchQuery(q), as: viewer.reader) ?? []).flatMap { match -> [(label: String, href: String)] in
-            switch match {
-            case .position(let position):
-                return [("event at position \(position)", "/events/\(position)")]
-            case .event(let id, let position):
-                return [("event \(id) at position \(position)", "/events/\(position)")]
-            case .subject(let subject, let label):
-                var links = [("timeline of \(label)", "/timeline?subject=" + HTML.query(subject.reference))]
-                switch subject {
-                case .org: links.append(("plan and subscriptions of \(label)", "/orgs/" + HTML.query(q)))
-                case .app: links.append(("catalog of \(label)", "/apps/" + HTML.query(q)))
-                case .payer, .project:
-                    links.append(("journal of \(label)", "/journal?account=" + HTML.query(subject.reference)))
-                    links.append(("balance and usage of \(label)", "/usage?account=" + HTML.query(subject.reference)))
-                case .stream: break
-                }
-                return links
-            case .purchases(let app, let count):
-                return [("purchases of user \(q) with app \(app) (\(count))", "/apps/" + HTML.query(app) + "?user=" + HTML.query(q))]
-            }
-        }
-    }
-
     /// `kind:id`, as the search links write it.
     static func subject(_ text: String) throws -> TimelineSubject {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)

@@ -42,6 +42,7 @@ public struct Console: Sendable {
         add("POST", "/login") { request in try self.login(request) }
         add("POST", "/logout") { request in try self.logout(request) }
         add("GET", "/") { request in try self.page(request, role: .viewer) { try self.searchPage(request, $0) } }
+        add("GET", "/browse/{kind}") { request in try self.page(request, role: .viewer) { try self.directoryPage(request, $0) } }
         add("GET", "/timeline") { request in try self.page(request, role: .viewer) { try self.timelinePage(request, $0) } }
         add("GET", "/events/{position}") { request in try self.page(request, role: .viewer) { try self.eventPage(request, $0) } }
         add("GET", "/corrections") { request in try self.page(request, role: .auditor) { try self.correctionsPage(request, $0) } }

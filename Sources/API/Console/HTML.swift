@@ -55,7 +55,7 @@ public enum HTML {
         var nav = ""
         if let signedIn {
             nav = """
-                <nav aria-label="Console"><a href="/">Search</a> · <a href="/apps">Catalog</a> · <a href="/projections">Projections</a>\(signedIn.role == "viewer" ? "" : " · <a href=\"/corrections\">Corrections</a> · <a href=\"/chain\">Chain</a>")</nav>
+                <nav aria-label="Console"><a href="/">Search</a> · <a href="/browse/payers">Payers</a> · <a href="/browse/projects">Projects</a> · <a href="/browse/orgs">Organizations</a> · <a href="/browse/apps">Apps</a> · <a href="/browse/users">Users</a> · <a href="/apps">Catalog</a> · <a href="/projections">Projections</a>\(signedIn.role == "viewer" ? "" : " · <a href=\"/corrections\">Corrections</a> · <a href=\"/chain\">Chain</a>")</nav>
                 <form method="post" action="/logout" style="margin-left:auto"><input type="hidden" name="csrf" value="\(escape(signedIn.csrf))">
                 <span>\(escape(signedIn.name)) (\(escape(signedIn.role)))</span> <button type="submit">Sign out</button></form>
                 """

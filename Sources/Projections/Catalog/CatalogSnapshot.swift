@@ -88,19 +88,6 @@ public struct CatalogSnapshot: Sendable {
         }
     }
 
-    /// The apps a user id has purchases with, and how many (the console's search), at most
-    /// `limit` apps. Each app's purchases are found through `(app_id, user_id)`.
-    public static func apps(withPurchasesBy user: String, limit: Int = 50, connections: PostgresPool) throws -> [(appID: String, purchases: Int64)] {
-        try connections.read { conn in
-            guard try conn.query("SELECT to_regclass('proj_iap.purchases') IS NOT NULL")[0].bool(0) == true else { return [] }
-            return try conn.query("""
-                SELECT a.app_id, p.n FROM proj_iap.apps a
-                CROSS JOIN LATERAL (SELECT count(*) AS n FROM proj_iap.purchases WHERE app_id = a.app_id AND user_id = $1) p
-                WHERE p.n > 0 ORDER BY a.app_id LIMIT $2
-                """, [user, Int64(limit)]).rows.map { (appID: try $0.requireString(0), purchases: try $0.requireInt64(1)) }
-        }
-    }
-
     /// An app's offer impressions by campaign and variant; nil before the projector
     /// created the projection.
     public static func impressions(app: String, connections: PostgresPool) throws -> [(campaignID: String, variantID: Int64?, count: Int64)]? {
