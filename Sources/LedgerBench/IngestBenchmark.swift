@@ -22,6 +22,8 @@ enum IngestBenchmark {
         var catchUp = false
         /// Events per second to pace the batches at (nil: as fast as the clients go).
         var rate: Double?
+        /// The most events the projector folds in one transaction (`ledger project --batch`).
+        var projectorBatch = 5_000
         /// With the projector running: the drift check beside it every this many seconds,
         /// as `ledger project` runs it (nil: not run).
         var driftEvery: Double?
@@ -36,13 +38,15 @@ enum IngestBenchmark {
     static let readerKeys = (0..<4).map { "sk_live_bench_" + Hex.encode(SHA256.hash(Array("ledger bench ingest reader key \($0)".utf8)).prefix(16)) }
 
     static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["batches", "batch-size", "concurrency", "rate", "drift-every"],
+        let args = try Arguments(arguments, valued: ["batches", "batch-size", "concurrency", "rate", "drift-every", "projector-batch"],
                                  boolean: ["projector", "catch-up"])
         var options = Options()
         options.batches = try args.int("batches", default: options.batches)
         options.batchSize = try args.int("batch-size", default: options.batchSize)
         options.concurrency = try args.int("concurrency", default: options.concurrency)
         options.projector = args.flag("projector")
+        options.projectorBatch = try args.int("projector-batch", default: options.projectorBatch)
+        guard options.projectorBatch >= 1 else { throw UsageError("--projector-batch is events per transaction, at least 1") }
         options.catchUp = args.flag("catch-up")
         if args.value("rate") != nil {
             let rate = try args.int("rate", default: 0)
@@ -68,7 +72,7 @@ enum IngestBenchmark {
         setupStore.close()
         // Ingestion checks projects against the billing projection, so the projector must
         // have folded the project and the key before the first batch.
-        let projector = BenchProjector(url: url)
+        let projector = BenchProjector(url: url, batchSize: options.projectorBatch)
         defer { projector.shutdown() }
         _ = try projector.wait(for: setupPosition, connections: service.connections)
         if !options.projector { projector.shutdown() }
