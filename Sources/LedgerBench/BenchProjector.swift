@@ -15,9 +15,10 @@ final class BenchProjector: Sendable {
     private let stop = Atomic<Bool>(false)
     private let stopped = DispatchSemaphore(value: 0)
 
-    init(url: String, batchSize: Int = 5_000) {
-        projector = Projector(configuration: .init(conninfo: url, projections: AllProjections.all, batchSize: batchSize,
-                                                   pollInterval: 0.1),
+    init(url: String, batchSize: Int = 5_000, throttle: Double? = nil) {
+        var configuration = Projector.Configuration(conninfo: url, projections: AllProjections.all, batchSize: batchSize, pollInterval: 0.1)
+        configuration.throttle = throttle
+        projector = Projector(configuration: configuration,
                               log: { level, message, fields in
                                   // The projector's info lines (active, created) add nothing here.
                                   guard level == .warning || level == .error else { return }

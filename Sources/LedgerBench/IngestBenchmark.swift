@@ -24,6 +24,9 @@ enum IngestBenchmark {
         var rate: Double?
         /// The most events the projector folds in one transaction (`ledger project --batch`).
         var projectorBatch = 5_000
+        /// Holds the projector to 1/throttle of its speed (a slower machine's), so that the
+        /// writers can offer more than it folds: admission under overload.
+        var projectorThrottle: Double?
         /// With the projector running: the drift check beside it every this many seconds,
         /// as `ledger project` runs it (nil: not run).
         var driftEvery: Double?
@@ -38,7 +41,7 @@ enum IngestBenchmark {
     static let readerKeys = (0..<4).map { "sk_live_bench_" + Hex.encode(SHA256.hash(Array("ledger bench ingest reader key \($0)".utf8)).prefix(16)) }
 
     static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["batches", "batch-size", "concurrency", "rate", "drift-every", "projector-batch"],
+        let args = try Arguments(arguments, valued: ["batches", "batch-size", "concurrency", "rate", "drift-every", "projector-batch", "projector-throttle"],
                                  boolean: ["projector", "catch-up"])
         var options = Options()
         options.batches = try args.int("batches", default: options.batches)
@@ -47,6 +50,12 @@ enum IngestBenchmark {
         options.projector = args.flag("projector")
         options.projectorBatch = try args.int("projector-batch", default: options.projectorBatch)
         guard options.projectorBatch >= 1 else { throw UsageError("--projector-batch is events per transaction, at least 1") }
+        if let text = args.value("projector-throttle") {
+            guard let throttle = Double(text), throttle >= 1, throttle <= 100 else {
+                throw UsageError("--projector-throttle is how many times slower the projector runs, 1 to 100, got \(text)")
+            }
+            options.projectorThrottle = throttle
+        }
         options.catchUp = args.flag("catch-up")
         if args.value("rate") != nil {
             let rate = try args.int("rate", default: 0)
@@ -72,7 +81,7 @@ enum IngestBenchmark {
         setupStore.close()
         // Ingestion checks projects against the billing projection, so the projector must
         // have folded the project and the key before the first batch.
-        let projector = BenchProjector(url: url, batchSize: options.projectorBatch)
+        let projector = BenchProjector(url: url, batchSize: options.projectorBatch, throttle: options.projectorThrottle)
         defer { projector.shutdown() }
         _ = try projector.wait(for: setupPosition, connections: service.connections)
         if !options.projector { projector.shutdown() }
@@ -169,9 +178,13 @@ enum IngestBenchmark {
             if let drift { BenchOutput.line(drift.summary()) }
             // What admission let in against what the projections can fold: it must not
             // throttle below the projector's own rate (docs/architecture.md, "Admission").
-            print(String(format: "admission: admitted %.0f events/s of %.0f offered; deferred %lld; refused %lld; projector capacity %.0f events/s; admitted/capacity: %.2f%@",
-                         httpRate, offeredRate, admission.deferred.requests, admission.refused.requests, projectorRate,
-                         httpRate / projectorRate, service.context.admission.settings.bound.map { " (bound \($0))" } ?? " (admission off)"))
+            // Held to 1/throttle of its speed, the projector's capacity is its rate of work
+            // over its time working and pausing.
+            let capacity = projectorRate / (options.projectorThrottle ?? 1)
+            print(String(format: "admission: admitted %.0f events/s of %.0f offered; deferred %lld; refused %lld; projector capacity %.0f events/s%@; admitted/capacity: %.2f%@",
+                         httpRate, offeredRate, admission.deferred.requests, admission.refused.requests, capacity,
+                         options.projectorThrottle.map { String(format: " (held to 1/%.1f of its speed)", $0) } ?? "",
+                         httpRate / capacity, service.context.admission.settings.bound.map { " (bound \($0))" } ?? " (admission off)"))
             print(String(format: "projector: %.0f events/s; ingest: %.0f events/s; ratio: %.2f; lag p99: %.0f ms",
                          projectorRate, httpRate, projectorRate / httpRate, lagSummary.p99Seconds * 1000))
             projector.shutdown()

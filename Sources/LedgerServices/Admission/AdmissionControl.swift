@@ -9,9 +9,10 @@ import Synchronization
 ///
 /// Why "events for events": once behind, admitting whenever the lag dips under the bound
 /// would let every parked request through at the first fold and overshoot; admitting as
-/// many events as each fold applied keeps the backlog where it is, the admitted rate at the
-/// projector's, and the time to visibility near the bound (docs/architecture.md,
-/// "Admission"). Nothing here holds a thread: a parked write is a callback.
+/// many events as each fold applied, scaled by bound/lag while past the bound, brings the
+/// backlog back to the bound and keeps the admitted rate at the projector's
+/// (docs/architecture.md, "Admission"). Nothing here holds a thread: a parked write is a
+/// callback.
 public final class AdmissionControl: Sendable {
     public struct Settings: Sendable, Equatable {
         /// The lag (the age of the oldest event the projection has not applied) past
@@ -121,10 +122,11 @@ public final class AdmissionControl: Sendable {
     /// events folded cover them or the projection is back within the bound.
     public func folded(_ events: Int64, projection: String) {
         guard events > 0 else { return }
-        let within = isWithinBound(projection)
+        let share = self.share(projection)
+        let within = share >= 1
         let woken = state.withLock { s -> [@Sendable () -> Void] in
             guard s.parked.contains(where: { $0.projection == projection }) else { return [] }
-            var credit = (s.credit[projection] ?? 0) + events
+            var credit = (s.credit[projection] ?? 0) + (within ? events : Int64(Double(events) * share))
             var woken: [@Sendable () -> Void] = []
             while let i = s.parked.firstIndex(where: { $0.projection == projection }) {
                 let next = s.parked[i]
@@ -138,6 +140,21 @@ public final class AdmissionControl: Sendable {
             return woken
         }
         for wake in woken { wake() }
+    }
+
+    /// The share of a fold's events that parked writes may take: all of them within the
+    /// bound; past it, bound/lag, so that the backlog shrinks back towards the bound (at a
+    /// lag of twice the bound, half of what was folded is let in) while the admitted rate
+    /// stays with the projector's.
+    func share(_ projection: String) -> Double {
+        guard let bound = settings.bound else { return 1 }
+        let behind = lag(projection)
+        guard behind > bound else { return 1 }
+        return Self.seconds(bound) / Self.seconds(behind)
+    }
+
+    private static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
     /// Whether `projection` lags the log by no more than the bound (always, with no bound).

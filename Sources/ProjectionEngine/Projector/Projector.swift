@@ -28,6 +28,10 @@ public final class Projector: Sendable {
         /// Where `ledger archive` put its files (LEDGER_ARCHIVE_DIR): a projection rebuilt
         /// on a log whose oldest partitions are archived reads them first.
         public var archiveDirectory: String?
+        /// For benchmarks: after each batch, a pause of (throttle − 1) times what the batch
+        /// took, holding the projector to 1/throttle of its speed, as on a slower machine
+        /// (`ledger-bench ingest --projector-throttle`); nil (always, in production): none.
+        public var throttle: Double?
 
         public init(conninfo: String, projections: [any Projection], batchSize: Int = 5_000, pollInterval: Double = 1,
                     crashAfterApplying: Int64? = nil, archiveDirectory: String? = nil) {
@@ -77,7 +81,11 @@ public final class Projector: Sendable {
                 try connection.listen(EventStore.notificationChannel)
                 try prepareSchemas(on: connection)
                 while !shouldStop() {
+                    let started = ContinuousClock.now
                     let applied = try runBatch(on: connection)
+                    if let throttle = configuration.throttle, throttle > 1, applied > 0 {
+                        Thread.sleep(forTimeInterval: Self.seconds(ContinuousClock.now - started) * (throttle - 1))
+                    }
                     if applied < configuration.batchSize {
                         _ = try connection.waitForNotifications(timeout: applied == 0 ? configuration.pollInterval : 0)
                     }
@@ -90,6 +98,10 @@ public final class Projector: Sendable {
                 Thread.sleep(forTimeInterval: min(configuration.pollInterval, 1))
             }
         }
+    }
+
+    private static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
     private func acquireLock(_ connection: PostgresConnection, shouldStop: @Sendable () -> Bool, waitingReported: inout Bool) throws -> Bool {
