@@ -10,7 +10,7 @@ public enum BenchCommand: LedgerCommand {
         usage: ledger-bench append [--events N] [--writers N] [--window N] [--preload N] [--ceiling-rows N] [--rounds K]
                ledger-bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--rounds K] [--reproject] [--replicas N]
                ledger-bench replay [--events N] [--projects P] [--batch B] [--rounds K]
-               ledger-bench ingest [--batches B] [--batch-size S] [--concurrency C] [--rate R] [--projector [--drift-every S] [--projector-batch N] | --catch-up]
+               ledger-bench ingest [--batches B] [--batch-size S] [--concurrency C] [--rate R] [--projector [--drift-every S] [--projector-batch N] [--projector-throttle F] | --catch-up]
                ledger-bench appstore [--seconds S] [--dir DIR]
                ledger-bench products [--users U] [--requests R] [--concurrency C]
                ledger-bench console [--events N] [--projects P] [--requests R]
@@ -97,7 +97,9 @@ public enum BenchCommand: LedgerCommand {
                  as `ledger project` does (a sample of 20 accounts folded again from the
                  log), and reports what each check took. --projector-batch N caps the
                  events the projector folds per transaction (default 5000, as `ledger
-                 project --batch`). A batch refused for the projections' lag (503) is sent
+                 project --batch`); --projector-throttle F holds it to 1/F of its speed
+                 (a pause after each batch), so that the writers offer more than it folds.
+                 A batch refused for the projections' lag (503) is sent
                  again after its Retry-After, and the run prints `admission: admitted A
                  events/s of O offered; deferred D; refused R; projector capacity C
                  events/s; admitted/capacity: X`. In the same run it measures two
