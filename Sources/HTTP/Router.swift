@@ -1,5 +1,6 @@
 import Dispatch
 import LedgerJSON
+import Observability
 
 /// Answers one request; may block (on the database, say) and may throw a `Problem`, an
 /// `HTTPError`, an `HTTPDeferral` (to wait without holding a thread), or anything else
@@ -195,7 +196,7 @@ public struct Router: Sendable {
         while case .deferred(let deferral, let route) = step {
             let woken = DispatchSemaphore(value: 0)
             let cancel = deferral.start { woken.signal() }
-            let seconds = Double(deferral.timeout.components.seconds) + Double(deferral.timeout.components.attoseconds) / 1e18
+            let seconds = deferral.timeout.seconds
             if woken.wait(timeout: .now() + seconds) == .success {
                 step = run(deferral.resume, path: request.path, route: route, requestID: request.requestID)
             } else {

@@ -215,7 +215,7 @@ extension ServerContext {
 
     private func record(_ state: RequestState, termination: MHD_RequestTerminationCode) {
         let elapsed = ContinuousClock.now - state.started
-        let seconds = Self.seconds(elapsed)
+        let seconds = elapsed.seconds
         // 499 (as nginx logs it): the client went away before any response was sent.
         let status = state.status ?? 499
         let route = state.route ?? "unmatched"
@@ -226,7 +226,7 @@ extension ServerContext {
             ("bytes_out", .int(state.bytesOut)), ("remote", .string(state.remoteAddress)),
         ]
         let waited = state.waited.withLock { $0 }
-        if waited > .zero { fields.append(("waited_ms", .double(Self.milliseconds(Self.seconds(waited))))) }
+        if waited > .zero { fields.append(("waited_ms", .double(Self.milliseconds(waited.seconds)))) }
         if let reason = Self.terminationReason(termination) { fields.append(("termination", .string(reason))) }
         logger.log(.info, "request", fields: fields)
         if let metrics {
@@ -236,10 +236,6 @@ extension ServerContext {
             ])
             metrics.duration.observe(seconds, labels: ["route": route])
         }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     private static func milliseconds(_ seconds: Double) -> Double { (seconds * 1_000_000).rounded() / 1000 }

@@ -27,7 +27,7 @@ extension ServiceContext {
             resume: body,
             expired: {
                 let behind = progress.lag(of: projection)
-                let seconds = Int(Self.seconds(behind).rounded(.up))
+                let seconds = Int(behind.seconds.rounded(.up))
                 throw Problem(status: 503, code: "projection_behind",
                               detail: "the \(projection) projection is \(behind) behind the log, past the admission bound of \(admission.settings.bound ?? .zero), and did not catch up within \(admission.settings.wait); nothing was recorded: send the batch again (same ids) after Retry-After",
                               retryAfter: min(30, max(1, seconds)))
@@ -37,10 +37,10 @@ extension ServiceContext {
     /// The admission's counts, its bound and what is parked, on `/metrics`.
     static func registerAdmissionMetrics(_ metrics: MetricsRegistry, admission: AdmissionControl) {
         metrics.gauge("ledger_admission_lag_bound_seconds", help: "The projections' lag past which usage writes are parked.") {
-            admission.settings.bound.map(Self.seconds)
+            admission.settings.bound?.seconds
         }
         metrics.gauge("ledger_admission_wait_seconds", help: "How long a parked usage write waits before it is refused.") {
-            Self.seconds(admission.settings.wait)
+            admission.settings.wait.seconds
         }
         metrics.gauge("ledger_admission_parked", help: "Usage writes parked now, waiting for the projections.") {
             Double(admission.parked)
@@ -54,9 +54,5 @@ extension ServiceContext {
                 Double(admission.counts[keyPath: tally].events)
             }
         }
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

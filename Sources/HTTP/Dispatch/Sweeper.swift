@@ -1,4 +1,5 @@
 import Foundation
+import Observability
 import Synchronization
 
 /// A thread that calls `ServerContext.sweep` every `interval` until stopped: the clock
@@ -9,7 +10,7 @@ final class Sweeper: Sendable {
     private let exited = DispatchSemaphore(value: 0)
 
     init(interval: Duration, context: ServerContext) {
-        let seconds = ServerContext.seconds(interval)
+        let seconds = interval.seconds
         let thread = Thread { [self] in
             while !stopped.withLock({ $0 }) {
                 _ = wake.wait(timeout: .now() + seconds)

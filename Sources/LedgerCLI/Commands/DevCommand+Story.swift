@@ -23,7 +23,7 @@ extension DevCommand {
                                             bundleID: try environment.require(.appStoreBundleID))
             let story = DemoStory(store: store, connections: connections, baseURL: baseURL, keys: keys,
                                   catalogKey: document["catalog"]?["publishable_key"]?.stringValue ?? "", appStore: signer,
-                                  planProducts: try environment.appStorePlanProducts(), now: Date(), logger: logger)
+                                  planProducts: try environment.appStorePlanProducts(), now: Date())
             try story.play()
         } catch {
             logger.warning("the demo's story was not played in full; the service runs", ["error": .string("\(error)"),

@@ -5,7 +5,6 @@ import Foundation
 import LedgerDomain
 import LedgerJSON
 import LedgerServices
-import Observability
 import Outbound
 import Postgres
 import ProjectionEngine
@@ -34,7 +33,6 @@ struct DemoStory {
     /// The App Store product of each plan, as the API's settings name them.
     let planProducts: [Plan: String]
     let now: Date
-    let logger: Logger
 
     struct Failure: Error, CustomStringConvertible {
         var description: String

@@ -1,3 +1,4 @@
+import Observability
 import Synchronization
 
 /// Admission bounded by the projections' lag: a write its client reads back (a usage
@@ -150,11 +151,7 @@ public final class AdmissionControl: Sendable {
         guard let bound = settings.bound else { return 1 }
         let behind = lag(projection)
         guard behind > bound else { return 1 }
-        return Self.seconds(bound) / Self.seconds(behind)
-    }
-
-    private static func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        return bound.seconds / behind.seconds
     }
 
     /// Whether `projection` lags the log by no more than the bound (always, with no bound).

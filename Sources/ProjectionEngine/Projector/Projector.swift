@@ -1,6 +1,7 @@
 import Dispatch
 import EventStore
 import Foundation
+import Observability
 import Postgres
 import Synchronization
 
@@ -84,7 +85,7 @@ public final class Projector: Sendable {
                     let started = ContinuousClock.now
                     let applied = try runBatch(on: connection)
                     if let throttle = configuration.throttle, throttle > 1, applied > 0 {
-                        Thread.sleep(forTimeInterval: Self.seconds(ContinuousClock.now - started) * (throttle - 1))
+                        Thread.sleep(forTimeInterval: (ContinuousClock.now - started).seconds * (throttle - 1))
                     }
                     if applied < configuration.batchSize {
                         _ = try connection.waitForNotifications(timeout: applied == 0 ? configuration.pollInterval : 0)
@@ -98,10 +99,6 @@ public final class Projector: Sendable {
                 Thread.sleep(forTimeInterval: min(configuration.pollInterval, 1))
             }
         }
-    }
-
-    private static func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
     private func acquireLock(_ connection: PostgresConnection, shouldStop: @Sendable () -> Bool, waitingReported: inout Bool) throws -> Bool {
