@@ -11,7 +11,7 @@ import Projections
 /// `ledger replay` takes, against the baseline of reading and decoding the same events.
 enum ReplayBenchmark {
     static let usage = """
-        usage: ledger-bench replay [--events N] [--projects P] [--batch B] [--rounds K]
+        usage: ledger-bench replay [--events N] [--projects P] [--batch B] [--rounds K] [--only NAME,…]
 
         Builds (or reuses) a log of N events (default 1000000): the read benchmark's mix
         over P self-paying projects (default 300) where every tenth event is instead one of
@@ -23,15 +23,17 @@ enum ReplayBenchmark {
         comparison with the live projections, in the first round, is timed apart). K rounds
         (default 5) in alternating order (scan first, then replay first, …). Ends with the
         line `replay: X events/s; scan: S events/s; ratio: M, the median of K alternating
-        rounds (spread L to H)`, X and S the medians of the rounds' rates.
+        rounds (spread L to H)`, X and S the medians of the rounds' rates. `--only` rebuilds
+        just the projections named (e.g. `--only billing`), to see what each one costs.
         """
 
     static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
-        let args = try Arguments(arguments, valued: ["events", "projects", "batch", "rounds"])
+        let args = try Arguments(arguments, valued: ["events", "projects", "batch", "rounds", "only"])
         let events = try args.int("events", default: 1_000_000)
         let projects = try args.int("projects", default: 300)
         let batch = try args.int("batch", default: 10_000)
         let rounds = try args.int("rounds", default: 5)
+        let projections = try selected(args.value("only"))
         guard projects > 0, batch > 0, rounds > 0 else { throw UsageError("--projects, --batch and --rounds must be positive") }
         guard events >= BenchReadLog.minimumEvents(projects: projects) * 2 else {
             throw UsageError("--events must be at least 10 per project")
@@ -55,7 +57,7 @@ enum ReplayBenchmark {
             return Double(scan.value) / scan.seconds
         }
         func replayRate(compare: Bool) throws -> Double {
-            let built = try measure { try rebuilder.build(AllProjections.all) }
+            let built = try measure { try rebuilder.build(projections) }
             if compare {
                 let compared = try measure { try built.value.differences() }
                 for d in compared.value {
@@ -88,6 +90,17 @@ enum ReplayBenchmark {
                      Percentile.median(rates.map(\.replay)), Percentile.median(rates.map(\.scan)), Percentile.median(ratios),
                      ratios.count, ratios.min() ?? 0, ratios.max() ?? 0))
         return 0
+    }
+
+    /// Every projection, or those `--only` names.
+    private static func selected(_ names: String?) throws -> [any Projection] {
+        guard let names else { return AllProjections.all }
+        let wanted = names.split(separator: ",").map { String($0) }
+        let known = AllProjections.all.map(\.name)
+        if let unknown = wanted.first(where: { !known.contains($0) }) {
+            throw UsageError("--only: no projection \(unknown) (there are \(known.joined(separator: ", ")))")
+        }
+        return AllProjections.all.filter { wanted.contains($0.name) }
     }
 
     /// Reads the whole log as the rebuild does and parses every payload and metadata.

@@ -32,6 +32,78 @@ struct FastDecodingTests {
         }
     }
 
+    @Test("U1: usage.recorded read straight from its text or parsed is the same value or the same refusal")
+    func usageRecordedTextAgreesWithParsing() throws {
+        try Self.agreeOnText(UsageRecorded.self, "fast.usage.text") { rng in
+            [
+                ("usage_id", "\"u-\(rng.int(0...999))\""), ("project_id", "\"p-\(rng.int(0...9))\""),
+                ("meter", "\"\(rng.pick(Meter.allCases).rawValue)\""), ("quantity", "\(rng.int(-5...1_000_000))"),
+            ]
+        }
+    }
+
+    @Test("B1: credit.posted read straight from its text or parsed is the same value or the same refusal")
+    func creditPostedTextAgreesWithParsing() throws {
+        try Self.agreeOnText(CreditPosted.self, "fast.credit.text") { rng in
+            [
+                ("pool", "\"\(rng.pick(["project:p-\(rng.int(0...9))", "payer:q", "project:", "org:x"]))\""),
+                ("source", "\"\(rng.pick(CreditSource.allCases.map(\.rawValue) + ["Plan"]))\""),
+                ("amount", "\"\(rng.chance(0.9) ? "\(rng.int(-1000...100_000))" : rng.pick(["01", "-0", "1.5", ""]))\""),
+                ("description", "\"\(rng.pick(["bench credit", "", "é", "tab\\tbed", "a \\u00e9"]))\""),
+            ]
+        }
+    }
+
+    /// Payload texts of `T` (PostgreSQL's layout or another, members in any order, often
+    /// altered at the byte level) decode to the same value or the same error whether the
+    /// text is read straight or parsed first, and the text path takes only what the
+    /// parsed path takes.
+    static func agreeOnText<T: JSONFastDecodable & Equatable>(_ type: T.Type, _ name: String,
+                                                              ordinary: (inout SeededRandom) -> [(String, String)]) throws {
+        var fastTaken = 0
+        try Property.check(name, count: 3000) { (rng, seed) throws in
+            let text = Self.alteredText(ordinary(&rng), &rng)
+            let parsed = Result { try JSONValueDecoder().decodeFast(T.self, from: try JSONValue.parse(text)) }
+            let straight = Result { try JSONValueDecoder().decodeFast(T.self, fromText: text) }
+            if let fast = T(fastJSONText: text) {
+                fastTaken += 1
+                #expect(try parsed.get() == fast, "seed \(seed.hex): \(text)")
+            }
+            switch (parsed, straight) {
+            case (.success(let a), .success(let b)): #expect(a == b, "seed \(seed.hex)")
+            case (.failure(let a), .failure(let b)): #expect("\(a)" == "\(b)", "seed \(seed.hex)")
+            default: Issue.record("seed \(seed.hex): the paths disagree on \(text)")
+            }
+        }
+        #expect(Property.isReplaying || (fastTaken > 300 && fastTaken < 2700))
+    }
+
+    /// Members written out in a shuffled order with varied spacing; often one value or key
+    /// replaced by something the text path must leave to the parser, a member repeated or
+    /// dropped, or bytes added around the object.
+    static func alteredText(_ members: [(String, String)], _ rng: inout SeededRandom) -> String {
+        var members = members
+        members.shuffle(using: &rng)
+        if rng.chance(0.5) {
+            let i = rng.int(0...(members.count - 1))
+            switch rng.int(0...9) {
+            case 0: members.remove(at: i)
+            case 1: members.append((members[i].0, rng.pick(["\"x\"", "7"])))
+            case 2: members[i].1 = rng.pick(["-0", "1.0", "1e2", "01", "1234567890123456789", "-", "\"\\u0041\"", "null", "{}", "[1]"])
+            case 3: members[i].0 = rng.pick(["extra", "usage_i", "Pool", "quantity\\u0000", ""])
+            case 4: members[i].1 = "\"a\u{01}b\""
+            case 5: members.append(("extra", "1"))
+            default: members[i].1 = rng.pick(["0", "42", "-7", "999999999999999999", "\"api_requests\"", "\"project:p-1\""])
+            }
+        }
+        let colon = rng.pick([": ", ":", " : ", ":\n"])
+        let comma = rng.pick([", ", ",", " ,\t"])
+        var text = "{" + members.map { "\"\($0.0)\"\(colon)\($0.1)" }.joined(separator: comma) + "}"
+        if rng.chance(0.1) { text = rng.pick([" ", "\n", "x", "[", "{}"]) + text }
+        if rng.chance(0.1) { text += rng.pick([" ", "\r\n", "}", ",", "0"]) }
+        return text
+    }
+
     /// Generated payloads of `T` (mostly `ordinary`, often altered) decode to the same
     /// value or the same error on both paths, and the fast path takes only what `Codable`
     /// takes.

@@ -45,7 +45,7 @@ public final class RecordedEvent: Sendable, Equatable {
     /// The payload decoded into a type with a fast path (`JSONFastDecodable`); the same
     /// value and the same errors as through `Codable`.
     public func decode<T: JSONFastDecodable>(_ type: T.Type) throws -> T {
-        try JSONValueDecoder().decodeFast(T.self, from: data())
+        try JSONValueDecoder().decodeFast(T.self, fromText: dataText)
     }
 
     public func metadata() throws -> EventMetadata? { EventMetadata(json: try JSONValue.parse(metadataText)) }

@@ -33,6 +33,16 @@ extension CreditPosted: JSONFastDecodable {
               case .string(let description)? = members["description"] else { return nil }
         self.init(pool: pool, source: source, amount: amount, description: description)
     }
+
+    /// The same shape, read from the text without a value tree.
+    public init?(fastJSONText text: String) {
+        guard let members = JSONFlatObject.members(of: text, keys: ["pool", "source", "amount", "description"]),
+              case .string(let poolText) = members[0], let pool = Pool(poolText),
+              case .string(let sourceText) = members[1], let source = CreditSource(rawValue: sourceText),
+              case .string(let amountText) = members[2], let amount = Millicredits(canonical: amountText),
+              case .string(let description) = members[3] else { return nil }
+        self.init(pool: pool, source: source, amount: amount, description: description)
+    }
 }
 
 /// `entry.corrected`, on the corrected account's stream, with `corrects_position` set to

@@ -41,6 +41,15 @@ extension UsageRecorded: JSONFastDecodable {
               case .integer(let quantity)? = members["quantity"] else { return nil }
         self.init(usageID: usageID, projectID: projectID, meter: meter, quantity: quantity)
     }
+
+    /// The same shape, read from the text without a value tree.
+    public init?(fastJSONText text: String) {
+        guard let members = JSONFlatObject.members(of: text, keys: ["usage_id", "project_id", "meter", "quantity"]),
+              case .string(let usageID) = members[0], case .string(let projectID) = members[1],
+              case .string(let meterText) = members[2], let meter = Meter(rawValue: meterText),
+              case .integer(let quantity) = members[3] else { return nil }
+        self.init(usageID: usageID, projectID: projectID, meter: meter, quantity: quantity)
+    }
 }
 
 /// `usage.month_closing`, on the pool owner's stream: no usage of the month is billed after it.
