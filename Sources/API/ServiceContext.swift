@@ -94,10 +94,10 @@ public final class ServiceContext: Sendable {
         self.stripeLimiter = RateLimiter(perSecond: appStore.notificationsPerSecond)
         let progress = ProjectionProgress(conninfo: connections.conninfo, projections: projections, logger: logger)
         self.progress = progress
-        let admissionControl = AdmissionControl(settings: admission) { progress.lag(of: $0) }
+        let admissionControl = AdmissionControl(settings: admission) { progress.load(of: $0) }
         self.admission = admissionControl
-        progress.observe { projection, events in
-            admissionControl.folded(events, projection: projection)
+        progress.observe { projection, _ in
+            admissionControl.folded(projection: projection)
             progress.setOthersWaiting(admissionControl.parked > 0)
         }
         let replicas = readReplicaURLs.isEmpty ? nil

@@ -1,63 +1,73 @@
 import LedgerServices
+import ProjectionEngine
 import Synchronization
 import Testing
 import TestSupport
 
-@Suite("Admission bounded by lag: the controller against a model", .bounded)
+@Suite("Admission bounded by the time to fold: the controller against a model", .bounded)
 struct AdmissionControlTests {
-    /// The rule as a reader of docs/architecture.md would write it, apart from the code:
-    /// within the bound and nobody waiting, a write goes in; otherwise it queues; each fold
-    /// of N events lets the queue's oldest writes in while N·bound/lag covers them (all of
-    /// them once the lag is back within the bound); a cancelled write still queued is refused.
+    /// The rule as a reader of docs/architecture.md would write it, apart from the code: a
+    /// write goes in when nobody is queued before it, the lag is within the bound, and the
+    /// events ahead of it (the backlog, plus writes let in and not yet appended) and its
+    /// own take no longer than the bound at the fold rate (or nothing is ahead, or no rate
+    /// is known); otherwise it queues. Queued writes go in, oldest first, when a fold or an
+    /// append that ends makes them fit. A cancelled write still queued is refused.
     struct Model {
         var queue: [(ticket: Int, events: Int)] = []
-        var credit = 0
+        var inFlight: [(ticket: Int, events: Int)] = []
         var admitted: [Int] = []
         var refused: [Int] = []
+        var lagWithin = true
+        var backlog = 0
+        var rate: Double?
+        let boundSeconds = 0.1
 
-        mutating func request(_ ticket: Int, events: Int, within: Bool) {
-            if within && queue.isEmpty { admitted.append(ticket) } else { queue.append((ticket, events)) }
+        func fits(_ events: Int) -> Bool {
+            guard lagWithin else { return false }
+            let ahead = backlog + inFlight.reduce(0) { $0 + $1.events }
+            guard ahead > 0, let rate else { return true }
+            return Double(ahead + events) / rate <= boundSeconds
         }
 
-        mutating func fold(_ n: Int, within: Bool) {
-            guard !queue.isEmpty, n > 0 else { return }
-            // Past the bound (a lag of 500 ms against 100 here), a fold lets in bound/lag of its events.
-            credit += within ? n : Int(Double(n) * (0.1 / 0.5))
-            while let first = queue.first, within || credit >= first.events {
-                credit = max(0, credit - first.events)
-                admitted.append(first.ticket)
+        mutating func request(_ ticket: Int, events: Int) {
+            if queue.isEmpty && fits(events) { letIn(ticket, events) } else { queue.append((ticket, events)) }
+        }
+
+        mutating func letIn(_ ticket: Int, _ events: Int) {
+            admitted.append(ticket)
+            inFlight.append((ticket, events))
+        }
+
+        mutating func release() {
+            while let first = queue.first, fits(first.events) {
                 queue.removeFirst()
+                letIn(first.ticket, first.events)
             }
-            if queue.isEmpty { credit = 0 }
         }
 
         mutating func cancel(_ ticket: Int) {
             guard let i = queue.firstIndex(where: { $0.ticket == ticket }) else { return }
             queue.remove(at: i)
             refused.append(ticket)
-            if queue.isEmpty { credit = 0 }
         }
     }
 
-    @Test("random requests, folds, lag changes and expiries: the same writes are admitted, in the same order, and refused, as the model says",
+    @Test("random requests, folds, appends, load changes and expiries: the same writes are admitted, in the same order, and refused, as the model says",
           arguments: 0..<200)
     func againstTheModel(seed: Int) {
         var random = SeededRandom(seed: UInt64(seed) &* 7919 &+ 17)
-        let within = Mutex(true)
-        let control = AdmissionControl(settings: .init(bound: .milliseconds(100), wait: .seconds(1))) { _ in
-            within.withLock { $0 } ? .milliseconds(50) : .milliseconds(500)
-        }
+        let load = Mutex(ProjectionLoad(lag: .milliseconds(20)))
+        let control = AdmissionControl(settings: .init(bound: .milliseconds(100), wait: .seconds(1))) { _ in load.withLock { $0 } }
         var model = Model()
         let admitted = Mutex<[Int]>([])
         var tickets: [Int: UInt64] = [:]
         var parks = 0
         var parkedSteps = Set<Int>()
         for step in 0..<300 {
-            switch random.int(0...9) {
+            switch random.int(0...11) {
             case 0...3:
                 let events = random.int(1...1_000)
-                let isWithin = within.withLock { $0 }
-                model.request(step, events: events, within: isWithin)
+                model.request(step, events: events)
                 if control.admitNow(events: events, projection: "billing") {
                     admitted.withLock { $0.append(step) }
                 } else {
@@ -65,12 +75,25 @@ struct AdmissionControlTests {
                     parks += 1
                     parkedSteps.insert(step)
                 }
-            case 4...6:
-                let n = random.int(0...1_500)
-                model.fold(n, within: within.withLock { $0 })
-                control.folded(Int64(n), projection: "billing")
-            case 7...8:
-                within.withLock { $0 = random.chance(0.5) }
+            case 4...5:
+                // The projection folds: less backlog, perhaps another rate.
+                let backlog = random.int(0...3_000)
+                let rate: Double? = random.chance(0.2) ? nil : Double(random.int(5_000...60_000))
+                load.withLock { $0.backlog = Int64(backlog); $0.foldRate = rate }
+                model.backlog = backlog
+                model.rate = rate
+                model.release()
+                control.folded(projection: "billing")
+            case 6...7:
+                // A write let in has been appended (or failed).
+                guard !model.inFlight.isEmpty else { continue }
+                let done = model.inFlight.remove(at: random.int(0...(model.inFlight.count - 1)))
+                model.release()
+                control.appended(events: done.events, projection: "billing")
+            case 8...9:
+                let within = random.chance(0.6)
+                load.withLock { $0.lag = within ? .milliseconds(50) : .milliseconds(500) }
+                model.lagWithin = within
             default:
                 guard let (step, ticket) = tickets.randomElement(using: &random) else { continue }
                 model.cancel(step)
@@ -88,9 +111,33 @@ struct AdmissionControlTests {
         #expect(parks == model.admitted.filter { parkedSteps.contains($0) }.count + model.refused.count + model.queue.count, "seed \(seed)")
     }
 
+    @Test("the wait of an admitted write is bounded: the backlog ahead of it and its own events fold within the bound at the measured rate")
+    func timeToFold() {
+        // 10,000 events/s and a bound of 100 ms: 1,000 events fit.
+        let load = Mutex(ProjectionLoad(lag: .milliseconds(10), backlog: 500, foldRate: 10_000))
+        let control = AdmissionControl(settings: .init(bound: .milliseconds(100))) { _ in load.withLock { $0 } }
+        #expect(control.admitNow(events: 400, projection: "billing"))
+        // 500 behind and 400 in flight: 200 more would take 110 ms.
+        #expect(!control.admitNow(events: 200, projection: "billing"))
+        let woken = Mutex(false)
+        _ = control.park(events: 300, projection: "billing") { woken.withLock { $0 = true } }
+        // The 400 appended are now behind too: still 120 ms for the parked 300.
+        load.withLock { $0.backlog = 900 }
+        control.appended(events: 400, projection: "billing")
+        #expect(!woken.withLock { $0 })
+        // A fold brings it to 90 ms: released.
+        load.withLock { $0.backlog = 600 }
+        control.folded(projection: "billing")
+        #expect(woken.withLock { $0 })
+        // A batch larger than a bound's worth goes in alone once nothing is ahead.
+        load.withLock { $0.backlog = 0 }
+        control.appended(events: 300, projection: "billing")
+        #expect(control.admitNow(events: 5_000, projection: "billing"))
+    }
+
     @Test("with no bound, every write is admitted at once")
     func off() {
-        let control = AdmissionControl(settings: .init(bound: nil)) { _ in .seconds(60) }
+        let control = AdmissionControl(settings: .init(bound: nil)) { _ in ProjectionLoad(lag: .seconds(60), backlog: 1_000_000, foldRate: 1) }
         #expect(control.admitNow(events: 1_000, projection: "billing"))
         #expect(control.counts.admitted.events == 1_000)
     }
@@ -98,7 +145,7 @@ struct AdmissionControlTests {
     @Test("a write parked while another projection is behind is not held by it")
     func perProjection() {
         let behind = Mutex<Set<String>>(["billing"])
-        let control = AdmissionControl(settings: .init()) { behind.withLock { $0 }.contains($0) ? .seconds(5) : .zero }
+        let control = AdmissionControl(settings: .init()) { ProjectionLoad(lag: behind.withLock { $0 }.contains($0) ? .seconds(5) : .zero) }
         #expect(!control.admitNow(events: 10, projection: "billing"))
         #expect(control.admitNow(events: 10, projection: "catalogue"))
     }

@@ -12,8 +12,13 @@ extension ServiceContext {
             admission.countUnbounded()
             return try body()
         }
-        if admission.admitNow(events: events, projection: projection) { return try body() }
         let (admission, progress) = (self.admission, self.progress)
+        // Admitted, the write is in flight until its append is over, whatever the outcome.
+        let appending: @Sendable () throws -> HTTPResponse = {
+            defer { admission.appended(events: events, projection: projection) }
+            return try body()
+        }
+        if admission.admitNow(events: events, projection: projection) { return try appending() }
         throw HTTPDeferral(
             timeout: admission.settings.wait,
             start: { wake in
@@ -24,7 +29,7 @@ extension ServiceContext {
                     progress.setOthersWaiting(admission.parked > 0)
                 }
             },
-            resume: body,
+            resume: appending,
             expired: {
                 let behind = progress.lag(of: projection)
                 let seconds = Int(behind.seconds.rounded(.up))

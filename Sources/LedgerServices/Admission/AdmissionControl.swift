@@ -1,17 +1,21 @@
 import Observability
+import ProjectionEngine
 import Synchronization
 
 /// Admission bounded by the projections' lag: a write its client reads back (a usage
-/// batch) is admitted while the projection it feeds is less than `Settings.bound` behind
-/// the log; past it, writes are parked, in order, and released as the projection folds,
-/// events for events, so that the backlog stops growing while every event the projector
-/// can fold is still admitted. A write parked longer than `Settings.wait` is refused (the
-/// API answers 503 with `Retry-After`; its idempotency key makes the retry safe).
+/// batch) is admitted when the projection it feeds would fold it within `Settings.bound`;
+/// otherwise it is parked, in order, and released as the projection folds. A write parked
+/// longer than `Settings.wait` is refused (the API answers 503 with `Retry-After`; its
+/// idempotency key makes the retry safe).
 ///
-/// Why "events for events": once behind, admitting whenever the lag dips under the bound
-/// would let every parked request through at the first fold and overshoot; admitting as
-/// many events as each fold applied, scaled by bound/lag while past the bound, brings the
-/// backlog back to the bound and keeps the admitted rate at the projector's
+/// "Would fold it within the bound" is a prediction from what the projection reports
+/// (`ProjectionLoad`): the events ahead of the write (appended and not yet applied, plus
+/// those admitted and still being appended) and the write's own, at the rate the
+/// projection folded lately while it had work, take no longer than the bound; and the
+/// projection's lag (the age of the oldest event it has not applied) is within the bound
+/// too, which catches a projection that stopped and so reports no rate. Bounding the
+/// time-to-fold rather than the lag alone is what bounds the wait of an accepted write: at
+/// a lag just under the bound a write joins a backlog that may take several bounds to fold
 /// (docs/architecture.md, "Admission"). Nothing here holds a thread: a parked write is a
 /// callback.
 public final class AdmissionControl: Sendable {
@@ -59,43 +63,46 @@ public final class AdmissionControl: Sendable {
 
     private struct State: Sendable {
         var parked: [Parked] = []
-        /// Events folded since the oldest parked write was parked, not yet spent on one.
-        var credit: [String: Int64] = [:]
+        /// Events admitted and not yet appended (or given up), per projection: ahead of
+        /// the next write, though not yet in the log.
+        var inFlight: [String: Int64] = [:]
         var nextTicket: UInt64 = 0
         var counts = Counts()
     }
 
     public let settings: Settings
-    /// The lag of a projection now.
-    private let lag: @Sendable (String) -> Duration
+    /// How the projection stands now.
+    private let load: @Sendable (String) -> ProjectionLoad
     private let state = Mutex(State())
 
-    /// `lag` answers how far behind a projection is now (`ProjectionProgress.lag(of:)`).
-    public init(settings: Settings, lag: @escaping @Sendable (String) -> Duration) {
+    /// `load` answers how a projection stands now (`ProjectionProgress.load(of:)`).
+    public init(settings: Settings, load: @escaping @Sendable (String) -> ProjectionLoad) {
         self.settings = settings
-        self.lag = lag
+        self.load = load
     }
 
-    /// Admits `events` for `projection` at once when nothing is parked and the projection is
-    /// within the bound; false means park the write (`park`).
+    /// Admits `events` for `projection` at once when nothing is parked for it and it would
+    /// fold them within the bound; false means park the write (`park`). An admitted write
+    /// is in flight until `appended` says its append is over.
     public func admitNow(events: Int, projection: String) -> Bool {
-        let within = isWithinBound(projection)
+        let load = self.load(projection)
         return state.withLock { s in
-            guard within, !s.parked.contains(where: { $0.projection == projection }) else { return false }
-            s.counts.admitted.add(events)
+            guard !s.parked.contains(where: { $0.projection == projection }),
+                  fits(events, load, inFlight: s.inFlight[projection] ?? 0) else { return false }
+            admit(events, projection, &s)
             return true
         }
     }
 
     /// Parks a write of `events` for `projection`: `wake` is called once it is admitted.
-    /// Returns the ticket `cancel` takes. A write parked while the projection is already
-    /// back within the bound and nothing is ahead of it is admitted at once.
+    /// Returns the ticket `cancel` takes. A write parked when nothing is ahead of it and
+    /// it fits is admitted at once.
     public func park(events: Int, projection: String, wake: @escaping @Sendable () -> Void) -> UInt64 {
-        let within = isWithinBound(projection)
+        let load = self.load(projection)
         let (ticket, admitted) = state.withLock { s -> (UInt64, Bool) in
             s.nextTicket += 1
-            if within && !s.parked.contains(where: { $0.projection == projection }) {
-                s.counts.admitted.add(events)
+            if !s.parked.contains(where: { $0.projection == projection }), fits(events, load, inFlight: s.inFlight[projection] ?? 0) {
+                admit(events, projection, &s)
                 return (s.nextTicket, true)
             }
             s.counts.deferred.add(events)
@@ -112,52 +119,62 @@ public final class AdmissionControl: Sendable {
     public func cancel(_ ticket: UInt64) -> Bool {
         state.withLock { s in
             guard let i = s.parked.firstIndex(where: { $0.ticket == ticket }) else { return false }
-            let gone = s.parked.remove(at: i)
-            s.counts.refused.add(gone.events)
-            if !s.parked.contains(where: { $0.projection == gone.projection }) { s.credit[gone.projection] = nil }
+            s.counts.refused.add(s.parked.remove(at: i).events)
             return true
         }
     }
 
-    /// `projection` applied `events` more: releases parked writes, oldest first, while the
-    /// events folded cover them or the projection is back within the bound.
-    public func folded(_ events: Int64, projection: String) {
-        guard events > 0 else { return }
-        let share = self.share(projection)
-        let within = share >= 1
+    /// An admitted write of `events` for `projection` is over (appended, or failed): its
+    /// events are now in the log's backlog, or nowhere. Releases what then fits.
+    public func appended(events: Int, projection: String) {
+        state.withLock { s in
+            let left = (s.inFlight[projection] ?? 0) - Int64(events)
+            s.inFlight[projection] = left > 0 ? left : nil
+        }
+        release(projection)
+    }
+
+    /// `projection` applied more: releases parked writes, oldest first, while they fit.
+    public func folded(projection: String) {
+        release(projection)
+    }
+
+    private func release(_ projection: String) {
+        let load = self.load(projection)
         let woken = state.withLock { s -> [@Sendable () -> Void] in
-            guard s.parked.contains(where: { $0.projection == projection }) else { return [] }
-            var credit = (s.credit[projection] ?? 0) + (within ? events : Int64(Double(events) * share))
             var woken: [@Sendable () -> Void] = []
-            while let i = s.parked.firstIndex(where: { $0.projection == projection }) {
-                let next = s.parked[i]
-                guard within || credit >= Int64(next.events) else { break }
-                credit = max(0, credit - Int64(next.events))
-                s.parked.remove(at: i)
-                s.counts.admitted.add(next.events)
+            while let i = s.parked.firstIndex(where: { $0.projection == projection }),
+                  fits(s.parked[i].events, load, inFlight: s.inFlight[projection] ?? 0) {
+                let next = s.parked.remove(at: i)
+                admit(next.events, projection, &s)
                 woken.append(next.wake)
             }
-            s.credit[projection] = s.parked.contains(where: { $0.projection == projection }) ? credit : nil
             return woken
         }
         for wake in woken { wake() }
     }
 
-    /// The share of a fold's events that parked writes may take: all of them within the
-    /// bound; past it, bound/lag, so that the backlog shrinks back towards the bound (at a
-    /// lag of twice the bound, half of what was folded is let in) while the admitted rate
-    /// stays with the projector's.
-    func share(_ projection: String) -> Double {
-        guard let bound = settings.bound else { return 1 }
-        let behind = lag(projection)
-        guard behind > bound else { return 1 }
-        return bound.seconds / behind.seconds
+    private func admit(_ events: Int, _ projection: String, _ s: inout State) {
+        s.counts.admitted.add(events)
+        s.inFlight[projection, default: 0] += Int64(events)
+    }
+
+    /// Whether a write of `events` would be folded within the bound: the lag is within it,
+    /// and the events ahead plus these, at the projection's recent rate, take no longer.
+    /// With nothing ahead a write always fits the rate (a batch larger than a bound's worth
+    /// of folding goes in alone rather than never); with no rate known yet, the lag decides.
+    func fits(_ events: Int, _ load: ProjectionLoad, inFlight: Int64) -> Bool {
+        guard let bound = settings.bound else { return true }
+        guard load.lag <= bound else { return false }
+        let ahead = max(0, load.backlog) + inFlight
+        guard ahead > 0, let rate = load.foldRate, rate > 0 else { return true }
+        return Double(ahead + Int64(events)) / rate <= bound.seconds
     }
 
     /// Whether `projection` lags the log by no more than the bound (always, with no bound).
     public func isWithinBound(_ projection: String) -> Bool {
         guard let bound = settings.bound else { return true }
-        return lag(projection) <= bound
+        return load(projection).lag <= bound
     }
 
     /// A write never bounded, counted apart (its events are not known before it is decided).

@@ -36,6 +36,11 @@ public final class ProjectionProgress: Sendable {
         /// When each head was first seen, oldest first, trimmed to what some projection has
         /// not applied yet: the lag of a projection is the age of the first head past it.
         var heads: [(position: Int64, seen: ContinuousClock.Instant)] = []
+        /// Each projection's last advance, and whether it was behind the head then: the
+        /// time to its next advance is then time spent folding, which the rate measures.
+        var lastAdvance: [String: (at: ContinuousClock.Instant, behind: Bool)] = [:]
+        /// Events per second each projection folded lately while it had work.
+        var foldRates: [String: Double] = [:]
         /// Called with each projection's advance (name, events applied).
         var observers: [@Sendable (String, Int64) -> Void] = []
         /// Others waiting on progress (parked writes), who want the once-a-second refresh.
@@ -197,13 +202,17 @@ public final class ProjectionProgress: Sendable {
         let now = ContinuousClock.now
         let (woken, advanced, observers) = state.withLock { s -> ([Wake], [(String, Int64)], [@Sendable (String, Int64) -> Void]) in
             var advanced: [(String, Int64)] = []
-            for (name, value) in positions {
-                if let before = s.positions[name], value > before { advanced.append((name, value - before)) }
-                s.positions[name] = max(s.positions[name] ?? value, value)
-            }
             if let head, head > (s.head ?? 0) {
                 s.head = head
                 s.heads.append((head, now))
+            }
+            for (name, value) in positions {
+                if let before = s.positions[name], value > before {
+                    advanced.append((name, value - before))
+                    Self.measureRate(name, events: value - before, at: now, &s)
+                }
+                s.positions[name] = max(s.positions[name] ?? value, value)
+                s.lastAdvance[name] = (now, value < (s.head ?? 0))
             }
             Self.trim(&s)
             if let failures { s.failures = failures }
@@ -246,6 +255,27 @@ public final class ProjectionProgress: Sendable {
                   let first = s.heads.first(where: { $0.position > position }) else { return .zero }
             return now - first.seen
         }
+    }
+
+    /// How `projection` stands now, for admission: its lag, the events it has not applied
+    /// and the rate it folded at lately.
+    public func load(of projection: String) -> ProjectionLoad {
+        let lag = self.lag(of: projection)
+        return state.withLock { s in
+            let backlog = s.positions[projection].map { max(0, (s.head ?? $0) - $0) } ?? 0
+            return ProjectionLoad(lag: lag, backlog: backlog, foldRate: s.foldRates[projection])
+        }
+    }
+
+    /// A rate sample from an advance that followed one at which the projection was behind
+    /// (it folded all the time in between), weighed into a moving average that follows a
+    /// change of the machine's speed within a few folds.
+    private static func measureRate(_ name: String, events: Int64, at now: ContinuousClock.Instant, _ s: inout State) {
+        guard let last = s.lastAdvance[name], last.behind else { return }
+        let seconds = (now - last.at).seconds
+        guard seconds > 0.000_5 else { return }
+        let sample = Double(events) / seconds
+        s.foldRates[name] = s.foldRates[name].map { 0.7 * $0 + 0.3 * sample } ?? sample
     }
 
     /// Calls `observer` with every advance of a projection (its name, the events applied).
