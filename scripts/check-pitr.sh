@@ -11,10 +11,11 @@
 #   3. `pgbackrest backup --type=full`; more events; the head P (the last event to keep)
 #      and the projections' checksums at P; more events; the target: the `recorded_at`
 #      of event P + 1, the first event to lose (docs/backup.md: it lies strictly between
-#      the commit of P and the commit of P + 1); `pg_switch_wal()`, until the archive has
-#      the segment; the source stopped;
+#      the commit of P and the commit of P + 1), and the xmin of P + 1 (its transaction);
+#      `pg_switch_wal()`, until the archive has the segment; the source stopped;
 #   4. `pgbackrest restore --type=time --target=… --target-action=promote` into a fresh
 #      data directory, started with `ledger pg start` on another port, until promoted;
+#      the server's log says it stopped before the commit of that very transaction;
 #   5. on it: the log ends exactly at P with P's hash (`ledger verify --expect`), the whole
 #      chain verifies, nothing is pending (`ledger migrate --status`), the checksums are
 #      the source's at P, `ledger replay --dry-run` rebuilds every projection from the
@@ -337,6 +338,9 @@ first_lost=$(ledger export events --after "$kept_position" --through "$((kept_po
 target=$(python3 -c 'import json,sys;print(json.loads(sys.argv[1])["recorded_at"].replace("T", " ").replace("Z", "+00"))' "$first_lost")
 note "target $target (event $((kept_position + 1)), $(python3 -c 'import json,sys;print(json.loads(sys.argv[1])["type"])' "$first_lost"))"
 lost_head=$(head_of "$source_api")
+# The transaction that appended it, for --type=xid (events are never updated, so xmin is
+# the appending transaction's id): the one the time target must stop before.
+first_lost_xid=$(psql_ --dbname "$source_api" -A -t -c "SELECT xmin FROM events WHERE position = $((kept_position + 1))")
 unset DATABASE_URL
 stop_projectors
 [ "${lost_head%%:*}" -gt "$kept_position" ] || fail "nothing was appended after P"
@@ -369,7 +373,10 @@ for _ in $(seq 300); do
 done
 [ "$(psql_ --dbname "$target_su" -A -t -c "SELECT pg_is_in_recovery()")" = f ] || fail "the restored cluster was not promoted within 30 s"
 restore_seconds=$(since "$restore_started")
-note "restored, replayed to the target and promoted in ${restore_seconds}s ($(grep -m1 -o 'recovery stopping before commit of transaction [0-9]*, time .*' "$target_dir/postgres.log" || echo 'no stop line in the log'))"
+stop_line=$(grep -m1 -o 'recovery stopping before commit of transaction [0-9]*, time .*' "$target_dir/postgres.log" || true)
+note "restored, replayed to the target and promoted in ${restore_seconds}s (${stop_line:-no stop line in the server log})"
+[ "$(sed -n 's/.*transaction \([0-9]*\),.*/\1/p' <<<"$stop_line")" = "$first_lost_xid" ] \
+    || fail "recovery did not stop before the transaction of event $((kept_position + 1)) (xmin $first_lost_xid)"
 target_api=$(role_url "$target_su" ledger_api ledger)
 target_owner=$(role_url "$target_su" ledger_owner ledger)
 target_projector=$(role_url "$target_su" ledger_proj ledger)
