@@ -45,7 +45,7 @@ import sys
 # LEDGER_* variables the docs may name although `ledger --help` does not: none is read by
 # the `ledger` executable. Exact names, then prefixes (a name starting with one).
 EXCLUDED = {
-    "LEDGER_BIN": "the binary under test, read by scripts/check-docs.sh, check-backup.sh and test.sh",
+    "LEDGER_BIN": "the binary under test, read by scripts/check-docs.sh, check-backup.sh, check-pitr.sh and test.sh",
     "LEDGER_BINARY": "the tests' path to the binary under test (Tests/TestSupport)",
     "LEDGER_CONSOLE_SCREENSHOTS": "where the console's browser tests write the screenshots of docs/console.md",
     "LEDGER_RELEASE": "a Makefile variable: the release binary's path",

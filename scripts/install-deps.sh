@@ -10,16 +10,20 @@
 #                     (openssl: the auditor's check of a signed checkpoint, docs/audit.md)
 #   chromium          with --tests only: the headless browser the console's browser tests
 #                     drive (DevTools protocol); `make run` does not need it
+#   pgbackrest        with --tests only: continuous archiving and point-in-time recovery,
+#                     run by scripts/check-pitr.sh (docs/backup.md); `make run` does not
+#                     need it, and on Debian 12 it brings nothing else (its libraries are
+#                     postgresql's and libpq's)
 # Idempotent and silent when everything is there, so the test command can run it every time
 # (one dpkg-query, no apt, no network). Swift itself is not installed here: CI images and
 # developers bring their own toolchain (see scripts/test.sh for where it is looked for).
 set -euo pipefail
 
 packages=(postgresql libpq-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev python3 curl openssl)
-if [ "${1:-}" = "--tests" ]; then packages+=(chromium); fi
+if [ "${1:-}" = "--tests" ]; then packages+=(chromium pgbackrest); fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "install-deps: not a Debian-like system; install PostgreSQL (server and libpq), OpenSSL (library and command), libmicrohttpd, libcurl, python3, curl and Chromium yourself" >&2
+    echo "install-deps: not a Debian-like system; install PostgreSQL (server and libpq), OpenSSL (library and command), libmicrohttpd, libcurl, python3, curl, Chromium and pgBackRest yourself" >&2
     exit 0
 fi
 

@@ -9,7 +9,8 @@
 #   4. runs `swift test` with LEDGER_TEST_DATABASE_URL set to the cluster's superuser URL,
 #      passing on this script's arguments (e.g. `--filter EventStoreTests`),
 #   5. unfiltered, runs every shell block of the docs against a fresh `ledger dev`
-#      (scripts/check-docs.sh) and the backup-and-restore procedure (scripts/check-backup.sh),
+#      (scripts/check-docs.sh), the backup-and-restore procedure (scripts/check-backup.sh)
+#      and point-in-time recovery with pgBackRest (scripts/check-pitr.sh),
 #   6. always stops the cluster and deletes its folder, and exits with the tests' status.
 # Works from any directory; prints how long each phase took.
 set -euo pipefail
@@ -119,14 +120,17 @@ swift test "$@"
 status=$?
 set -e
 
-# The docs and the backup procedure are checked by running them (a fresh `ledger dev` for
-# every shell block of the docs; a dump and a restore into a second cluster), so that
-# neither can drift from the code. Skipped when the tests are filtered (`--filter X`).
+# The docs and the backup procedures are checked by running them (a fresh `ledger dev` for
+# every shell block of the docs; a dump and a restore into a second cluster; a pgBackRest
+# backup, archived WAL and a restore to a point in time), so that none can drift from the
+# code. Skipped when the tests are filtered (`--filter X`).
 if [ "$status" -eq 0 ] && [ "$#" -eq 0 ]; then
     begin "docs check"
     LEDGER_BIN="$ledger" bash scripts/check-docs.sh || status=$?
     begin "backup check"
     LEDGER_BIN="$ledger" bash scripts/check-backup.sh || status=$?
+    begin "pitr check"
+    LEDGER_BIN="$ledger" bash scripts/check-pitr.sh || status=$?
 fi
 end_phase
 exit "$status"
