@@ -9,7 +9,7 @@ public enum BenchCommand: LedgerCommand {
     public static let usage = """
         usage: ledger-bench append [--events N] [--writers N] [--window N] [--preload N] [--ceiling-rows N] [--rounds K]
                ledger-bench read [--events N] [--projects P] [--requests R] [--concurrency C] [--rounds K] [--reproject] [--replicas N]
-               ledger-bench replay [--events N] [--projects P] [--batch B] [--rounds K]
+               ledger-bench replay [--events N] [--projects P] [--batch B] [--rounds K] [--only NAME,…]
                ledger-bench ingest [--batches B] [--batch-size S] [--concurrency C] [--rate R] [--projector [--drift-every S] [--projector-batch N] [--projector-throttle F] | --catch-up]
                ledger-bench appstore [--seconds S] [--dir DIR]
                ledger-bench products [--users U] [--requests R] [--concurrency C]

@@ -115,7 +115,7 @@ extension LedgerEnvironment.Setting {
         help: "Projector lag, in events, above which /readyz answers 503.")
     public static let webhookListenSecret = Self(name: "LEDGER_WEBHOOK_LISTEN_SECRET", defaultValue: nil,
         help: "The signing secret `ledger webhook listen` verifies deliveries with, when --secret is not given (docs/webhooks.md).")
-    public static let admissionLag = Self(name: "LEDGER_ADMISSION_LAG_MS", defaultValue: "100",
+    public static let admissionLag = Self(name: "LEDGER_ADMISSION_LAG_MS", defaultValue: "50",
         help: "Milliseconds within which the billing projection must be able to fold a usage batch for it to be admitted: its lag, and the events ahead of the batch and its own at the rate it folds, stay within them; otherwise the batch is parked (then released as it folds, or refused with 503 projection_behind and Retry-After). What bounds the time a metering service waits to read its write back (docs/architecture.md, \"Admission\"); 0 turns admission off. Notifications, Stripe events and operators' acts are never parked.")
     public static let admissionWait = Self(name: "LEDGER_ADMISSION_WAIT_MS", defaultValue: "2000",
         help: "Milliseconds a parked usage batch waits for the billing projection before it is refused (503 projection_behind, Retry-After; nothing recorded, the same batch may be sent again).")

@@ -26,7 +26,7 @@ public final class AdmissionControl: Sendable {
         /// How long a write stays parked before it is refused.
         public var wait: Duration
 
-        public static let defaultBound: Duration = .milliseconds(100)
+        public static let defaultBound: Duration = .milliseconds(50)
         public static let defaultWait: Duration = .seconds(2)
 
         public init(bound: Duration? = defaultBound, wait: Duration = defaultWait) {
