@@ -89,6 +89,20 @@ live_pid() {
     [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$2" && echo "$pid"
 }
 
+# Runs a command as a daemon of its own, whoever started this script: with no signal blocked
+# (a caller's thread may block TERM, and a blocked mask is inherited: Patroni would never
+# stop) and no file descriptor but 0-2 inherited (a caller may hold one open to learn that
+# this script ended, which a daemon keeping it would hide). It execs, so it is started with &
+# and $! is the daemon's own PID.
+detached() {
+    exec /usr/bin/python3 -c '
+import os, signal, sys
+signal.pthread_sigmask(signal.SIG_SETMASK, [])
+os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+os.execvp(sys.argv[1], sys.argv[1:])
+' "$@"
+}
+
 port_is_taken() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # The superuser's URL for every node at once: libpq tries the hosts in turn and keeps the one
@@ -247,7 +261,7 @@ start() {
     # Whatever went wrong, nothing started here is left running.
     trap 'status=$?; [ $status -eq 0 ] || stop; exit $status' EXIT
 
-    etcd --config-file "$dir/etcd/etcd.yml" >>"$dir/etcd/etcd.log" 2>&1 </dev/null &
+    detached etcd --config-file "$dir/etcd/etcd.yml" >>"$dir/etcd/etcd.log" 2>&1 </dev/null &
     echo $! >"$dir/etcd/pid"
     local deadline=$((SECONDS + 30))
     until curl -fsS --max-time 1 "http://127.0.0.1:$etcd_client_port/health" 2>/dev/null | grep -q '"health":"true"'; do
@@ -259,7 +273,7 @@ start() {
     # The first node bootstraps (initdb) while the others wait for it, then copy it
     # (pg_basebackup): started together, they race for the initialize key in etcd.
     for ((i = 0; i < nodes; i++)); do
-        "${as_account[@]}" env HOME="$dir/node$((i + 1))" patroni "$dir/node$((i + 1))/patroni.yml" \
+        detached "${as_account[@]}" env HOME="$dir/node$((i + 1))" patroni "$dir/node$((i + 1))/patroni.yml" \
             >>"$dir/node$((i + 1))/patroni.log" 2>&1 </dev/null &
         echo $! >"$dir/node$((i + 1))/pid"
     done
