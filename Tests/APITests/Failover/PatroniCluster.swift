@@ -2,6 +2,7 @@ import BenchHTTP
 import Foundation
 import Glibc
 import LedgerJSON
+import Postgres
 import TestSupport
 
 /// A Patroni cluster of a test's own: one etcd member and three PostgreSQL nodes under
@@ -79,6 +80,18 @@ final class PatroniCluster: Sendable {
     }
 
     func node(_ name: String) -> Node? { nodes.first { $0.name == name } }
+
+    /// Waits until every node has replayed what the leader has written so far (a database
+    /// and the roles just made).
+    func waitUntilReplayed(timeout: Double = 30) throws -> Bool {
+        let lsn = try PostgresConnection(conninfo: url).query("SELECT pg_current_wal_lsn()::text")[0].requireString(0)
+        return try Poll.until(timeout: timeout, interval: 0.05) {
+            try nodes.allSatisfy { node in
+                let connection = try PostgresConnection(conninfo: try superuserURL(of: node))
+                return try connection.query("SELECT NOT pg_is_in_recovery() OR pg_last_wal_replay_lsn() >= $1::pg_lsn", [lsn])[0].bool(0) == true
+            }
+        }
+    }
 
     /// The cluster as the first node's REST API that answers shows it; nil when none answers.
     func members() -> [Member]? {

@@ -22,14 +22,20 @@ struct PatroniFailoverTests {
     func crashAndSwitchover() throws {
         let cluster = try PatroniCluster()
         defer { cluster.stop() }
-        let db = try TestDatabase.create(cluster: cluster.url)
+        // Made on the leader, then reached through the multi-host URL once every node has it:
+        // libpq gives up at the first server that refuses a login, which a standby that has
+        // not replayed the new database yet does.
+        let leaderAtStart = try #require(cluster.waitForLeader(), "a leader")
+        let made = try TestDatabase.create(cluster: try cluster.superuserURL(of: try #require(cluster.node(leaderAtStart.name))))
+        #expect(try cluster.waitUntilReplayed(), "every node has the test's database and logins")
+        let db = try made.reached(through: cluster.url)
         // Every node is a read replica: the one leading stays out of rotation by itself (it is no standby).
         let service = try TestService(database: db, readReplicaURLs: try cluster.nodes.map { try db.writerURL(onCluster: cluster.superuserURL(of: $0)) },
                                       replicaSettings: ReplicaSet.Settings(maxLagEvents: 10_000, maxLagSeconds: 1, pollInterval: 0.05, downAfter: 1))
         let f = try BillingFixture(service: service)
         defer { f.shutdown() }
         let signingKey = Ed25519SigningKey()
-        let checkpointer = Checkpointer(configuration: .init(key: signingKey, origin: "ledger.test", policy: .init(events: 50, seconds: 3_600),
+        let checkpointer = Checkpointer(configuration: .init(key: signingKey, origin: "ledger.test", policy: .init(events: 20, seconds: 3_600),
                                                              interval: 0.1, now: service.clock.read),
                                         store: service.store, connections: PostgresPool(conninfo: db.writerURL, maximumConnections: 2),
                                         isActive: { true }, log: { _, _, _ in })
@@ -43,6 +49,7 @@ struct PatroniFailoverTests {
         let first = try #require(cluster.waitForLeader(), "a leader")
         let crash = AppendLoad(store: service.store, name: "patroni_crash", writers: 4, pace: 0.02)
         #expect(crash.waitUntilAcknowledged(20))
+        let headAtKill = crash.acknowledged.values.map(\.position).max() ?? 0
         let killedAt = Date()
         try cluster.killPostmaster(of: first.name)
         let second = try #require(cluster.waitForLeader(otherThan: first.name, timeout: 60), "Patroni elected a new leader")
@@ -56,7 +63,7 @@ struct PatroniFailoverTests {
               + "\(Self.seconds(writableAfterCrash)) s; one append waited \(Self.seconds(crash.longestWait)) s at most; "
               + "\(crash.acknowledged.count - crash.acknowledgedCount(after: killedAt)) appends answered before the kill, "
               + "\(crash.acknowledgedCount(after: killedAt)) after; errors answered to the retrying writers: \(crash.errors.sorted { $0.key < $1.key })")
-        try Self.holds(crash, cluster: cluster, leader: second.name, db: db)
+        try Self.holds(crash, cluster: cluster, leader: second.name, db: db, signedAfter: headAtKill)
         // The old leader comes back as a replica of the new one (pg_rewind when its WAL went past
         // the new leader's), streams, and serves reads again.
         #expect(cluster.waitUntilStreaming(first.name), "\(first.name) rejoined as a streaming replica")
@@ -70,6 +77,7 @@ struct PatroniFailoverTests {
                                      "a synchronous standby")
         let switchover = AppendLoad(store: service.store, name: "patroni_switchover", writers: 4, pace: 0.02)
         #expect(switchover.waitUntilAcknowledged(20))
+        let headAtSwitchover = switchover.acknowledged.values.map(\.position).max() ?? 0
         let switchedAt = Date()
         let answer = try cluster.switchover(from: leader.name, to: candidate.name)
         let patronictl = Date().timeIntervalSince(switchedAt)
@@ -87,7 +95,7 @@ struct PatroniFailoverTests {
         // A client retrying as documented sees only answers that say "try again", then its
         // append answered: no error reaches it.
         #expect(Set(switchover.errors.keys).isSubset(of: ["store_unavailable", "append_outcome_unknown"]), "\(switchover.errors)")
-        try Self.holds(switchover, cluster: cluster, leader: third.name, db: db)
+        try Self.holds(switchover, cluster: cluster, leader: third.name, db: db, signedAfter: headAtSwitchover)
         #expect(cluster.waitUntilStreaming(leader.name), "\(leader.name) rejoined as a streaming replica")
         try Self.servesReads(cluster.nodes.firstIndex { $0.name == leader.name }!, f: f, key: readKey)
     }
@@ -95,14 +103,18 @@ struct PatroniFailoverTests {
     static func seconds(_ value: Double) -> String { String(format: "%.2f", value) }
 
     /// On the leader `leader`: the checks of every failover (gapless, each append once at the
-    /// position answered, the chain), the projector at the head, and the signed checkpoints.
-    static func holds(_ load: AppendLoad, cluster: PatroniCluster, leader: String, db: TestDatabase,
+    /// position answered, the chain), the projector at the head, and the signed checkpoints,
+    /// one of them signed on the new leader (past `signedAfter`).
+    static func holds(_ load: AppendLoad, cluster: PatroniCluster, leader: String, db: TestDatabase, signedAfter: Int64,
                       sourceLocation: SourceLocation = #_sourceLocation) throws {
         let url = try db.superuserURL(onCluster: cluster.superuserURL(of: cluster.node(leader)!))
         let check = try PostgresConnection(conninfo: url)
         try FailoverChecks.logHolds(load, on: check, sourceLocation: sourceLocation)
         #expect(try FailoverChecks.projectionsReachHead([BillingProjection(), MerkleProjection()], on: check),
                 "the projector followed the log onto \(leader)", sourceLocation: sourceLocation)
+        #expect(try Poll.until(timeout: 10) {
+            try check.query("SELECT 1 FROM events WHERE type = $1 AND position > $2", [LogCheckpointSigned.type, signedAfter]).rowCount > 0
+        }, "a checkpoint was signed on \(leader)", sourceLocation: sourceLocation)
         try checkpointsVerify(on: check, url: url, sourceLocation: sourceLocation)
     }
 
@@ -116,7 +128,6 @@ struct PatroniFailoverTests {
         #expect(try model.root(size: Int64(leaves.count)) == ReferenceMerkle.mth(leaves[...]), sourceLocation: sourceLocation)
         let positions = try check.query("SELECT position FROM events WHERE type = $1 ORDER BY position", [LogCheckpointSigned.type])
             .rows.map { try $0.requireInt64(0) }
-        #expect(positions.count >= 2, "checkpoints were signed along the way", sourceLocation: sourceLocation)
         for position in positions {
             let signed = try #require(try model.checkpoint(at: position), sourceLocation: sourceLocation)
             #expect(Ed25519.verify(publicKey: signed.publicKey, message: Array(signed.checkpoint.text.utf8), signature: signed.signature),
