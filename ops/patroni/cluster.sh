@@ -21,7 +21,8 @@
 #                      nodeN/patroni.log (Patroni's and PostgreSQL's messages), nodeN/pid
 #
 # Settings, from the environment (the defaults are this repository's test ports):
-#   PATRONI_NODES=3                        2 or 3 PostgreSQL nodes
+#   PATRONI_NODES=3                        2 or 3 PostgreSQL nodes (with 2, writes wait while
+#                                          one is down: synchronous_mode_strict)
 #   PATRONI_PG_PORTS="55475 55476 55477"   PostgreSQL's port of each node
 #   PATRONI_API_PORTS="55486 55487 55488"  Patroni's REST API port of each node
 #   PATRONI_ETCD_CLIENT_PORT=55480, PATRONI_ETCD_PEER_PORT=55485
@@ -36,12 +37,12 @@
 # `ledger-postgres`, as `ledger pg` does), through setpriv, which execs: the PID recorded is
 # Patroni's own. The node folders are that account's; DIR is made enterable (0711) for it.
 #
-# Requires: etcd (Debian: etcd-server), patroni, curl, python3 and PostgreSQL's server
-# programs; scripts/install-deps.sh --tests installs them.
+# Requires: etcd (Debian: etcd-server), patroni (and its /usr/bin/python3), curl and
+# PostgreSQL's server programs; scripts/install-deps.sh --tests installs them.
 set -euo pipefail
 
 usage() {
-    sed -n '8,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '7,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -229,7 +230,7 @@ wait_until_ready() {
     local deadline=$((SECONDS + $1)) i
     while [ $SECONDS -lt $deadline ]; do
         for ((i = 0; i < nodes; i++)); do
-            if curl -fsS --max-time 2 "http://127.0.0.1:${api_ports[$i]}/cluster" 2>/dev/null | python3 -c '
+            if curl -fsS --max-time 2 "http://127.0.0.1:${api_ports[$i]}/cluster" 2>/dev/null | /usr/bin/python3 -c '
 import json, sys, urllib.request
 nodes = int(sys.argv[1])
 members = json.load(sys.stdin)["members"]
