@@ -14,13 +14,20 @@
 #                     run by scripts/check-pitr.sh (docs/backup.md); `make run` does not
 #                     need it, and on Debian 12 it brings nothing else (its libraries are
 #                     postgresql's and libpq's)
+#   patroni, etcd-server  with --tests only: the failover tests run a Patroni cluster with
+#                     an etcd member (ops/patroni/cluster.sh); `make run` does not need them
+# Packages that come with a system service (postgresql, etcd-server, patroni) are installed
+# without starting it: the tests start their own servers on ports of their own, and a
+# distribution's default cluster or etcd would only hold 5432 or 2379. Where systemd runs,
+# the etcd and patroni services installed here are also disabled, so that a reboot does not
+# start them either.
 # Idempotent and silent when everything is there, so the test command can run it every time
 # (one dpkg-query, no apt, no network). Swift itself is not installed here: CI images and
 # developers bring their own toolchain (see scripts/test.sh for where it is looked for).
 set -euo pipefail
 
 packages=(postgresql libpq-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev python3 curl openssl)
-if [ "${1:-}" = "--tests" ]; then packages+=(chromium pgbackrest); fi
+if [ "${1:-}" = "--tests" ]; then packages+=(chromium pgbackrest patroni etcd-server); fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "install-deps: not a Debian-like system; install PostgreSQL (server and libpq), OpenSSL (library and command), libmicrohttpd, libcurl, python3, curl, Chromium and pgBackRest yourself" >&2
@@ -52,7 +59,23 @@ export DEBIAN_FRONTEND=noninteractive
 # booted machine instead of failing at once.
 apt_options=(-o Acquire::Retries=3 -o DPkg::Lock::Timeout=300)
 started=$SECONDS
+# Debian's maintainer scripts start a package's service through invoke-rc.d (or
+# deb-systemd-invoke), which asks /usr/sbin/policy-rc.d first: 101 means "do not". Container
+# images have one already; elsewhere one is put in place for the install and removed after.
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+    "${as_root[@]}" sh -c "printf '#!/bin/sh\n# Written by install-deps.sh for one install: start no service.\nexit 101\n' >$policy && chmod 0755 $policy"
+    trap '"${as_root[@]}" rm -f "$policy"' EXIT
+fi
 "${as_root[@]}" apt-get "${apt_options[@]}" update -qq >&2
 # No recommends: postgresql recommends sysstat and friends, which the tests do not need.
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${apt_options[@]}" install -y -qq --no-install-recommends "${missing[@]}" >&2
+if [ -d /run/systemd/system ]; then
+    for package in "${missing[@]}"; do
+        case $package in
+            etcd-server) "${as_root[@]}" systemctl disable --now etcd.service >&2 || true ;;
+            patroni) "${as_root[@]}" systemctl disable --now patroni.service >&2 || true ;;
+        esac
+    done
+fi
 echo "install-deps: done in $((SECONDS - started)) s" >&2

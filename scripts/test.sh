@@ -7,7 +7,9 @@
 #      full_page_writes) because nothing in it outlives the run, and 300 connections for
 #      tests that hold pools open side by side,
 #   4. runs `swift test` with LEDGER_TEST_DATABASE_URL set to the cluster's superuser URL,
-#      passing on this script's arguments (e.g. `--filter EventStoreTests`),
+#      passing on this script's arguments (e.g. `--filter EventStoreTests`); tests that need
+#      servers of their own start and stop them (the failover suites their clusters, and
+#      Patroni's etcd and nodes through ops/patroni/cluster.sh),
 #   5. unfiltered, runs every shell block of the docs against a fresh `ledger dev`
 #      (scripts/check-docs.sh), the backup-and-restore procedure (scripts/check-backup.sh)
 #      and point-in-time recovery with pgBackRest (scripts/check-pitr.sh),

@@ -74,6 +74,13 @@ public final class TestDatabase: Sendable {
         _ = try? admin.query("DROP DATABASE IF EXISTS \(admin.quoteIdentifier(name)) WITH (FORCE)")
     }
 
+    /// The same database reached through `cluster`, another superuser URL of the servers
+    /// that hold it: a libpq multi-host URL that follows a failover, say.
+    public func reached(through cluster: String) throws -> TestDatabase {
+        try TestDatabase(name: name, superuserURL: try Self.url(cluster, user: nil, database: name),
+                         projectorURL: try Self.url(cluster, user: Self.projectorLogin, database: name), clusterURL: cluster)
+    }
+
     /// The writer login's URL of this database on another server that holds it (a
     /// streaming replica of its cluster, whose superuser URL is `cluster`).
     public func writerURL(onCluster cluster: String) throws -> String {
