@@ -30,7 +30,7 @@ packages=(postgresql libpq-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev
 if [ "${1:-}" = "--tests" ]; then packages+=(chromium pgbackrest patroni etcd-server); fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "install-deps: not a Debian-like system; install PostgreSQL (server and libpq), OpenSSL (library and command), libmicrohttpd, libcurl, python3, curl, Chromium and pgBackRest yourself" >&2
+    echo "install-deps: not a Debian-like system; install PostgreSQL (server and libpq), OpenSSL (library and command), libmicrohttpd, libcurl, python3, curl, Chromium, pgBackRest, Patroni and etcd yourself" >&2
     exit 0
 fi
 
