@@ -39,6 +39,35 @@ public struct PostgresBinaryCopyRows: Sendable {
         int8(value)
     }
 
+    public mutating func int4(_ value: Int32) {
+        appendInt32(4)
+        appendInt32(value)
+    }
+
+    /// `numeric` holding the integer `value`: base-10,000 digits, most significant first,
+    /// with the weight of the first and no scale (`numeric_recv`'s format; trailing zero
+    /// digits are left out, as `numeric_send` leaves them out).
+    public mutating func numeric(_ value: Int128) {
+        var magnitude = value.magnitude
+        // An Int128 has at most 39 decimal digits: 10 base-10,000 digits.
+        var digits: [Int16] = []
+        digits.reserveCapacity(10)
+        while magnitude > 0 {
+            digits.append(Int16(magnitude % 10_000))
+            magnitude /= 10_000
+        }
+        let weight = Int16(max(0, digits.count - 1))
+        var trailing = 0
+        while trailing < digits.count && digits[trailing] == 0 { trailing += 1 }
+        let kept = digits.count - trailing
+        appendInt32(Int32(8 + 2 * kept))
+        appendInt16(Int16(kept))
+        appendInt16(kept == 0 ? 0 : weight)
+        appendInt16(value < 0 ? 0x4000 : 0)
+        appendInt16(0)
+        for digit in digits[trailing...].reversed() { appendInt16(digit) }
+    }
+
     public mutating func text(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in

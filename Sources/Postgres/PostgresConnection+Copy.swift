@@ -8,6 +8,15 @@ extension PostgresConnection {
         return try copyIn(sql, data: rows.bytes)
     }
 
+    /// Runs `COPY … FROM STDIN WITH (FORMAT binary)` with `rows` (finished here).
+    @discardableResult
+    public func copyIn(_ sql: String, rows: PostgresBinaryCopyRows) throws -> Int {
+        guard rows.rowCount > 0 else { return 0 }
+        var rows = rows
+        rows.finish()
+        return try copyIn(sql, data: rows.bytes)
+    }
+
     /// Runs `COPY … FROM STDIN WITH (FORMAT binary)` with the rows `body` writes, sent to
     /// the server whenever `threshold` bytes have gathered (at `flushIfFull`), so that the
     /// server inserts the first rows while the caller still makes the next ones. An error

@@ -21,9 +21,23 @@ extension BillingBatch {
         let id = JournalEntryID(position: position, index: entry.index).description
         // Most entries post to one account: no set to build for it.
         let accounts = accounts.count == 1 ? accounts : Set(accounts).sorted()
+        let pool = entry.pool.description
         for account in accounts {
-            journal.append([account, position, Int(entry.index), id, entry.kind, entry.source, entry.amount, entry.projectID,
-                            entry.pool.description, entry.month, entry.holdID, entry.corrects, entry.description, occurredAt])
+            journal.startRow(fields: 14)
+            journal.text(account)
+            journal.int8(position)
+            journal.int4(entry.index)
+            journal.text(id)
+            journal.text(entry.kind)
+            journal.text(entry.source)
+            journal.numeric(entry.amount)
+            journal.text(entry.projectID)
+            journal.text(pool)
+            journal.text(entry.month)
+            journal.text(entry.holdID)
+            journal.text(entry.corrects)
+            journal.text(entry.description)
+            journal.timestamptz(unixMicroseconds: event.occurredAt.microseconds)
             addToBalance(account, pool: entry.pool, column, entry.amount)
         }
         postedEntries[id] = PostedEntry(accounts: accounts, project: entry.projectID, pool: entry.pool, month: entry.month)

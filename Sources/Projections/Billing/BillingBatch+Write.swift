@@ -11,7 +11,8 @@ extension BillingBatch {
         try db.copy(into: "funding", columns: ["project_id", "effective_us", "position", "pool"], rows: funding)
         try db.copy(into: "keys", columns: ["sha256", "key_id", "principal_kind", "principal_id", "prefix", "position"], rows: keys)
         try db.copy(into: "journal", columns: ["account", "position", "idx", "entry_id", "kind", "source", "amount", "project_id",
-                                              "pool", "month", "hold_id", "corrects", "description", "occurred_at"], rows: journal)
+                                              "pool", "month", "hold_id", "corrects", "description", "occurred_at"],
+                    binary: journal)
         try db.copy(into: "corrections", columns: ["entry_id", "correction_id", "account", "position", "amount", "reason", "actor",
                                                   "occurred_at"], rows: corrections)
         try db.copy(into: "charges", columns: ["pool", "month", "project_id", "units", "free_units", "billed_units", "units_amount",

@@ -23,7 +23,9 @@ final class BillingBatch {
     var projects = RowBuffer(columns: 3)
     var funding = RowBuffer(columns: 4)
     var keys = RowBuffer(columns: 6)
-    var journal = RowBuffer(columns: 14)
+    /// The journal's new rows, in COPY's binary format: the one table a batch adds a row
+    /// to for nearly every event.
+    var journal = PostgresBinaryCopyRows()
     var corrections = RowBuffer(columns: 8)
     var charges = RowBuffer(columns: 13)
     var lateUsage = RowBuffer(columns: 7)
