@@ -10,13 +10,17 @@
 #                     (openssl: the auditor's check of a signed checkpoint, docs/audit.md)
 #   chromium          with --tests only: the headless browser the console's browser tests
 #                     drive (DevTools protocol); `make run` does not need it
+#   pgbouncer         with --tests only: the connection pooler the PgBouncer tests start on
+#                     a port and a configuration of their own (docs/scaling.md, "PgBouncer");
+#                     the system service the package installs is stopped and disabled when
+#                     this script installed it, and nothing uses its port (6432)
 # Idempotent and silent when everything is there, so the test command can run it every time
 # (one dpkg-query, no apt, no network). Swift itself is not installed here: CI images and
 # developers bring their own toolchain (see scripts/test.sh for where it is looked for).
 set -euo pipefail
 
 packages=(postgresql libpq-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev python3 curl openssl)
-if [ "${1:-}" = "--tests" ]; then packages+=(chromium); fi
+if [ "${1:-}" = "--tests" ]; then packages+=(chromium pgbouncer); fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "install-deps: not a Debian-like system; install PostgreSQL (server and libpq), OpenSSL (library and command), libmicrohttpd, libcurl, python3, curl and Chromium yourself" >&2
@@ -51,4 +55,15 @@ started=$SECONDS
 "${as_root[@]}" apt-get "${apt_options[@]}" update -qq >&2
 # No recommends: postgresql recommends sysstat and friends, which the tests do not need.
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${apt_options[@]}" install -y -qq --no-install-recommends "${missing[@]}" >&2
+# Debian's pgbouncer package enables and starts a system pooler on port 6432 (unless a
+# policy-rc.d forbids it, as in containers). The tests start their own: stop the one this
+# run installed, and keep it from starting at boot, so that nothing is left listening.
+if [[ " ${missing[*]} " == *" pgbouncer "* ]]; then
+    if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
+        "${as_root[@]}" systemctl disable --now pgbouncer.service >/dev/null 2>&1 || true
+    elif [ -x /etc/init.d/pgbouncer ]; then
+        "${as_root[@]}" /etc/init.d/pgbouncer stop >/dev/null 2>&1 || true
+        if command -v update-rc.d >/dev/null 2>&1; then "${as_root[@]}" update-rc.d pgbouncer disable >/dev/null 2>&1 || true; fi
+    fi
+fi
 echo "install-deps: done in $((SECONDS - started)) s" >&2
