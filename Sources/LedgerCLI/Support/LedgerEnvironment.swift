@@ -69,7 +69,7 @@ extension LedgerEnvironment.Setting {
     public static let projectorDatabaseURL = Self(name: "LEDGER_PROJECTOR_DATABASE_URL", defaultValue: nil,
         help: "URL of a login in ledger_projector, the role that alone writes the projections: `ledger project` and `ledger replay` use it (default: DATABASE_URL), and `ledger serve` gives it to the console's rebuilds (none without it). docs/security.md.")
     public static let migrationDatabaseURL = Self(name: "LEDGER_MIGRATION_DATABASE_URL", defaultValue: nil,
-        help: "URL of a role that owns the schema, used by `ledger migrate` and by `ledger archive` to detach the archived partitions (default: DATABASE_URL).")
+        help: "URL of a role that owns the schema, used by `ledger migrate` and by `ledger archive` to detach the archived partitions (default: LEDGER_DIRECT_DATABASE_URL, else DATABASE_URL).")
     public static let archiveDirectory = Self(name: "LEDGER_ARCHIVE_DIR", defaultValue: nil,
         help: "Where `ledger archive` wrote its files: the projector reads them to rebuild a projection once old partitions are archived.")
     public static let consoleAddress = Self(name: "LEDGER_CONSOLE_ADDRESS", defaultValue: nil,

@@ -1,6 +1,7 @@
 import BenchHTTP
 import EventStore
 import Foundation
+import LedgerCLI
 import LedgerJSON
 import Postgres
 import Synchronization
@@ -29,6 +30,30 @@ struct PgBouncerServiceTests {
             throw Failure(description: "ledger \(arguments.joined(separator: " ")) failed: \(process.errors.suffix(2_000))")
         }
         return process.output
+    }
+
+    @Test("LEDGER_DIRECT_DATABASE_URL is DATABASE_URL's twin: the same login, for DATABASE_URL alone, unset meaning the same URL")
+    func directTwin() throws {
+        let pooled = "postgresql://api:pw@pgbouncer:6432/ledger"
+        let direct = "postgresql://api:pw@db1:5432/ledger"
+        let both = LedgerEnvironment(["DATABASE_URL": pooled, "LEDGER_DIRECT_DATABASE_URL": direct])
+        #expect(try both.directDatabaseURL(for: pooled) == direct)
+        let pool = try both.databasePool(pooled, maximumConnections: 2)
+        #expect(pool.conninfo == pooled && pool.directConninfo == direct && pool.isBehindTransactionPooler)
+        // Migrations and a replay hold session locks: they take the twin when they fall back on DATABASE_URL.
+        #expect(try both.migrationDatabaseURL() == direct)
+        // Every other URL names PostgreSQL itself already.
+        let projector = "postgresql://proj:pw@db1:5432/ledger"
+        #expect(try both.directDatabaseURL(for: projector) == projector)
+        let unset = LedgerEnvironment(["DATABASE_URL": pooled])
+        #expect(try unset.directDatabaseURL(for: pooled) == pooled)
+        #expect(try !unset.databasePool(pooled, maximumConnections: 1).isBehindTransactionPooler)
+        let other = LedgerEnvironment(["DATABASE_URL": pooled, "LEDGER_DIRECT_DATABASE_URL": "postgresql://ledger_owner:pw@db1/ledger"])
+        let refused = #expect(throws: LedgerEnvironment.ConfigurationError.self) { try other.directDatabaseURL(for: pooled) }
+        #expect(refused?.description == "LEDGER_DIRECT_DATABASE_URL logs in as ledger_owner, DATABASE_URL as api: it must be the same login, straight to PostgreSQL")
+        let keywords = LedgerEnvironment(["DATABASE_URL": pooled, "LEDGER_DIRECT_DATABASE_URL": "host=db1 password=secret"])
+        let malformed = #expect(throws: LedgerEnvironment.ConfigurationError.self) { try keywords.directDatabaseURL(for: pooled) }
+        #expect(malformed?.description.contains("postgresql:// URL") == true && malformed?.description.contains("secret") == false)
     }
 
     @Test("read-your-writes, concurrent ingestion and the operators' acts and replay pass through the pooler; session state goes direct")
