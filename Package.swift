@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Postgres", "EventStore", "ProjectionEngine", "Projections", "Crypto", "Threads", "COpenSSL", "LedgerJSON", "LedgerDomain", "AppStore", "HTTP", "Observability", "WebhookSigning"], path: "Tests/TestSupport"),
         .testTarget(name: "LedgerJSONTests", dependencies: ["LedgerJSON", "TestSupport", "Postgres"]),
         .testTarget(name: "LedgerDomainTests", dependencies: ["LedgerDomain", "TestSupport"]),
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport", "Threads"]),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Crypto", "TestSupport", "Threads"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["ProjectionEngine", "Projections", "EventStore", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "BenchHTTP", "Observability", "LedgerJSON", "TestSupport"]),

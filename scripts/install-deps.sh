@@ -16,7 +16,11 @@
 #                     postgresql's and libpq's)
 #   patroni, etcd-server  with --tests only: the failover tests run a Patroni cluster with
 #                     an etcd member (ops/patroni/cluster.sh); `make run` does not need them
-# Packages that come with a system service (postgresql, etcd-server, patroni) are installed
+#   pgbouncer         with --tests only: the connection pooler the PgBouncer tests start on
+#                     a port and a configuration of their own (docs/scaling.md, "PgBouncer");
+#                     the system service the package installs is stopped and disabled when
+#                     this script installed it, and nothing uses its port (6432)
+# Packages that come with a system service (postgresql, etcd-server, patroni, pgbouncer) are installed
 # without starting it: the tests start their own servers on ports of their own, and a
 # distribution's default cluster or etcd would only hold 5432 or 2379. Where systemd runs,
 # the etcd and patroni services installed here are also disabled, so that a reboot does not
@@ -27,10 +31,10 @@
 set -euo pipefail
 
 packages=(postgresql libpq-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev python3 curl openssl)
-if [ "${1:-}" = "--tests" ]; then packages+=(chromium pgbackrest patroni etcd-server); fi
+if [ "${1:-}" = "--tests" ]; then packages+=(chromium pgbackrest patroni etcd-server pgbouncer); fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "install-deps: not a Debian-like system; install PostgreSQL (server and libpq), OpenSSL (library and command), libmicrohttpd, libcurl, python3, curl, Chromium, pgBackRest, Patroni and etcd yourself" >&2
+    echo "install-deps: not a Debian-like system; install PostgreSQL (server and libpq), OpenSSL (library and command), libmicrohttpd, libcurl, python3, curl, Chromium, pgBackRest, Patroni, etcd and PgBouncer yourself" >&2
     exit 0
 fi
 
@@ -77,5 +81,16 @@ if [ -d /run/systemd/system ]; then
             patroni) "${as_root[@]}" systemctl disable --now patroni.service >&2 || true ;;
         esac
     done
+fi
+# Debian's pgbouncer package enables and starts a system pooler on port 6432 (unless a
+# policy-rc.d forbids it, as in containers). The tests start their own: stop the one this
+# run installed, and keep it from starting at boot, so that nothing is left listening.
+if [[ " ${missing[*]} " == *" pgbouncer "* ]]; then
+    if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
+        "${as_root[@]}" systemctl disable --now pgbouncer.service >/dev/null 2>&1 || true
+    elif [ -x /etc/init.d/pgbouncer ]; then
+        "${as_root[@]}" /etc/init.d/pgbouncer stop >/dev/null 2>&1 || true
+        if command -v update-rc.d >/dev/null 2>&1; then "${as_root[@]}" update-rc.d pgbouncer disable >/dev/null 2>&1 || true; fi
+    fi
 fi
 echo "install-deps: done in $((SECONDS - started)) s" >&2

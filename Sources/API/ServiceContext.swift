@@ -92,7 +92,7 @@ public final class ServiceContext: Sendable {
         self.notificationLimiter = RateLimiter(perSecond: appStore.notificationsPerSecond)
         self.stripeWebhooks = stripeWebhooks
         self.stripeLimiter = RateLimiter(perSecond: appStore.notificationsPerSecond)
-        let progress = ProjectionProgress(conninfo: connections.conninfo, projections: projections, logger: logger)
+        let progress = ProjectionProgress(conninfo: connections.directConninfo, projections: projections, logger: logger)
         self.progress = progress
         let admissionControl = AdmissionControl(settings: admission) { progress.load(of: $0) }
         self.admission = admissionControl

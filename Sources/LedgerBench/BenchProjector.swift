@@ -59,7 +59,7 @@ final class BenchProjector: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         var last = (position: from, at: 0.0)
-        let progress = ProjectionProgress(conninfo: connections.conninfo, projections: AllProjections.all, logger: Logger(minimumLevel: .error))
+        let progress = ProjectionProgress(conninfo: connections.directConninfo, projections: AllProjections.all, logger: Logger(minimumLevel: .error))
         progress.start()
         defer { progress.stop() }
         while try !progress.waitBlocking(for: BillingProjection().name, position: target, timeout: every) {

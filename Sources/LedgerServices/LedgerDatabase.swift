@@ -27,6 +27,6 @@ public struct LedgerDatabase: Sendable {
     public var consoleSessions: ConsoleSessionStore { ConsoleSessionStore(connections: connections) }
 
     /// The connection string, for work that holds a connection of its own (a verification
-    /// of the chain, a rebuild).
-    public var conninfo: String { connections.conninfo }
+    /// of the chain, a rebuild): PostgreSQL itself, never a pooler in transaction mode.
+    public var conninfo: String { connections.directConninfo }
 }

@@ -18,8 +18,10 @@ extension PostgresConnection {
     }
 
     private func runPipelineChunk(_ chunk: ArraySlice<(sql: String, parameters: [String?])>) throws {
-        // Prepared before the pipeline starts: preparing is a round trip of its own.
-        let names = try chunk.map { try preparedName(for: $0.sql) }
+        // Prepared before the pipeline starts: preparing is a round trip of its own. Behind a
+        // pooler in transaction mode each is sent as the unnamed statement instead: the
+        // chunk ends in one Sync, so it runs on one server connection.
+        let names = statements == .unnamed ? chunk.map { _ in String?.none } : try chunk.map { try preparedName(for: $0.sql) }
         try withUnsafeConnection { connection in
             guard PQenterPipelineMode(connection) == 1 else {
                 throw PostgresError(code: .serverError, message: "libpq could not enter pipeline mode: \(Self.trimmed(PQerrorMessage(connection)))")
@@ -28,7 +30,11 @@ extension PostgresConnection {
             var failure: PostgresError?
             for (statement, name) in zip(chunk, names) {
                 let ok = Self.withCStrings(statement.parameters) { values in
-                    PQsendQueryPrepared(connection, name, Int32(statement.parameters.count), values, nil, nil, 0)
+                    if let name {
+                        PQsendQueryPrepared(connection, name, Int32(statement.parameters.count), values, nil, nil, 0)
+                    } else {
+                        PQsendQueryParams(connection, statement.sql, Int32(statement.parameters.count), nil, values, nil, nil, 0)
+                    }
                 }
                 guard ok == 1 else {
                     failure = PostgresError(code: isOpen ? .serverError : .connectionLost, message: Self.trimmed(PQerrorMessage(connection)))

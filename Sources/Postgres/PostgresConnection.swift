@@ -15,20 +15,35 @@ public final class PostgresConnection: @unchecked Sendable {
     private static let maximumPrepared = 1_000
     /// The URL or keyword/value string it was opened with.
     public let conninfo: String
+    /// Whether statements are prepared once per session or sent as the unnamed statement
+    /// (through a pooler in transaction mode).
+    public let statements: PostgresStatements
 
     /// Opens a connection; `conninfo` is a `postgresql://` URL or a libpq keyword string.
-    public init(conninfo: String) throws {
+    /// `statements: .unnamed` when `conninfo` names a pooler in transaction mode.
+    public init(conninfo: String, statements: PostgresStatements = .prepared) throws {
         guard let connection = PQconnectdb(conninfo) else {
             throw PostgresError(code: .connectionFailed, message: "libpq could not allocate a connection")
         }
         self.connection = connection
         self.conninfo = conninfo
+        self.statements = statements
         guard PQstatus(connection) == CONNECTION_OK else {
             throw PostgresError(code: .connectionFailed, message: Self.trimmed(PQerrorMessage(connection)))
         }
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
-        // Text results whose format does not depend on the server's defaults.
-        _ = try query("SET client_encoding = 'UTF8'; SET DateStyle = 'ISO'; SET TimeZone = 'UTC'; SET extra_float_digits = 3")
+        _ = try query(sessionSettings)
+    }
+
+    /// Text results whose format does not depend on the server's defaults. Through a
+    /// pooler in transaction mode only the settings the pooler tracks for each client and
+    /// sets again on whichever server connection serves it (PgBouncer: client_encoding,
+    /// DateStyle, TimeZone): any other `SET` would stay on one server connection and miss
+    /// the next. `extra_float_digits` is one; from PostgreSQL 12 its default already prints
+    /// floats exactly (the shortest text that reads back the same), as 3 does.
+    private var sessionSettings: String {
+        let tracked = "SET client_encoding = 'UTF8'; SET DateStyle = 'ISO'; SET TimeZone = 'UTC'"
+        return statements == .unnamed ? tracked : tracked + "; SET extra_float_digits = 3"
     }
 
     deinit { PQfinish(connection) }
@@ -63,6 +78,7 @@ public final class PostgresConnection: @unchecked Sendable {
     @discardableResult
     public func query(_ sql: String, texts parameters: [String?], format: PostgresResult.Format = .text) throws -> PostgresResult {
         guard !parameters.isEmpty || format == .binary else { return try check(PQexec(connection, sql)) }
+        if statements == .unnamed { return try executeUnnamed(sql, parameters, format: format) }
         do {
             return try executePrepared(sql, parameters, format: format)
         } catch let error as PostgresError where error.sqlState == "26000" || error.sqlState == "0A000" {
@@ -80,9 +96,14 @@ public final class PostgresConnection: @unchecked Sendable {
     @discardableResult
     public func queryPlannedWithValues(_ sql: String, _ parameters: [any PostgresBindable],
                                        format: PostgresResult.Format = .text) throws -> PostgresResult {
-        let texts = parameters.map { $0.postgresText }
-        let result = Self.withCStrings(texts) { values in
-            PQexecParams(connection, sql, Int32(texts.count), nil, values, nil, nil, format.rawValue)
+        try executeUnnamed(sql, parameters.map { $0.postgresText }, format: format)
+    }
+
+    /// Parse, bind and execute of the unnamed statement, then Sync: one round trip, which
+    /// a pooler in transaction mode serves on one server connection.
+    private func executeUnnamed(_ sql: String, _ parameters: [String?], format: PostgresResult.Format) throws -> PostgresResult {
+        let result = Self.withCStrings(parameters) { values in
+            PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, format.rawValue)
         }
         return try check(result)
     }
@@ -126,7 +147,7 @@ public final class PostgresConnection: @unchecked Sendable {
             throw PostgresError(code: .connectionFailed, message: Self.trimmed(PQerrorMessage(connection)))
         }
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
-        _ = try query("SET client_encoding = 'UTF8'; SET DateStyle = 'ISO'; SET TimeZone = 'UTC'; SET extra_float_digits = 3")
+        _ = try query(sessionSettings)
     }
 
     /// Detects, without blocking, a connection the server has closed while it sat idle

@@ -6,16 +6,30 @@ import Synchronization
 /// Connections are opened lazily, checked for a server restart before each loan (one
 /// non-blocking `poll`), reopened when broken, and dropped when a command leaves them
 /// unusable, so that the pool recovers from a database restart on its own.
+///
+/// The pool's connections may go through a pooler in transaction mode (PgBouncer): then
+/// `directConninfo` names PostgreSQL itself, the pooled connections send their statements
+/// unnamed, and work that holds session state (LISTEN, a session advisory lock, temporary
+/// tables, a connection held for long) opens its connection on `directConninfo`.
 public final class PostgresPool: Sendable {
+    /// What the pool's connections open: PostgreSQL, or a pooler in transaction mode.
     public let conninfo: String
+    /// PostgreSQL itself, with the same login: for connections that hold session state.
+    /// The same as `conninfo` unless that names a pooler.
+    public let directConninfo: String
     public let maximumConnections: Int
     private let permits: DispatchSemaphore
     private let idle = Mutex<[PostgresConnection]>([])
     private let acquireTimeout: Double
 
-    public init(conninfo: String, maximumConnections: Int = 8, acquireTimeout: Double = 30) {
+    /// - Parameters:
+    ///   - conninfo: the database, or a pooler in transaction mode in front of it.
+    ///   - directConninfo: when `conninfo` names a pooler, the database itself with the same
+    ///     login; nil (or `conninfo`) when `conninfo` is the database.
+    public init(conninfo: String, directConninfo: String? = nil, maximumConnections: Int = 8, acquireTimeout: Double = 30) {
         precondition(maximumConnections > 0)
         self.conninfo = conninfo
+        self.directConninfo = directConninfo ?? conninfo
         self.maximumConnections = maximumConnections
         self.permits = DispatchSemaphore(value: maximumConnections)
         self.acquireTimeout = acquireTimeout
@@ -42,6 +56,18 @@ public final class PostgresPool: Sendable {
         }
     }
 
+    /// Whether the pool's connections go through a pooler in transaction mode, so that no
+    /// session state may be left on them between transactions.
+    public var isBehindTransactionPooler: Bool { directConninfo != conninfo }
+
+    /// Lends a connection that may hold session state for the duration of `body` (a
+    /// session advisory lock, temporary tables): one of the pool's when they reach
+    /// PostgreSQL itself, else one opened on `directConninfo` for `body` and closed after it.
+    public func withSessionConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        guard isBehindTransactionPooler else { return try withConnection(body) }
+        return try body(try PostgresConnection(conninfo: directConninfo))
+    }
+
     /// Runs `body` in a transaction on a pooled connection.
     public func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try withConnection { try $0.transaction(body) }
@@ -66,7 +92,7 @@ public final class PostgresPool: Sendable {
             if connection.isAliveWithoutBlocking() { return connection }
             if (try? connection.reset()) != nil { return connection }
         }
-        return try PostgresConnection(conninfo: conninfo)
+        return try PostgresConnection(conninfo: conninfo, statements: isBehindTransactionPooler ? .unnamed : .prepared)
     }
 
     private func checkin(_ connection: PostgresConnection) {

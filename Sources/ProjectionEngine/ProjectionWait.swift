@@ -20,7 +20,7 @@ public enum ProjectionWait {
     /// too); one that stopped throws `Stopped`.
     public static func until(_ projection: any Projection, reaches target: Int64, connections: PostgresPool,
                              timeout: Double) throws -> Bool {
-        let progress = ProjectionProgress(conninfo: connections.conninfo, projections: [projection],
+        let progress = ProjectionProgress(conninfo: connections.directConninfo, projections: [projection],
                                           logger: Logger(minimumLevel: .error))
         progress.start()
         defer { progress.stop(waitingForExit: false) }

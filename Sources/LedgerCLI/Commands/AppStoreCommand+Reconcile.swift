@@ -42,8 +42,8 @@ extension AppStoreCommand {
             throw UsageError("no key to ask Apple with: LEDGER_APPSTORE_API_KEYS names the In-App Purchase keys (docs/appstore-server-api.md, \"Configuration\")")
         }
         let url = try environment.databaseURL()
-        let connections = PostgresPool(conninfo: url, maximumConnections: 2)
-        let store = EventStore(conninfo: url, connections: connections)
+        let connections = try environment.databasePool(url, maximumConnections: 2)
+        let store = EventStore(conninfo: connections.directConninfo, connections: connections)
         defer { store.close() }
         let clients = configurations.map { AppStoreServerAPIClient(configuration: $0, clock: { Date() }) }
         defer { for client in clients { client.close() } }

@@ -41,7 +41,7 @@ extension AppStoreCommand {
         let args = try Arguments(Array(arguments.dropFirst()), valued: what == "run" ? ["app", "since"] : [], boolean: ["json"])
         guard args.positionals.isEmpty else { throw UsageError("unexpected \(args.positionals[0])") }
         let url = try environment.databaseURL()
-        let connections = PostgresPool(conninfo: url, maximumConnections: 2)
+        let connections = try environment.databasePool(url, maximumConnections: 2)
         defer { connections.closeIdle() }
         if what == "status" {
             let status = try AppStoreSyncStatus.read(connections: connections, every: try environment.appStoreSyncSettings().every,
@@ -53,7 +53,7 @@ extension AppStoreCommand {
             guard let t = Timestamp(dayOrInstant: text) else { throw UsageError("--since must be an ISO 8601 instant or day, got \(text)") }
             return t
         }
-        let store = EventStore(conninfo: url, connections: connections)
+        let store = EventStore(conninfo: connections.directConninfo, connections: connections)
         defer { store.close() }
         let login = try connections.read { try $0.query("SELECT session_user::text").rows.first?.requireString(0) } ?? ""
         var syncs = try environment.appStoreHistorySyncs(connections: connections, store: store, actor: Actor(.operator, login))

@@ -35,8 +35,8 @@ public enum ConsoleCommand: LedgerCommand {
             throw LedgerEnvironment.ConfigurationError(setting: .consoleAddress, problem: "is off: `ledger console` has nothing to serve")
         }
         let url = try environment.consoleDatabaseURL()
-        let connections = PostgresPool(conninfo: url, maximumConnections: 4)
-        let store = EventStore(conninfo: url, connections: connections)
+        let connections = try environment.databasePool(url, maximumConnections: 4)
+        let store = EventStore(conninfo: connections.directConninfo, connections: connections)
         defer { store.close() }
         var configuration = try environment.serverConfiguration(host: address.host, port: address.port)
         configuration.threads = 4

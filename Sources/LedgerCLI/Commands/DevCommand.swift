@@ -105,7 +105,7 @@ public enum DevCommand: LedgerCommand {
         let projectorURL: String
         var logins: DevLogins?
         if let configured = environment.string(.databaseURL) {
-            adminURL = environment.string(.migrationDatabaseURL) ?? configured
+            adminURL = try environment.string(.migrationDatabaseURL) ?? environment.directDatabaseURL(for: configured)
             serviceURL = configured
             consoleDatabaseURL = configured
             operatorURL = configured
@@ -148,9 +148,16 @@ public enum DevCommand: LedgerCommand {
             "LEDGER_CONSOLE_ADDRESS": consoleAddress,
             LedgerEnvironment.Setting.metricsAddress.name: operations.map { "\($0.host):\($0.port)" } ?? "off",
         ]
-        let consoleEnvironment = ["DATABASE_URL": consoleDatabaseURL, "LEDGER_CONSOLE_SECRET": consoleSecret,
+        var consoleEnvironment = ["DATABASE_URL": consoleDatabaseURL, "LEDGER_CONSOLE_SECRET": consoleSecret,
                                   "LEDGER_CONSOLE_ADDRESS": consoleAddress]
         var projector: [String: String] = ["DATABASE_URL": projectorURL, "LEDGER_WEBHOOK_KEY": webhookKey]
+        // A configured DATABASE_URL through a pooler keeps its direct twin in each child
+        // that logs in with it (docs/scaling.md, "PgBouncer").
+        if let direct = environment.string(.directDatabaseURL), environment.string(.databaseURL) != nil {
+            api[LedgerEnvironment.Setting.directDatabaseURL.name] = direct
+            consoleEnvironment[LedgerEnvironment.Setting.directDatabaseURL.name] = direct
+            if projectorURL == serviceURL { projector[LedgerEnvironment.Setting.directDatabaseURL.name] = direct }
+        }
         // The log's checkpoints: a key kept beside the cluster, and a witness folder.
         var keyFile = environment.string(.checkpointKeyFile)
         if keyFile == nil {

@@ -47,7 +47,7 @@ public enum FindCommand: LedgerCommand {
         guard (1...DirectorySearchQuery.maximumLimit).contains(limit) else {
             throw UsageError("--limit takes 1 to \(DirectorySearchQuery.maximumLimit), got \(limit)")
         }
-        let connections = PostgresPool(conninfo: try environment.databaseURL(), maximumConnections: 1)
+        let connections = try environment.databasePool(environment.databaseURL(), maximumConnections: 1)
         defer { connections.closeIdle() }
         let found = try QueryRunner(connections: connections, clock: SystemClock.now)
             .answer(DirectorySearchQuery(text, kind: kind, limit: limit), as: .operator("ledger find")) ?? DirectorySearch(hits: [], more: [:])

@@ -53,7 +53,7 @@ public enum ListCommand: LedgerCommand {
         } catch {
             throw UsageError(error.description)
         }
-        let connections = PostgresPool(conninfo: try environment.databaseURL(), maximumConnections: 1)
+        let connections = try environment.databasePool(environment.databaseURL(), maximumConnections: 1)
         defer { connections.closeIdle() }
         let page = try QueryRunner(connections: connections, clock: SystemClock.now).answer(query, as: .operator("ledger list"))
             ?? DirectoryPage(items: [], next: nil)

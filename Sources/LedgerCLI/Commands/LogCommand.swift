@@ -39,7 +39,7 @@ public enum LogCommand: LedgerCommand {
             return n
         } ?? 100
         let filter = TypeFilter(args.values("type"))
-        let connections = PostgresPool(conninfo: try environment.databaseURL(), maximumConnections: 1)
+        let connections = try environment.databasePool(environment.databaseURL(), maximumConnections: 1)
         guard try subject.exists(connections: connections) else {
             FileHandle.standardError.write(Data("ledger log: there is no \(subject.description) (no event on its stream)\n".utf8))
             return 1

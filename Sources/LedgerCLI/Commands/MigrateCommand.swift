@@ -17,8 +17,9 @@ public enum MigrateCommand: LedgerCommand {
           --status   list applied and pending migrations, change nothing (exit 3 if any pending)
 
         Uses LEDGER_MIGRATION_DATABASE_URL when set (a role that owns the schema and may
-        create the ledger_service role), else DATABASE_URL, else the owner's URL of the
-        cluster `ledger dev` made (LEDGER_DATA_DIR/demo.json).
+        create the ledger_service role), else LEDGER_DIRECT_DATABASE_URL (migrations hold a
+        session lock, which PgBouncer in transaction mode cannot keep), else DATABASE_URL,
+        else the owner's URL of the cluster `ledger dev` made (LEDGER_DATA_DIR/demo.json).
         """
 
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {

@@ -53,8 +53,11 @@ public enum ProjectCommand: LedgerCommand {
         try environment.announceProfile(logger)
         let crash = environment.values["LEDGER_FAULT_CRASH_AFTER_POSITION"].flatMap { Int64($0) }
         let url = try environment.projectorDatabaseURL()
+        // The engine's connections hold the leader's session lock and LISTEN: PostgreSQL
+        // itself. The jobs beside it use pools, which may go through a pooler.
+        let direct = try environment.directDatabaseURL(for: url)
         let projector = Projector(
-            configuration: .init(conninfo: url, projections: AllProjections.all,
+            configuration: .init(conninfo: direct, projections: AllProjections.all,
                                  batchSize: try args.int("batch", default: 5_000),
                                  pollInterval: try environment.double(.pollInterval), crashAfterApplying: crash,
                                  archiveDirectory: environment.string(.archiveDirectory)),
@@ -62,8 +65,8 @@ public enum ProjectCommand: LedgerCommand {
         // The checkpointer signs the log's checkpoints while this process is the active
         // projector (docs/audit.md).
         let checkpoints = try environment.checkpointConfiguration(now: SystemClock.now).map { configuration in
-            let connections = PostgresPool(conninfo: url, maximumConnections: 2)
-            let store = EventStore(conninfo: url, connections: connections)
+            let connections = try environment.databasePool(url, maximumConnections: 2)
+            let store = EventStore(conninfo: connections.directConninfo, connections: connections)
             let checkpointer = Checkpointer(configuration: configuration, store: store, connections: connections,
                                             isActive: { projector.status.withLock { $0.active } }, log: logger.projectorLog)
             return (checkpointer: checkpointer, store: store)
@@ -79,8 +82,8 @@ public enum ProjectCommand: LedgerCommand {
         // The webhook sender runs beside the projector and sends only while this process
         // is the active projector (docs/architecture.md). Made last: its thread starts with it.
         let webhooks = try environment.webhookSecrets().map { secrets -> (dispatcher: WebhookSender, store: EventStore) in
-            let connections = PostgresPool(conninfo: url, maximumConnections: 2)
-            let store = EventStore(conninfo: url, connections: connections)
+            let connections = try environment.databasePool(url, maximumConnections: 2)
+            let store = EventStore(conninfo: connections.directConninfo, connections: connections)
             let queries = QueryRunner(connections: connections, clock: SystemClock.now)
             let available: @Sendable (WebhookSubject) throws -> Millicredits? = { subject in
                 try queries.answer(BalanceQuery(subject.kind == .payer ? .payer(subject.id) : .project(subject.id)),
@@ -126,7 +129,7 @@ extension ProjectCommand {
             logger.info("LEDGER_DRIFT_CHECK_EVERY is 0: the projections are not checked against the log between replays", [:])
             return nil
         }
-        let connections = PostgresPool(conninfo: url, maximumConnections: 2)
+        let connections = try environment.databasePool(url, maximumConnections: 2)
         let job = DriftCheckJob(check: ProjectionDriftCheck(connections: connections, settings: settings), isActive: isActive,
                                 log: logger.projectorLog)
         logger.info("drift check", ["every_seconds": .string(String(Int(settings.every))), "sample": .string(String(settings.sample))])
@@ -136,8 +139,8 @@ extension ProjectCommand {
     /// The Stripe events sync of each app of LEDGER_STRIPE_API_KEYS, not started yet; nil without keys.
     static func stripeSyncJob(environment: LedgerEnvironment, url: String, logger: Logger, isActive: @escaping @Sendable () -> Bool) throws
         -> (job: StripeSyncJob, store: EventStore)? {
-        let connections = PostgresPool(conninfo: url, maximumConnections: 2)
-        let store = EventStore(conninfo: url, connections: connections)
+        let connections = try environment.databasePool(url, maximumConnections: 2)
+        let store = EventStore(conninfo: connections.directConninfo, connections: connections)
         let syncs = try environment.stripeEventsSyncs(connections: connections, store: store)
         guard !syncs.isEmpty else {
             store.close()
@@ -154,8 +157,8 @@ extension ProjectCommand {
     /// answerer of refund requests over the same clients, not started yet; nil without keys.
     static func appStoreSyncJob(environment: LedgerEnvironment, url: String, logger: Logger, isActive: @escaping @Sendable () -> Bool) throws
         -> (job: AppStoreSyncJob, consumption: AppStoreConsumptionJob?, store: EventStore)? {
-        let connections = PostgresPool(conninfo: url, maximumConnections: 2)
-        let store = EventStore(conninfo: url, connections: connections)
+        let connections = try environment.databasePool(url, maximumConnections: 2)
+        let store = EventStore(conninfo: connections.directConninfo, connections: connections)
         let syncs = try environment.appStoreHistorySyncs(connections: connections, store: store)
         guard !syncs.isEmpty else {
             store.close()

@@ -24,7 +24,8 @@ public enum ProjectionsCommand: LedgerCommand {
     public static func run(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
         let args = try Arguments(arguments, valued: [], boolean: ["checksums"])
         let url = try environment.databaseURL()
-        let connection = try PostgresConnection(conninfo: url)
+        // A connection of its own, held for the whole listing (checksums may take long).
+        let connection = try PostgresConnection(conninfo: environment.directDatabaseURL(for: url))
         let head = try LogReader(connection).headPosition()
         print("head \(head)")
         var healthy = true
@@ -47,7 +48,7 @@ public enum ProjectionsCommand: LedgerCommand {
                 }
             }
         }
-        let drift = try DriftStatus.read(connections: PostgresPool(conninfo: url, maximumConnections: 1), every: 0, now: SystemClock.now())
+        let drift = try DriftStatus.read(connections: try environment.databasePool(url, maximumConnections: 1), every: 0, now: SystemClock.now())
         for p in drift.projections {
             guard let check = p.lastCompleted else {
                 print("\(p.projection) drift check: none completed yet (the last stopped on \(p.last.failureCode ?? "?"))")

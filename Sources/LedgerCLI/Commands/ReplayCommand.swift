@@ -49,7 +49,8 @@ public enum ReplayCommand: LedgerCommand {
         guard (1...2_000).contains(reason.utf8.count), operatorName.utf8.count <= 100 else {
             throw UsageError("--reason is 1 to 2,000 bytes, --operator at most 100")
         }
-        let url = try environment.projectorDatabaseURL()
+        // A rebuild holds a session lock and connections of its own throughout: PostgreSQL itself.
+        let url = try environment.directDatabaseURL(for: environment.projectorDatabaseURL())
         var projections = AllProjections.all
         if let name = args.value("projection") {
             guard let projection = AllProjections.named(name) else {

@@ -67,8 +67,10 @@ struct Service {
         if !stripeWebhooks.secrets.isEmpty {
             logger.info("stripe webhook endpoints", ["app_ids": .string(stripeWebhooks.secrets.keys.sorted().joined(separator: ","))])
         }
-        let connections = PostgresPool(conninfo: url, maximumConnections: try environment.int(.poolSize))
-        store = EventStore(conninfo: url, connections: connections)
+        let connections = try environment.databasePool(url, maximumConnections: try environment.int(.poolSize))
+        // The appender's one connection goes straight to PostgreSQL: it keeps session
+        // settings and plans, and a lost commit is settled by its server process.
+        store = EventStore(conninfo: connections.directConninfo, connections: connections)
         context = ServiceContext(store: store, connections: connections, logger: logger, metrics: metrics,
                                      migrations: try environment.migrations(), projections: AllProjections.all,
                                      readyMaxLag: Int64(try environment.int(.readyMaxLag)),

@@ -38,9 +38,9 @@ extension StripeCommand {
             return t
         }
         let url = try environment.databaseURL()
-        let connections = PostgresPool(conninfo: url, maximumConnections: 2)
+        let connections = try environment.databasePool(url, maximumConnections: 2)
         defer { connections.closeIdle() }
-        let store = EventStore(conninfo: url, connections: connections)
+        let store = EventStore(conninfo: connections.directConninfo, connections: connections)
         defer { store.close() }
         let login = try connections.read { try $0.query("SELECT session_user::text").rows.first?.requireString(0) } ?? ""
         let syncs = try environment.stripeEventsSyncs(connections: connections, store: store, actor: Actor(.operator, login))
@@ -73,7 +73,7 @@ extension StripeCommand {
     static func syncStatus(arguments: [String], environment: LedgerEnvironment) throws -> Int32 {
         let args = try Arguments(arguments, valued: [], boolean: ["json"])
         guard args.positionals.isEmpty else { throw UsageError("unexpected \(args.positionals[0])") }
-        let connections = PostgresPool(conninfo: try environment.databaseURL(), maximumConnections: 2)
+        let connections = try environment.databasePool(environment.databaseURL(), maximumConnections: 2)
         defer { connections.closeIdle() }
         let status = try StripeSyncStatus.read(connections: connections, every: try environment.stripeSyncSettings().every, now: SystemClock.now())
         if args.flag("json") {

@@ -38,7 +38,7 @@ public enum StripeCommand: LedgerCommand {
             guard let n = Int(text), (1...1000).contains(n) else { throw UsageError("--limit must be 1 to 1000, got \(text)") }
             return n
         } ?? 100
-        let connections = PostgresPool(conninfo: try environment.databaseURL(), maximumConnections: 2)
+        let connections = try environment.databasePool(environment.databaseURL(), maximumConnections: 2)
         defer { connections.closeIdle() }
         let runner = QueryRunner(connections: connections, clock: SystemClock.now)
         let found = try runner.answer(UnattributedStripeEventsQuery(app: args.value("app"), limit: limit), as: .operator("ledger stripe")) ?? []

@@ -34,7 +34,8 @@ public enum VerifyCommand: LedgerCommand {
         let args = try Arguments(arguments, valued: ["expect", "archive"], boolean: ["json"])
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument \(args.positionals[0])") }
         let expectations = try args.values("expect").map(parseExpectation)
-        let connection = try PostgresConnection(conninfo: environment.databaseURL())
+        // A connection of its own, held while the whole chain is read.
+        let connection = try PostgresConnection(conninfo: environment.directDatabaseURL(for: environment.databaseURL()))
         if !args.values("archive").isEmpty {
             guard try verifyArchives(args.values("archive"), against: connection) else { return 1 }
         }

@@ -18,9 +18,9 @@ public struct DevChildEnvironments: Sendable, Equatable {
 
     /// The secrets only `ledger serve` uses.
     public static let apiSecrets: [LedgerEnvironment.Setting] = [.cursorSecret, .sessionSecret, .appStoreOfferKeys, .stripeWebhookSecrets]
-    /// Logins no child gets from the parent: each is given its own DATABASE_URL, and the
-    /// schema owner's (migrations) stays with `ledger dev`.
-    public static let logins: [LedgerEnvironment.Setting] = [.databaseURL, .migrationDatabaseURL]
+    /// Logins no child gets from the parent: each is given its own DATABASE_URL (and its
+    /// direct twin with it), and the schema owner's (migrations) stays with `ledger dev`.
+    public static let logins: [LedgerEnvironment.Setting] = [.databaseURL, .directDatabaseURL, .migrationDatabaseURL]
 
     /// `parent` less every secret and login, plus each child's own. A secret given to one
     /// child is in no other's environment.

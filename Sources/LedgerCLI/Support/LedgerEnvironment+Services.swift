@@ -70,12 +70,13 @@ extension LedgerEnvironment {
         return urls
     }
 
-    /// The URL migrations run with: LEDGER_MIGRATION_DATABASE_URL, else DATABASE_URL, else
-    /// the dev cluster's owner (the service's role may not change the schema).
+    /// The URL migrations run with: LEDGER_MIGRATION_DATABASE_URL, else DATABASE_URL (its
+    /// direct twin, LEDGER_DIRECT_DATABASE_URL, when set: migrations hold a session lock),
+    /// else the dev cluster's owner (the service's role may not change the schema).
     public func migrationDatabaseURL() throws -> String {
         if let url = string(.migrationDatabaseURL) { return url }
         if string(.databaseURL) == nil, let url = devClusterURL(.owner) { return url }
-        return try databaseURL()
+        return try directDatabaseURL(for: databaseURL())
     }
 
     /// The migrations this build applies and checks, from `migrationsDirectory()`.

@@ -64,10 +64,12 @@ public struct LedgerEnvironment: Sendable {
 extension LedgerEnvironment.Setting {
     public static let databaseURL = Self(name: "DATABASE_URL", defaultValue: nil,
         help: "PostgreSQL URL of the process's own login: the API's (ledger_service), the console's (ledger_console), the projector's (ledger_projector) or an operator's (ledger_operator, for `ledger admin` and the other commands). `ledger dev` creates a local cluster and a login of each when it is unset.")
+    public static let directDatabaseURL = Self(name: "LEDGER_DIRECT_DATABASE_URL", defaultValue: nil,
+        help: "PostgreSQL itself, with DATABASE_URL's login, when DATABASE_URL names a pooler in transaction mode (PgBouncer): the connections that hold session state use it (LISTEN, session advisory locks, the appender, the projector's own, rebuilds, migrations) and the pooled ones then send no named prepared statements (docs/scaling.md, \"PgBouncer\"). Default: DATABASE_URL for both. The other URL settings always name PostgreSQL itself.")
     public static let projectorDatabaseURL = Self(name: "LEDGER_PROJECTOR_DATABASE_URL", defaultValue: nil,
         help: "URL of a login in ledger_projector, the role that alone writes the projections: `ledger project` and `ledger replay` use it (default: DATABASE_URL), and `ledger serve` gives it to the console's rebuilds (none without it). docs/security.md.")
     public static let migrationDatabaseURL = Self(name: "LEDGER_MIGRATION_DATABASE_URL", defaultValue: nil,
-        help: "URL of a role that owns the schema, used by `ledger migrate` and by `ledger archive` to detach the archived partitions (default: DATABASE_URL).")
+        help: "URL of a role that owns the schema, used by `ledger migrate` and by `ledger archive` to detach the archived partitions (default: LEDGER_DIRECT_DATABASE_URL, else DATABASE_URL).")
     public static let archiveDirectory = Self(name: "LEDGER_ARCHIVE_DIR", defaultValue: nil,
         help: "Where `ledger archive` wrote its files: the projector reads them to rebuild a projection once old partitions are archived.")
     public static let consoleAddress = Self(name: "LEDGER_CONSOLE_ADDRESS", defaultValue: nil,
@@ -191,7 +193,7 @@ extension LedgerEnvironment.Setting {
 
     /// Every setting, in the order `ledger --help` prints them.
     public static let all: [Self] = [
-        .databaseURL, .projectorDatabaseURL, .migrationDatabaseURL, .archiveDirectory, .consoleAddress, .consoleSecret, .consoleURL, .consoleIdleMinutes, .consoleSessionHours, .metricsAddress, .trustedProxies, .host, .port, .httpThreads, .networkThreads, .maxQueuedRequests,
+        .databaseURL, .directDatabaseURL, .projectorDatabaseURL, .migrationDatabaseURL, .archiveDirectory, .consoleAddress, .consoleSecret, .consoleURL, .consoleIdleMinutes, .consoleSessionHours, .metricsAddress, .trustedProxies, .host, .port, .httpThreads, .networkThreads, .maxQueuedRequests,
         .maxRequestsPerClient, .requestHeadTimeout, .requestBodyTimeout, .maxBodyBytes, .maxHeaderBytes,
         .connectionTimeout, .maxConnections, .maxConnectionsPerAddress, .poolSize, .logLevel, .readyMaxLag, .admissionLag, .admissionWait, .readDatabaseURLs, .readMaxLagEvents,
         .readMaxLagSeconds, .pollInterval,

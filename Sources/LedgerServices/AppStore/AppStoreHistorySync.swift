@@ -105,7 +105,7 @@ public struct AppStoreHistorySync: Sendable {
         // One run of an app at a time, whoever runs it (the projector's job, an operator):
         // two would ask Apple the same pages and count what they found twice. A session
         // lock, on a connection of its own, released when the run ends or its process dies.
-        let lock = try PostgresConnection(conninfo: connections.conninfo)
+        let lock = try PostgresConnection(conninfo: connections.directConninfo)
         guard try lock.query("SELECT pg_try_advisory_lock($1::int, hashtext($2))",
                              [AdvisoryLock.appStoreSync, "\(bundleID) \(environment)"]).rows.first?.bool(0) == true else {
             throw AppStoreSyncFailure(code: "sync_running", message: "another process is running the sync of \(bundleID) (\(environment)) now",

@@ -166,7 +166,7 @@ public final class CatalogService: Sendable {
         while !isStopping {
             do {
                 if listener == nil {
-                    let connection = try PostgresConnection(conninfo: connections.conninfo)
+                    let connection = try PostgresConnection(conninfo: connections.directConninfo)
                     try connection.listen(Projector.notificationChannel)
                     listener = connection
                     try reload(from: replicas?.freshest(projection: CatalogProjection().name)?.replica.connections ?? connections,

@@ -83,7 +83,7 @@ public struct StripeEventsSync: Sendable {
     public func run(since: Timestamp? = nil, dryRun: Bool = false) throws -> Report {
         // One run of an app at a time: a session lock on a connection of its own, released
         // when the run ends or its process dies.
-        let lock = try PostgresConnection(conninfo: connections.conninfo)
+        let lock = try PostgresConnection(conninfo: connections.directConninfo)
         guard try lock.query("SELECT pg_try_advisory_lock($1::int, hashtext($2))", [AdvisoryLock.stripeSync, appID]).rows.first?.bool(0) == true else {
             throw StripeSyncFailure(code: "sync_running", message: "another process is running the Stripe sync of \(appID) now")
         }

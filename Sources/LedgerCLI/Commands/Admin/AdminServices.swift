@@ -52,8 +52,8 @@ public struct AdminServices: Sendable {
     /// the appender's thread finishes.
     public static func connect(_ environment: LedgerEnvironment) throws -> AdminServices {
         let url = try environment.databaseURL()
-        let connections = PostgresPool(conninfo: url, maximumConnections: 2)
-        var services = AdminServices(store: EventStore(conninfo: url, connections: connections), connections: connections,
+        let connections = try environment.databasePool(url, maximumConnections: 2)
+        var services = AdminServices(store: EventStore(conninfo: connections.directConninfo, connections: connections), connections: connections,
                                      webhookSecrets: try environment.webhookSecrets(), outboundPolicy: environment.outboundPolicy,
                                      ownerURL: try? environment.migrationDatabaseURL())
         services.consoleIdleTimeout = Double(try environment.positiveInt(.consoleIdleMinutes)) * 60

@@ -45,7 +45,7 @@ public enum ExportCommand: LedgerCommand {
             throw UsageError("--format takes csv or jsonl")
         }
         let output = try ExportOutput(path: args.value("output"))
-        let connections = PostgresPool(conninfo: try environment.databaseURL(), maximumConnections: 1)
+        let connections = try environment.databasePool(environment.databaseURL(), maximumConnections: 1)
         let summary: String
         switch what {
         case "journal": summary = try journal(args, format: format, connections: connections, to: output)

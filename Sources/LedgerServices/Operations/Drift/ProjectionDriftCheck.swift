@@ -53,7 +53,8 @@ public struct ProjectionDriftCheck: Sendable {
                                           accounts: [], drifted: [], skipped: [], events: 0, findings: [], failureCode: nil, failure: nil)
             do {
                 let recheck = try checks.lastDrifted(projection: projection.name)
-                let report = try connections.withConnection { connection in
+                // A session lock and temporary tables: never through a pooler in transaction mode.
+                let report = try connections.withSessionConnection { connection in
                     try DriftSample.check(projection, recheck: recheck,
                                           settings: DriftSample.Settings(size: settings.sample), on: connection)
                 }
