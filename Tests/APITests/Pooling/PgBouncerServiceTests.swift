@@ -161,11 +161,12 @@ struct PgBouncerServiceTests {
         #expect(apiClients > bouncer.poolSize && (1...bouncer.poolSize).contains(apiServers),
                 "\(apiClients) API clients on \(apiServers) server connections")
         // The projector's session lock is held by a server process of its own, not by one
-        // the pooler shares out.
+        // the pooler shares out (in this database: other tests' projectors hold theirs).
         let shared = Set(try bouncer.show("SERVERS").compactMap { $0["remote_pid"].flatMap { Int($0) } })
         let holder = try db.connect().query("""
             SELECT l.pid, a.usename::text FROM pg_locks l JOIN pg_stat_activity a USING (pid)
             WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1 AND l.objid = $2 AND l.objsubid = 2
+              AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
             """, [Int64(UInt32(bitPattern: AdvisoryLock.namespace)), Int64(AdvisoryLock.projector)])
         #expect(holder.rowCount == 1 && holder[0].string(1) == TestDatabase.projectorLogin, "\(holder.rows.map { $0.string(1) })")
         #expect(!shared.isEmpty && holder.rows.allSatisfy { !shared.contains($0.int(0) ?? 0) }, "the lock's holder is not among \(shared)")
