@@ -273,9 +273,12 @@ start() {
 
     # The first node bootstraps (initdb) while the others wait for it, then copy it
     # (pg_basebackup): started together, they race for the initialize key in etcd.
+    # Each node starts in its own folder: Patroni's helpers change back to the directory it
+    # started in, which the account it runs as must be able to enter (a checkout under a
+    # private folder, as CI's clone is, is not).
     for ((i = 0; i < nodes; i++)); do
-        detached "${as_account[@]}" env HOME="$dir/node$((i + 1))" patroni "$dir/node$((i + 1))/patroni.yml" \
-            >>"$dir/node$((i + 1))/patroni.log" 2>&1 </dev/null &
+        (cd "$dir/node$((i + 1))" && detached "${as_account[@]}" env HOME="$dir/node$((i + 1))" patroni "$dir/node$((i + 1))/patroni.yml" \
+            >>"$dir/node$((i + 1))/patroni.log" 2>&1 </dev/null) &
         echo $! >"$dir/node$((i + 1))/pid"
     done
     if ! wait_until_ready 90; then
