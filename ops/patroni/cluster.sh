@@ -303,13 +303,18 @@ stop_process() {
 }
 
 stop() {
-    local i
+    local i stopping=()
     # Patroni stops its PostgreSQL on TERM (a fast shutdown); all nodes at once, so that no
-    # replica takes over from a leader that is going away too.
+    # replica takes over from a leader that is going away too. Only those stops are waited
+    # for: when `start` fails, etcd and the nodes are this shell's children too, and a bare
+    # `wait` would wait for etcd, which is stopped after.
     for ((i = 1; i <= 3; i++)); do
-        [ -f "$dir/node$i/pid" ] && stop_process "$dir/node$i/pid" patroni 30 &
+        if [ -f "$dir/node$i/pid" ]; then
+            stop_process "$dir/node$i/pid" patroni 30 &
+            stopping+=($!)
+        fi
     done
-    wait
+    [ ${#stopping[@]} -eq 0 ] || wait "${stopping[@]}"
     # A PostgreSQL left behind by a Patroni that had to be killed.
     for ((i = 1; i <= 3; i++)); do
         [ -f "$dir/node$i/data/postmaster.pid" ] || continue
