@@ -171,12 +171,6 @@ public final class AdmissionControl: Sendable {
         return Double(ahead + Int64(events)) / rate <= bound.seconds
     }
 
-    /// Whether `projection` lags the log by no more than the bound (always, with no bound).
-    public func isWithinBound(_ projection: String) -> Bool {
-        guard let bound = settings.bound else { return true }
-        return load(projection).lag <= bound
-    }
-
     /// A write never bounded, counted apart (its events are not known before it is decided).
     public func countUnbounded(events: Int = 0) {
         state.withLock { $0.counts.unbounded.add(events) }
