@@ -264,7 +264,7 @@ start() {
 
     detached etcd --config-file "$dir/etcd/etcd.yml" >>"$dir/etcd/etcd.log" 2>&1 </dev/null &
     echo $! >"$dir/etcd/pid"
-    local deadline=$((SECONDS + 30))
+    local deadline=$((SECONDS + 90))  # etcd starts slowly beside a busy test run on two cores
     until curl -fsS --max-time 1 "http://127.0.0.1:$etcd_client_port/health" 2>/dev/null | grep -q '"health":"true"'; do
         [ $SECONDS -lt $deadline ] && live_pid "$dir/etcd/pid" etcd >/dev/null ||
             { tail -n 20 "$dir/etcd/etcd.log" >&2; fail "etcd did not become healthy"; }
