@@ -263,10 +263,13 @@ start() {
     trap 'status=$?; [ $status -eq 0 ] || stop; exit $status' EXIT
 
     detached etcd --config-file "$dir/etcd/etcd.yml" >>"$dir/etcd/etcd.log" 2>&1 </dev/null &
-    echo $! >"$dir/etcd/pid"
+    local etcd_pid=$!
+    echo "$etcd_pid" >"$dir/etcd/pid"
+    # Alive by `kill -0` of this shell's own child, not by live_pid: until the forked shell has
+    # exec'd, its command line names this script, not etcd (CI lost a run to that window).
     local deadline=$((SECONDS + 90))  # etcd starts slowly beside a busy test run on two cores
     until curl -fsS --max-time 1 "http://127.0.0.1:$etcd_client_port/health" 2>/dev/null | grep -q '"health":"true"'; do
-        [ $SECONDS -lt $deadline ] && live_pid "$dir/etcd/pid" etcd >/dev/null ||
+        [ $SECONDS -lt $deadline ] && kill -0 "$etcd_pid" 2>/dev/null ||
             { tail -n 20 "$dir/etcd/etcd.log" >&2; fail "etcd did not become healthy"; }
         sleep 0.1
     done
