@@ -96,6 +96,9 @@ public final class ServiceContext: Sendable {
         self.progress = progress
         let admissionControl = AdmissionControl(settings: admission) { progress.load(of: $0) }
         self.admission = admissionControl
+        // The heads this process commits count at once (admission's backlog must hold an
+        // append from the moment it leaves the in-flight count).
+        store.observeCommits { progress.committed(head: $0) }
         progress.observe { projection, _ in
             admissionControl.folded(projection: projection)
             progress.setOthersWaiting(admissionControl.parked > 0)

@@ -57,6 +57,14 @@ public final class EventStore: Sendable {
         appender.submit(prepared, completion: completion)
     }
 
+    /// Calls `observer` with the log's head after each transaction of this process's
+    /// appender that wrote events, on the appender's thread (it must not block), before
+    /// any append of that transaction is answered: this process knows its own commits
+    /// before their notification comes back to it.
+    public func observeCommits(_ observer: @escaping @Sendable (Int64) -> Void) {
+        appender.commitObservers.withLock { $0.append(observer) }
+    }
+
     /// Finishes queued appends and stops the appender.
     public func close() { appender.close() }
 

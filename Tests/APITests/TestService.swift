@@ -40,14 +40,14 @@ final class TestService: Sendable {
     init(projections: [any Projection] = AllProjections.all, notificationsPerSecond: Double = 1_000, database: TestDatabase? = nil,
          readReplicaURLs: [String] = [], replicaSettings: ReplicaSet.Settings = ReplicaSet.Settings(),
          offerSigners: [PromotionalOfferSigner] = [], stripeSecrets: [String: [String]] = [:],
-         admission: AdmissionControl.Settings = AdmissionControl.Settings()) throws {
+         admission: AdmissionControl.Settings = AdmissionControl.Settings(), appendFaults: AppendFaults = .none) throws {
         db = try database ?? TestDatabase.create()
         // The tests set up through the writer login; the service runs as the API's login,
         // which may append only the API's event types (migration 0013), so every endpoint
         // these tests drive proves it appends nothing else.
         store = EventStore(conninfo: db.writerURL, connections: PostgresPool(conninfo: db.writerURL, maximumConnections: 2))
         let pool = PostgresPool(conninfo: db.apiURL, maximumConnections: 4)
-        serviceStore = EventStore(conninfo: db.apiURL, connections: pool)
+        serviceStore = EventStore(conninfo: db.apiURL, connections: pool, faults: appendFaults)
         let logger = Logger(minimumLevel: .debug, sink: logs)
         let metrics = MetricsRegistry()
         context = ServiceContext(store: serviceStore, connections: pool, logger: logger, metrics: metrics,

@@ -1,4 +1,5 @@
 import LedgerServices
+import Observability
 import ProjectionEngine
 import Synchronization
 import Testing
@@ -8,9 +9,11 @@ import TestSupport
 struct AdmissionControlTests {
     /// The rule as a reader of docs/architecture.md would write it, apart from the code: a
     /// write goes in when nobody is queued before it, the lag is within the bound, and the
-    /// events ahead of it (the backlog, plus writes let in and not yet appended) and its
+    /// events ahead of it when it lands (the backlog less what the projection folds during
+    /// an append of the recent length, plus writes let in and not yet appended) and its
     /// own take no longer than the bound at the fold rate (or nothing is ahead, or no rate
-    /// is known); otherwise it queues. Queued writes go in, oldest first, when a fold or an
+    /// is known); otherwise it queues. The recent length of an append moves a fifth of the
+    /// way to each one measured. Queued writes go in, oldest first, when a fold or an
     /// append that ends makes them fit. A cancelled write still queued is refused.
     struct Model {
         var queue: [(ticket: Int, events: Int)] = []
@@ -20,11 +23,13 @@ struct AdmissionControlTests {
         var lagWithin = true
         var backlog = 0
         var rate: Double?
+        var appendSeconds: Double?
         let boundSeconds = 0.1
 
         func fits(_ events: Int) -> Bool {
             guard lagWithin else { return false }
-            let ahead = backlog + inFlight.reduce(0) { $0 + $1.events }
+            let foldedWhileAppending = Int((rate ?? 0) * (appendSeconds ?? 0))
+            let ahead = max(0, backlog - foldedWhileAppending) + inFlight.reduce(0) { $0 + $1.events }
             guard ahead > 0, let rate else { return true }
             return Double(ahead + events) / rate <= boundSeconds
         }
@@ -88,8 +93,10 @@ struct AdmissionControlTests {
                 // A write let in has been appended (or failed).
                 guard !model.inFlight.isEmpty else { continue }
                 let done = model.inFlight.remove(at: random.int(0...(model.inFlight.count - 1)))
+                let took: Duration? = random.chance(0.3) ? nil : .milliseconds(random.int(0...80))
+                if let took { model.appendSeconds = model.appendSeconds.map { 0.8 * $0 + 0.2 * took.seconds } ?? took.seconds }
                 model.release()
-                control.appended(events: done.events, projection: "billing")
+                control.appended(events: done.events, projection: "billing", took: took)
             case 8...9:
                 let within = random.chance(0.6)
                 load.withLock { $0.lag = within ? .milliseconds(50) : .milliseconds(500) }
@@ -133,6 +140,28 @@ struct AdmissionControlTests {
         load.withLock { $0.backlog = 0 }
         control.appended(events: 300, projection: "billing")
         #expect(control.admitNow(events: 5_000, projection: "billing"))
+    }
+
+    @Test("what the projection folds while a write is appended is not ahead of it: the backlog counts less by the recent append's length at the fold rate")
+    func foldedWhileAppending() {
+        // 10,000 events/s and a bound of 100 ms.
+        let load = Mutex(ProjectionLoad(lag: .milliseconds(10), backlog: 0, foldRate: 10_000))
+        let control = AdmissionControl(settings: .init(bound: .milliseconds(100))) { _ in load.withLock { $0 } }
+        let unmeasured = AdmissionControl(settings: .init(bound: .milliseconds(100))) { _ in load.withLock { $0 } }
+        // A first write goes in with nothing ahead; its append takes 80 ms.
+        #expect(control.admitNow(events: 1, projection: "billing"))
+        control.appended(events: 1, projection: "billing", took: .milliseconds(80))
+        // 1,500 behind. Counted whole, 290 more would take 179 ms; but 800 of them are folded
+        // while the write is appended (80 ms at 10,000/s): 700 and 290 fold in 99 ms.
+        load.withLock { $0.backlog = 1_500 }
+        #expect(!unmeasured.admitNow(events: 290, projection: "billing"))
+        #expect(control.admitNow(events: 290, projection: "billing"))
+        // Those 290 are in flight: they land with the next write and count whole (109 ms).
+        #expect(!control.admitNow(events: 100, projection: "billing"))
+        // A lag past the bound parks everything, whatever the backlog.
+        load.withLock { $0.backlog = 0; $0.lag = .milliseconds(150) }
+        control.appended(events: 290, projection: "billing", took: .milliseconds(80))
+        #expect(!control.admitNow(events: 1, projection: "billing"))
     }
 
     @Test("with no bound, every write is admitted at once")

@@ -15,8 +15,7 @@ extension ServiceContext {
         let (admission, progress) = (self.admission, self.progress)
         // Admitted, the write is in flight until its append is over, whatever the outcome.
         let appending: @Sendable () throws -> HTTPResponse = {
-            defer { admission.appended(events: events, projection: projection) }
-            return try body()
+            try AdmittedWrite(admission, events: events, projection: projection).run(body)
         }
         if admission.admitNow(events: events, projection: projection) { return try appending() }
         throw HTTPDeferral(
@@ -49,6 +48,9 @@ extension ServiceContext {
         }
         metrics.gauge("ledger_admission_parked", help: "Usage writes parked now, waiting for the projections.") {
             Double(admission.parked)
+        }
+        metrics.gauge("ledger_admission_in_flight_events", help: "Usage events admitted whose appends the log has not answered yet.") {
+            Double(admission.inFlightEvents)
         }
         for (outcome, tally) in [("admitted", \AdmissionControl.Counts.admitted), ("deferred", \.deferred),
                                  ("refused", \.refused), ("unbounded", \.unbounded)] {

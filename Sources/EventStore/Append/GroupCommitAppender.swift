@@ -40,6 +40,9 @@ final class GroupCommitAppender: Sendable {
     private let writer: AppendWriter
     private let maximumBatchEvents: Int
     let statistics = Mutex(Statistics())
+    /// Told the head after each transaction that committed events, before any of its
+    /// appends is answered (`EventStore.observeCommits`).
+    let commitObservers = Mutex<[@Sendable (Int64) -> Void]>([])
 
     init(conninfo: String, maximumBatchEvents: Int, faults: AppendFaults, resolveTimeout: Double) {
         self.writer = AppendWriter(conninfo: conninfo, faults: faults, resolveTimeout: resolveTimeout)
@@ -110,7 +113,8 @@ final class GroupCommitAppender: Sendable {
         // client waiting, then told "outcome unknown" for an append that is in the log.
         precondition(outcomes.count == batch.count, "the writer answered \(outcomes.count) outcomes for \(batch.count) appends")
         let phases = writer.phases
-        statistics.withLock { s in
+        let head = statistics.withLock { s -> Int64? in
+            let before = s.lastFreshPosition
             s.phases = phases
             s.transactions += 1
             s.appends += batch.count
@@ -130,7 +134,9 @@ final class GroupCommitAppender: Sendable {
                 case .failure: s.failedAppends += 1
                 }
             }
+            return s.lastFreshPosition > before ? s.lastFreshPosition : nil
         }
+        if let head { for observer in commitObservers.withLock({ $0 }) { observer(head) } }
         for (pending, outcome) in zip(batch, outcomes) { pending.completion(outcome) }
     }
 }

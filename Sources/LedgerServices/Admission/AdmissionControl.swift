@@ -9,9 +9,11 @@ import Synchronization
 /// idempotency key makes the retry safe).
 ///
 /// "Would fold it within the bound" is a prediction from what the projection reports
-/// (`ProjectionLoad`): the events ahead of the write (appended and not yet applied, plus
-/// those admitted and still being appended) and the write's own, at the rate the
-/// projection folded lately while it had work, take no longer than the bound; and the
+/// (`ProjectionLoad`), made for the moment the write's append is answered, which is when
+/// its client starts to wait: the events then ahead of it (those appended and not yet
+/// applied, less what the projection folds while the write is appended, plus those
+/// admitted and still being appended) and its own, at the rate the projection folded
+/// lately while it had work, take no longer than the bound; and the
 /// projection's lag (the age of the oldest event it has not applied) is within the bound
 /// too, which catches a projection that stopped and so reports no rate. Bounding the
 /// time-to-fold rather than the lag alone is what bounds the wait of an accepted write: at
@@ -68,6 +70,9 @@ public final class AdmissionControl: Sendable {
         var inFlight: [String: Int64] = [:]
         var nextTicket: UInt64 = 0
         var counts = Counts()
+        /// How long an admitted write's append lately took (a moving average), during which
+        /// the projection folds what is already behind: nil until one was measured.
+        var appendSeconds: Double?
     }
 
     public let settings: Settings
@@ -88,7 +93,7 @@ public final class AdmissionControl: Sendable {
         let load = self.load(projection)
         return state.withLock { s in
             guard !s.parked.contains(where: { $0.projection == projection }),
-                  fits(events, load, inFlight: s.inFlight[projection] ?? 0) else { return false }
+                  fits(events, load, projection, s) else { return false }
             admit(events, projection, &s)
             return true
         }
@@ -101,7 +106,7 @@ public final class AdmissionControl: Sendable {
         let load = self.load(projection)
         let (ticket, admitted) = state.withLock { s -> (UInt64, Bool) in
             s.nextTicket += 1
-            if !s.parked.contains(where: { $0.projection == projection }), fits(events, load, inFlight: s.inFlight[projection] ?? 0) {
+            if !s.parked.contains(where: { $0.projection == projection }), fits(events, load, projection, s) {
                 admit(events, projection, &s)
                 return (s.nextTicket, true)
             }
@@ -124,14 +129,25 @@ public final class AdmissionControl: Sendable {
         }
     }
 
-    /// An admitted write of `events` for `projection` is over (appended, or failed): its
-    /// events are now in the log's backlog, or nowhere. Releases what then fits.
-    public func appended(events: Int, projection: String) {
+    /// An admitted write of `events` for `projection` is over (appended, or failed), its
+    /// append having taken `took` since it was admitted: its events are now in the log's
+    /// backlog, or nowhere. Releases what then fits.
+    public func appended(events: Int, projection: String, took: Duration? = nil) {
         state.withLock { s in
             let left = (s.inFlight[projection] ?? 0) - Int64(events)
             s.inFlight[projection] = left > 0 ? left : nil
+            if let took {
+                let seconds = max(0, took.seconds)
+                s.appendSeconds = s.appendSeconds.map { 0.8 * $0 + 0.2 * seconds } ?? seconds
+            }
         }
         release(projection)
+    }
+
+    /// A write admitted before whose act appends again (decided again after a race): in
+    /// flight anew, without being admitted or counted a second time.
+    public func appendingAgain(events: Int, projection: String) {
+        state.withLock { $0.inFlight[projection, default: 0] += Int64(events) }
     }
 
     /// `projection` applied more: releases parked writes, oldest first, while they fit.
@@ -144,7 +160,7 @@ public final class AdmissionControl: Sendable {
         let woken = state.withLock { s -> [@Sendable () -> Void] in
             var woken: [@Sendable () -> Void] = []
             while let i = s.parked.firstIndex(where: { $0.projection == projection }),
-                  fits(s.parked[i].events, load, inFlight: s.inFlight[projection] ?? 0) {
+                  fits(s.parked[i].events, load, projection, s) {
                 let next = s.parked.remove(at: i)
                 admit(next.events, projection, &s)
                 woken.append(next.wake)
@@ -159,14 +175,18 @@ public final class AdmissionControl: Sendable {
         s.inFlight[projection, default: 0] += Int64(events)
     }
 
-    /// Whether a write of `events` would be folded within the bound: the lag is within it,
-    /// and the events ahead plus these, at the projection's recent rate, take no longer.
-    /// With nothing ahead a write always fits the rate (a batch larger than a bound's worth
-    /// of folding goes in alone rather than never); with no rate known yet, the lag decides.
-    func fits(_ events: Int, _ load: ProjectionLoad, inFlight: Int64) -> Bool {
+    /// Whether a write of `events` would be folded within the bound of its append's answer:
+    /// the lag is within the bound, and the events ahead of it when it lands (the backlog
+    /// less what the projection folds during an append, plus the writes in flight, which
+    /// land with it) and its own, at the projection's recent rate, take no longer. With
+    /// nothing ahead a write always fits the rate (a batch larger than a bound's worth of
+    /// folding goes in alone rather than never); with no rate known yet, the lag decides.
+    private func fits(_ events: Int, _ load: ProjectionLoad, _ projection: String, _ s: State) -> Bool {
         guard let bound = settings.bound else { return true }
+        let inFlight = s.inFlight[projection] ?? 0
+        let foldedMeanwhile = Int64((load.foldRate ?? 0) * (s.appendSeconds ?? 0))
+        let ahead = max(0, load.backlog - foldedMeanwhile) + inFlight
         guard load.lag <= bound else { return false }
-        let ahead = max(0, load.backlog) + inFlight
         guard ahead > 0, let rate = load.foldRate, rate > 0 else { return true }
         return Double(ahead + Int64(events)) / rate <= bound.seconds
     }
@@ -177,6 +197,16 @@ public final class AdmissionControl: Sendable {
     }
 
     public var counts: Counts { state.withLock { $0.counts } }
+
+    /// Events admitted for `projection` whose appends the log has not answered yet.
+    public func inFlight(_ projection: String) -> Int64 {
+        state.withLock { $0.inFlight[projection] ?? 0 }
+    }
+
+    /// Events admitted for every projection whose appends the log has not answered yet.
+    public var inFlightEvents: Int64 {
+        state.withLock { $0.inFlight.values.reduce(0, +) }
+    }
 
     /// Writes parked now.
     public var parked: Int { state.withLock { $0.parked.count } }

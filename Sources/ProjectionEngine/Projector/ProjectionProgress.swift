@@ -39,8 +39,8 @@ public final class ProjectionProgress: Sendable {
         /// Each projection's last advance, and whether it was behind the head then: the
         /// time to its next advance is then time spent folding, which the rate measures.
         var lastAdvance: [String: (at: ContinuousClock.Instant, behind: Bool)] = [:]
-        /// Events per second each projection folded lately while it had work.
-        var foldRates: [String: Double] = [:]
+        /// The rate each projection folded at lately while it had work.
+        var foldRates: [String: FoldRate] = [:]
         /// Called with each projection's advance (name, events applied).
         var observers: [@Sendable (String, Int64) -> Void] = []
         /// Others waiting on progress (parked writes), who want the once-a-second refresh.
@@ -246,6 +246,14 @@ public final class ProjectionProgress: Sendable {
 
     // MARK: - Lag, for admission
 
+    /// A head this process committed itself (`EventStore.observeCommits`): counted from
+    /// now, without waiting for its notification to come back. Admission relies on it: an
+    /// append that is over leaves admission's in-flight count, and its events must be in
+    /// the backlog from that moment, or more would be let in than the bound allows.
+    public func committed(head: Int64) {
+        advance([:], head: head)
+    }
+
     /// How far `projection` is behind the log now: the age of the oldest head it has not
     /// applied (zero when it has applied every head seen, or is unknown).
     public func lag(of projection: String) -> Duration {
@@ -263,19 +271,17 @@ public final class ProjectionProgress: Sendable {
         let lag = self.lag(of: projection)
         return state.withLock { s in
             let backlog = s.positions[projection].map { max(0, (s.head ?? $0) - $0) } ?? 0
-            return ProjectionLoad(lag: lag, backlog: backlog, foldRate: s.foldRates[projection])
+            return ProjectionLoad(lag: lag, backlog: backlog, foldRate: s.foldRates[projection]?.perSecond)
         }
     }
 
     /// A rate sample from an advance that followed one at which the projection was behind
-    /// (it folded all the time in between), weighed into a moving average that follows a
-    /// change of the machine's speed within a few folds.
+    /// (it folded all the time in between), kept with the last few (`FoldRate`).
     private static func measureRate(_ name: String, events: Int64, at now: ContinuousClock.Instant, _ s: inout State) {
         guard let last = s.lastAdvance[name], last.behind else { return }
         let seconds = (now - last.at).seconds
         guard seconds > 0.000_5 else { return }
-        let sample = Double(events) / seconds
-        s.foldRates[name] = s.foldRates[name].map { 0.7 * $0 + 0.3 * sample } ?? sample
+        s.foldRates[name, default: FoldRate()].add(events: events, seconds: seconds)
     }
 
     /// Calls `observer` with every advance of a projection (its name, the events applied).

@@ -93,3 +93,54 @@ struct AdmissionTests {
         #expect(f.service.context.admission.counts.admitted.requests >= 1 && f.service.context.admission.counts.refused.requests == 0)
     }
 }
+
+extension AdmissionTests {
+    @Test("an admitted batch is in flight until the log answers its append, not until its request is parked to wait for that answer")
+    func inFlightUntilAnswered() throws {
+        // The fault hook runs inside the append's transaction, before it commits: holding it
+        // there keeps the append unanswered for as long as the test wants.
+        let gate = AppendGate()
+        let f = try BillingFixture(admission: AdmissionControl.Settings(bound: .seconds(5), wait: .seconds(20)),
+                                   appendFaults: AppendFaults { gate.pass() })
+        defer { gate.open(); f.shutdown() }
+        try f.project("solo")
+        let service = try f.key(for: KeyPrincipal(kind: .service, id: "metering"))
+        let admission = f.service.context.admission
+        #expect(admission.inFlight("billing") == 0)
+        gate.close()
+        let answer = Mutex<Int?>(nil)
+        let posting = Thread {
+            let status = (try? f.post("/v1/usage/events", key: service, body: batch("held")))?.status ?? -1
+            answer.withLock { $0 = status }
+        }
+        posting.start()
+        #expect(Poll.until(timeout: 10) { gate.held }, "the append reached its transaction")
+        // The request waits parked (no thread holds it); its event is still in flight.
+        #expect(admission.inFlight("billing") == 1)
+        #expect(answer.withLock { $0 } == nil)
+        gate.open()
+        #expect(Poll.until(timeout: 10) { answer.withLock { $0 } != nil })
+        #expect(answer.withLock { $0 } == 200)
+        #expect(admission.inFlight("billing") == 0, "over once answered")
+    }
+}
+
+/// Holds the appender inside its transaction while closed.
+private final class AppendGate: Sendable {
+    private let state = Mutex((closed: false, held: false))
+
+    func close() { state.withLock { $0.closed = true } }
+    func open() { state.withLock { $0.closed = false } }
+    var held: Bool { state.withLock { $0.held } }
+
+    /// The fault hook: waits while closed; never aborts.
+    func pass() -> Bool {
+        while state.withLock({ s in
+            if s.closed { s.held = true }
+            return s.closed
+        }) {
+            usleep(1_000)
+        }
+        return false
+    }
+}

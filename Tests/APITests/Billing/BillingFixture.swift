@@ -21,9 +21,10 @@ final class BillingFixture: Sendable {
     let operatorActor = Actor(.operator, "test-operator")
 
     convenience init(notificationsPerSecond: Double = 1_000, offerSigners: [PromotionalOfferSigner] = [],
-                     stripeSecrets: [String: [String]] = [:], admission: AdmissionControl.Settings = AdmissionControl.Settings()) throws {
+                     stripeSecrets: [String: [String]] = [:], admission: AdmissionControl.Settings = AdmissionControl.Settings(),
+                     appendFaults: AppendFaults = .none) throws {
         try self.init(service: TestService(notificationsPerSecond: notificationsPerSecond, offerSigners: offerSigners,
-                                           stripeSecrets: stripeSecrets, admission: admission))
+                                           stripeSecrets: stripeSecrets, admission: admission, appendFaults: appendFaults))
     }
 
     /// Over a service built by the test (on a cluster of its own, with replicas), its
