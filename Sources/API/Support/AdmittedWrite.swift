@@ -28,31 +28,40 @@ final class AdmittedWrite: Sendable {
 
     /// Runs `body`. The write is over when `body` answers or fails without deferring, or,
     /// when it defers, as soon as the deferral is woken (the log answered the append),
-    /// whatever becomes of the request after (answered, timed out, its client gone). A
-    /// resumption that appends again (an act decided again after a race) is in flight anew.
+    /// whatever becomes of the request after (answered, timed out, its client gone).
     func run(_ body: @Sendable () throws -> HTTPResponse) throws -> HTTPResponse {
         do {
             let response = try body()
             end()
             return response
         } catch let deferral as HTTPDeferral {
-            let (admission, events, projection) = (admission, events, projection)
-            throw HTTPDeferral(
-                timeout: deferral.timeout,
-                start: { [self] wake in
-                    deferral.start {
-                        self.end()
-                        wake()
-                    }
-                },
-                resume: {
-                    try AdmittedWrite(admission, events: events, projection: projection, again: true).run(deferral.resume)
-                },
-                expired: deferral.expired)
+            throw wrapped(deferral)
         } catch {
             end()
             throw error
         }
+    }
+
+    /// `deferral`, over for admission when it is woken. A resumption that defers again (an
+    /// act decided again after a race appends a second time) is in flight anew.
+    private func wrapped(_ deferral: HTTPDeferral) -> HTTPDeferral {
+        let (admission, events, projection) = (admission, events, projection)
+        return HTTPDeferral(
+            timeout: deferral.timeout,
+            start: { [self] wake in
+                deferral.start {
+                    self.end()
+                    wake()
+                }
+            },
+            resume: {
+                do {
+                    return try deferral.resume()
+                } catch let again as HTTPDeferral {
+                    throw AdmittedWrite(admission, events: events, projection: projection, again: true).wrapped(again)
+                }
+            },
+            expired: deferral.expired)
     }
 
     private func end() {

@@ -121,15 +121,14 @@ final class GroupCommitAppender: Sendable {
             for outcome in outcomes {
                 switch outcome {
                 case .success(let r):
-                    let fresh = r.replayed ? [] : r.events.filter { !$0.alreadyRecorded }
                     // This thread is the process's only appender and commits one transaction
                     // at a time: what it writes lands after everything it wrote before.
-                    for event in fresh {
+                    for event in r.events where !r.replayed && !event.alreadyRecorded {
                         precondition(event.position > s.lastFreshPosition,
                                      "appended at position \(event.position), not after \(s.lastFreshPosition) appended before")
                         s.lastFreshPosition = event.position
+                        s.eventsWritten += 1
                     }
-                    s.eventsWritten += fresh.count
                     s.lastPosition = max(s.lastPosition, r.position)
                 case .failure: s.failedAppends += 1
                 }

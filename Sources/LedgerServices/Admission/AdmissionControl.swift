@@ -11,7 +11,7 @@ import Synchronization
 /// "Would fold it within the bound" is a prediction from what the projection reports
 /// (`ProjectionLoad`), made for the moment the write's append is answered, which is when
 /// its client starts to wait: the events then ahead of it (those appended and not yet
-/// applied, less what the projection folds while the write is appended, plus those
+/// applied, less what the projection folds before the write can land, plus those
 /// admitted and still being appended) and its own, at the rate the projection folded
 /// lately while it had work, take no longer than the bound; and the
 /// projection's lag (the age of the oldest event it has not applied) is within the bound
@@ -70,12 +70,14 @@ public final class AdmissionControl: Sendable {
         var inFlight: [String: Int64] = [:]
         var nextTicket: UInt64 = 0
         var counts = Counts()
-        /// How long an admitted write's append lately took (a moving average), during which
-        /// the projection folds what is already behind: nil until one was measured.
-        var appendSeconds: Double?
+        /// How long the last admitted writes' appends took (up to `appendsKept`, oldest
+        /// first): the quickest of them is how soon a write may land.
+        var appendSeconds: [Double] = []
     }
 
     public let settings: Settings
+    /// Appends whose length is kept, for how soon a write may land.
+    static let appendsKept = 16
     /// How the projection stands now.
     private let load: @Sendable (String) -> ProjectionLoad
     private let state = Mutex(State())
@@ -137,8 +139,8 @@ public final class AdmissionControl: Sendable {
             let left = (s.inFlight[projection] ?? 0) - Int64(events)
             s.inFlight[projection] = left > 0 ? left : nil
             if let took {
-                let seconds = max(0, took.seconds)
-                s.appendSeconds = s.appendSeconds.map { 0.8 * $0 + 0.2 * seconds } ?? seconds
+                if s.appendSeconds.count == Self.appendsKept { s.appendSeconds.removeFirst() }
+                s.appendSeconds.append(max(0, took.seconds))
             }
         }
         release(projection)
@@ -177,14 +179,17 @@ public final class AdmissionControl: Sendable {
 
     /// Whether a write of `events` would be folded within the bound of its append's answer:
     /// the lag is within the bound, and the events ahead of it when it lands (the backlog
-    /// less what the projection folds during an append, plus the writes in flight, which
-    /// land with it) and its own, at the projection's recent rate, take no longer. With
+    /// less what the projection folds before it can land, plus the writes in flight, which
+    /// land with it) and its own, at the projection's recent rate, take no longer. It can
+    /// land as soon as the quickest of the last appends did: what is folded by then is
+    /// surely not ahead of it, while an average append would count as folded, for half
+    /// the writes, events still ahead of them (measured: docs/benchmarks.md). With
     /// nothing ahead a write always fits the rate (a batch larger than a bound's worth of
     /// folding goes in alone rather than never); with no rate known yet, the lag decides.
     private func fits(_ events: Int, _ load: ProjectionLoad, _ projection: String, _ s: State) -> Bool {
         guard let bound = settings.bound else { return true }
         let inFlight = s.inFlight[projection] ?? 0
-        let foldedMeanwhile = Int64((load.foldRate ?? 0) * (s.appendSeconds ?? 0))
+        let foldedMeanwhile = Int64((load.foldRate ?? 0) * (s.appendSeconds.min() ?? 0))
         let ahead = max(0, load.backlog - foldedMeanwhile) + inFlight
         guard load.lag <= bound else { return false }
         guard ahead > 0, let rate = load.foldRate, rate > 0 else { return true }
