@@ -67,7 +67,7 @@ extension LedgerEnvironment.Setting {
     public static let directDatabaseURL = Self(name: "LEDGER_DIRECT_DATABASE_URL", defaultValue: nil,
         help: "PostgreSQL itself, with DATABASE_URL's login, when DATABASE_URL names a pooler in transaction mode (PgBouncer): the connections that hold session state use it (LISTEN, session advisory locks, the appender, the projector's own, rebuilds, migrations) and the pooled ones then send no named prepared statements (docs/scaling.md, \"PgBouncer\"). Default: DATABASE_URL for both. The other URL settings always name PostgreSQL itself.")
     public static let projectorDatabaseURL = Self(name: "LEDGER_PROJECTOR_DATABASE_URL", defaultValue: nil,
-        help: "URL of a login in ledger_projector, the role that alone writes the projections: `ledger project` and `ledger replay` use it (default: DATABASE_URL), and `ledger serve` gives it to the console's rebuilds (none without it). docs/security.md.")
+        help: "URL of a login in ledger_projector, the role that alone writes the projections: `ledger project` and `ledger replay` use it (default: DATABASE_URL, and for what holds session state, the projector's engine and `ledger replay`, LEDGER_DIRECT_DATABASE_URL when set: docs/scaling.md), and `ledger serve` gives it to the console's rebuilds (none without it). docs/security.md.")
     public static let migrationDatabaseURL = Self(name: "LEDGER_MIGRATION_DATABASE_URL", defaultValue: nil,
         help: "URL of a role that owns the schema, used by `ledger migrate` and by `ledger archive` to detach the archived partitions (default: LEDGER_DIRECT_DATABASE_URL, else DATABASE_URL).")
     public static let archiveDirectory = Self(name: "LEDGER_ARCHIVE_DIR", defaultValue: nil,
