@@ -20,12 +20,14 @@
 #   nodeN/patroni.yml  node N's Patroni configuration; nodeN/data (PGDATA, made by Patroni),
 #                      nodeN/patroni.log (Patroni's and PostgreSQL's messages), nodeN/pid
 #
-# Settings, from the environment (the defaults are this repository's test ports):
+# Settings, from the environment (the defaults are this repository's test ports, below
+# Linux's ephemeral range of 32768-60999: a port in it can be held for a moment by any
+# client's outgoing connection, and a node that cannot bind fails its bootstrap):
 #   PATRONI_NODES=3                        2 or 3 PostgreSQL nodes (with 2, writes wait while
 #                                          one is down: synchronous_mode_strict)
-#   PATRONI_PG_PORTS="55475 55476 55477"   PostgreSQL's port of each node
-#   PATRONI_API_PORTS="55486 55487 55488"  Patroni's REST API port of each node
-#   PATRONI_ETCD_CLIENT_PORT=55480, PATRONI_ETCD_PEER_PORT=55485
+#   PATRONI_PG_PORTS="25475 25476 25477"   PostgreSQL's port of each node
+#   PATRONI_API_PORTS="25486 25487 25488"  Patroni's REST API port of each node
+#   PATRONI_ETCD_CLIENT_PORT=25480, PATRONI_ETCD_PEER_PORT=25485
 #   PATRONI_TTL=10 PATRONI_LOOP_WAIT=1 PATRONI_RETRY_TIMEOUT=4
 #       how fast a dead leader is noticed. Short for a test; Patroni's defaults (30, 10, 10)
 #       in production. Patroni wants loop_wait + 2 * retry_timeout <= ttl.
@@ -51,10 +53,10 @@ command=$1
 dir=$(realpath -m "$2")
 
 nodes=${PATRONI_NODES:-3}
-read -r -a pg_ports <<<"${PATRONI_PG_PORTS:-55475 55476 55477}"
-read -r -a api_ports <<<"${PATRONI_API_PORTS:-55486 55487 55488}"
-etcd_client_port=${PATRONI_ETCD_CLIENT_PORT:-55480}
-etcd_peer_port=${PATRONI_ETCD_PEER_PORT:-55485}
+read -r -a pg_ports <<<"${PATRONI_PG_PORTS:-25475 25476 25477}"
+read -r -a api_ports <<<"${PATRONI_API_PORTS:-25486 25487 25488}"
+etcd_client_port=${PATRONI_ETCD_CLIENT_PORT:-25480}
+etcd_peer_port=${PATRONI_ETCD_PEER_PORT:-25485}
 ttl=${PATRONI_TTL:-10}
 loop_wait=${PATRONI_LOOP_WAIT:-1}
 retry_timeout=${PATRONI_RETRY_TIMEOUT:-4}
@@ -285,7 +287,12 @@ start() {
         echo $! >"$dir/node$((i + 1))/pid"
     done
     if ! wait_until_ready 90; then
-        for ((i = 1; i <= nodes; i++)); do log "node$i:"; tail -n 15 "$dir/node$i/patroni.log" >&2 || true; done
+        for ((i = 1; i <= nodes; i++)); do
+            log "node$i:"
+            # PostgreSQL's own complaints first (a traceback of Patroni's can hide them), then the end.
+            grep -E 'FATAL|PANIC|ERROR|could not' "$dir/node$i/patroni.log" 2>/dev/null | tail -n 10 >&2 || true
+            tail -n 15 "$dir/node$i/patroni.log" >&2 || true
+        done
         fail "no leader with a streaming synchronous standby within 90 s (logs in $dir/node*/patroni.log)"
     fi
     multi_host_url

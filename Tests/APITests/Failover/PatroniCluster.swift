@@ -27,8 +27,8 @@ final class PatroniCluster: Sendable {
 
     let directory: String
     /// The ports are the script's defaults (PATRONI_PG_PORTS, PATRONI_API_PORTS).
-    let nodes = [Node(name: "node1", port: 55475, apiPort: 55486), Node(name: "node2", port: 55476, apiPort: 55487),
-                 Node(name: "node3", port: 55477, apiPort: 55488)]
+    let nodes = [Node(name: "node1", port: 25475, apiPort: 25486), Node(name: "node2", port: 25476, apiPort: 25487),
+                 Node(name: "node3", port: 25477, apiPort: 25488)]
     /// The superuser's URL of database `postgres` on every node at once, libpq keeping the
     /// one that takes writes (`target_session_attrs=read-write`).
     let url: String
