@@ -33,12 +33,13 @@ repo=$PWD
 LEDGER_BIN=${LEDGER_BIN:-.build/debug/ledger}
 case $LEDGER_BIN in /*) ;; *) LEDGER_BIN="$repo/$LEDGER_BIN" ;; esac
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
-ledger() { "$LEDGER_BIN" "$@"; }
-psql_() { "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
 
 started=$SECONDS
 step() { echo "check-backup: [$((SECONDS - started))s] $*" >&2; }
 fail() { echo "check-backup: FAILED: $*" >&2; exit 1; }
+# ledger, psql_, port_is_taken, role_url, start_projector, stop_projectors,
+# wait_for_lag_zero, head_of
+source scripts/lib/check-helpers.sh
 
 [ -x "$LEDGER_BIN" ] || fail "no ledger executable at $LEDGER_BIN (set LEDGER_BIN)"
 for program in psql pg_dump pg_dumpall pg_restore; do
@@ -55,6 +56,7 @@ work=$(mktemp -d /tmp/ledger-backup-check.XXXXXX)
 source_dir=""
 target_dir=""
 projector_pids=()
+projector_env=()
 
 finish() {
     local status=$?
@@ -92,7 +94,6 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 
-port_is_taken() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # start_cluster DIR: starts a cluster in DIR on a free port above 56000, prints its
 # superuser URL.
@@ -117,52 +118,10 @@ start_cluster() {
 # this one, which is no secret (throwaway clusters on loopback); the superuser's is random.
 login_password=backup-check
 
-# role_url SUPERUSER_URL ROLE DATABASE: the same server, another role and database (the
-# superuser with its own password, any other login with $login_password).
-role_url() {
-    local rest=${1#*@} credentials=${1#postgresql://}
-    credentials=${credentials%%@*}
-    if [ "$2" = postgres ]; then echo "postgresql://$credentials@${rest%%/*}/$3"
-    else echo "postgresql://$2:$login_password@${rest%%/*}/$3"; fi
-}
 
-# start_projector NAME URL: `ledger project` in the background, as the projector's role.
-start_projector() {
-    DATABASE_URL=$2 "$LEDGER_BIN" project >"$work/projector-$1.log" 2>&1 &
-    projector_pids+=("$!")
-}
 
-stop_projectors() {
-    local pid
-    for pid in "${projector_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    for pid in "${projector_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    projector_pids=()
-}
 
-# wait_for_lag_zero URL: until every projection exists, none is stopped, all at lag 0.
-wait_for_lag_zero() {
-    local out
-    for _ in $(seq 100); do
-        if out=$(DATABASE_URL=$1 ledger projections 2>&1) \
-            && ! grep -q "not created" <<<"$out" \
-            && [ "$(grep -c ', lag 0, ' <<<"$out")" -eq "$(grep -c ': position ' <<<"$out")" ]; then
-            echo "$out" >&2
-            return 0
-        fi
-        sleep 0.2
-    done
-    echo "$out" >&2
-    fail "the projections did not reach the head within 20 s"
-}
 
-# head_of URL: POSITION:HASH of a valid chain, extracted as docs/backup.md does.
-head_of() {
-    local report head
-    report=$(DATABASE_URL=$1 ledger verify --json) || { echo "$report" >&2; fail "ledger verify --json failed"; }
-    head=$(sed -n 's/.*"head_hash":"\([0-9a-f]*\)".*"head_position":\([0-9]*\).*"valid":true.*/\2:\1/p' <<<"$report")
-    [ -n "$head" ] || { echo "$report" >&2; fail "no valid head in ledger verify --json"; }
-    echo "$head"
-}
 
 # Every owner and privilege the restore must bring back, and the triggers' state.
 privileges_sql="

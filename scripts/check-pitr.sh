@@ -42,8 +42,6 @@ case $LEDGER_BIN in /*) ;; *) LEDGER_BIN="$repo/$LEDGER_BIN" ;; esac
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 PGBACKREST=${PGBACKREST:-$(command -v pgbackrest || true)}
 read -r source_port restore_port <<<"${CHECK_PITR_PORTS:-}" || true
-ledger() { "$LEDGER_BIN" "$@"; }
-psql_() { "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
 
 clock() { if [ -n "${EPOCHREALTIME:-}" ]; then echo "${EPOCHREALTIME/,/.}"; else date +%s; fi; }
 since() { awk -v a="$1" -v b="$(clock)" 'BEGIN { printf "%.1f", b - a }'; }
@@ -68,6 +66,9 @@ step() {
 }
 note() { echo "check-pitr:     $*" >&2; }
 fail() { echo "check-pitr: FAILED: $*" >&2; exit 1; }
+# ledger, psql_, port_is_taken, role_url, start_projector, stop_projectors,
+# wait_for_lag_zero, head_of
+source scripts/lib/check-helpers.sh
 
 [ -x "$LEDGER_BIN" ] || fail "no ledger executable at $LEDGER_BIN (set LEDGER_BIN)"
 [ -x "$PG_BIN/psql" ] || fail "no psql in $PG_BIN (set PG_BIN)"
@@ -87,6 +88,9 @@ backrest=$(mktemp -d /tmp/ledger-pitr-repo.XXXXXX)
 source_dir=""
 target_dir=""
 projector_pids=()
+# Its projectors sign checkpoints (kept, to check one against the restored tree), rarely.
+projector_env=(LEDGER_CHECKPOINT_KEY_FILE="$work/checkpoint-key.pem" LEDGER_CHECKPOINT_DIR="$work/witness"
+               LEDGER_CHECKPOINT_EVERY_EVENTS=1000000 LEDGER_CHECKPOINT_EVERY_SECONDS=3600)
 
 finish() {
     local status=$?
@@ -128,7 +132,6 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 
-port_is_taken() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # start_cluster DIR PORT [--set NAME=VALUE ...]: starts the cluster in DIR on PORT (when
 # given and free) or on a free port above 56000, prints its superuser URL.
@@ -173,51 +176,10 @@ pgbackrest_() { as_server "$PGBACKREST" --config="$backrest/pgbackrest.conf" --s
 # this one, which is no secret (throwaway clusters on loopback); the superuser's is random.
 login_password=pitr-check
 
-# role_url SUPERUSER_URL ROLE DATABASE: the same server, another role and database.
-role_url() {
-    local rest=${1#*@} credentials=${1#postgresql://}
-    credentials=${credentials%%@*}
-    if [ "$2" = postgres ]; then echo "postgresql://$credentials@${rest%%/*}/$3"
-    else echo "postgresql://$2:$login_password@${rest%%/*}/$3"; fi
-}
 
-start_projector() {
-    DATABASE_URL=$2 LEDGER_CHECKPOINT_KEY_FILE="$work/checkpoint-key.pem" LEDGER_CHECKPOINT_DIR="$work/witness" \
-        LEDGER_CHECKPOINT_EVERY_EVENTS=1000000 LEDGER_CHECKPOINT_EVERY_SECONDS=3600 \
-        "$LEDGER_BIN" project >"$work/projector-$1.log" 2>&1 &
-    projector_pids+=("$!")
-}
 
-stop_projectors() {
-    local pid
-    for pid in "${projector_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    for pid in "${projector_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    projector_pids=()
-}
 
-# wait_for_lag_zero URL: until every projection exists, none is stopped, all at lag 0.
-wait_for_lag_zero() {
-    local out
-    for _ in $(seq 100); do
-        if out=$(DATABASE_URL=$1 ledger projections 2>&1) \
-            && ! grep -q "not created" <<<"$out" \
-            && [ "$(grep -c ', lag 0, ' <<<"$out")" -eq "$(grep -c ': position ' <<<"$out")" ]; then
-            return 0
-        fi
-        sleep 0.2
-    done
-    echo "$out" >&2
-    fail "the projections did not reach the head within 20 s"
-}
 
-# head_of URL: POSITION:HASH of a valid chain, extracted as docs/backup.md does.
-head_of() {
-    local report head
-    report=$(DATABASE_URL=$1 ledger verify --json) || { echo "$report" >&2; fail "ledger verify --json failed"; }
-    head=$(sed -n 's/.*"head_hash":"\([0-9a-f]*\)".*"head_position":\([0-9]*\).*"valid":true.*/\2:\1/p' <<<"$report")
-    [ -n "$head" ] || { echo "$report" >&2; fail "no valid head in ledger verify --json"; }
-    echo "$head"
-}
 
 # credit POOL AMOUNT DESCRIPTION: one operator's credit, its position on stdout.
 credit() {

@@ -1,4 +1,5 @@
 import API
+import Dispatch
 import EventStore
 import Foundation
 import LedgerDomain
@@ -128,19 +129,27 @@ extension AdmissionTests {
 /// Holds the appender inside its transaction while closed.
 private final class AppendGate: Sendable {
     private let state = Mutex((closed: false, held: false))
+    private let opened = DispatchSemaphore(value: 0)
 
     func close() { state.withLock { $0.closed = true } }
-    func open() { state.withLock { $0.closed = false } }
+
+    func open() {
+        let holding = state.withLock { s -> Bool in
+            defer { s = (closed: false, held: false) }
+            return s.held
+        }
+        if holding { opened.signal() }
+    }
+
     var held: Bool { state.withLock { $0.held } }
 
-    /// The fault hook: waits while closed; never aborts.
+    /// The fault hook: while closed, waits for `open`; never aborts.
     func pass() -> Bool {
-        while state.withLock({ s in
+        let wait = state.withLock { s -> Bool in
             if s.closed { s.held = true }
             return s.closed
-        }) {
-            usleep(1_000)
         }
+        if wait { opened.wait() }
         return false
     }
 }
