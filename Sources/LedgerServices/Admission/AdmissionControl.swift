@@ -188,11 +188,11 @@ public final class AdmissionControl: Sendable {
     /// folding goes in alone rather than never); with no rate known yet, the lag decides.
     private func fits(_ events: Int, _ load: ProjectionLoad, _ projection: String, _ s: State) -> Bool {
         guard let bound = settings.bound else { return true }
-        let inFlight = s.inFlight[projection] ?? 0
-        let foldedMeanwhile = Int64((load.foldRate ?? 0) * (s.appendSeconds.min() ?? 0))
-        let ahead = max(0, load.backlog - foldedMeanwhile) + inFlight
         guard load.lag <= bound else { return false }
-        guard ahead > 0, let rate = load.foldRate, rate > 0 else { return true }
+        guard let rate = load.foldRate, rate > 0 else { return true }
+        let foldedMeanwhile = Int64(rate * (s.appendSeconds.min() ?? 0))
+        let ahead = max(0, load.backlog - foldedMeanwhile) + (s.inFlight[projection] ?? 0)
+        guard ahead > 0 else { return true }
         return Double(ahead + Int64(events)) / rate <= bound.seconds
     }
 
