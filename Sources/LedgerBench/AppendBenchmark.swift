@@ -238,10 +238,11 @@ enum AppendBenchmark {
     /// start on a preload during the measurement. Each measurement then starts from the
     /// same quiet cluster, empty log or full. Without the rights for it (CHECKPOINT needs
     /// a superuser or `pg_checkpoint`), the bench says so and measures all the same.
-    static func settle(url: String) {
+    /// `tables` are those vacuumed (every table of the database when empty).
+    static func settle(url: String, tables: String = "events, event_ids, event_keys, event_streams") {
         do {
             let connection = try PostgresConnection(conninfo: url)
-            try connection.query("VACUUM (ANALYZE) events, event_ids, event_keys, event_streams")
+            try connection.query("VACUUM (ANALYZE) \(tables)")
             try connection.query("CHECKPOINT")
         } catch {
             print("note: the cluster was not brought to rest before this measurement: \(error)")

@@ -58,8 +58,13 @@ extension Projection {
 
     /// Runs one event's fold, naming the event in whatever it throws.
     public func folding(_ event: RecordedEvent, _ body: () throws -> Void) throws {
+        try folding(at: event.position, body)
+    }
+
+    /// Runs the fold of the event at `position`, naming it in whatever it throws.
+    public func folding(at position: Int64, _ body: () throws -> Void) throws {
         do { try body() } catch let poison as PoisonEvent { throw poison } catch {
-            throw PoisonEvent(position: event.position, underlying: error)
+            throw PoisonEvent(position: position, underlying: error)
         }
     }
 }

@@ -72,6 +72,20 @@ public enum ProjectionSchema {
         }
     }
 
+    /// Gathers the planner's statistics for every table of the schema. A rebuild's tables
+    /// start empty and grow faster than autovacuum looks at them (its naptime is a
+    /// minute): without statistics the planner takes `key = ANY(the batch's keys)` on a
+    /// unique key to match a fraction of the table and scans all of it, for every batch
+    /// (webhooks' plan lookups read 504,100 rows in a replay of 1,000,000 events,
+    /// docs/benchmarks.md). Once a unique column has statistics its lookups go through
+    /// its index however much the table grows after.
+    static func analyze(_ schema: String, on connection: PostgresConnection) throws {
+        let tables = try connection.query("SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename", [schema])
+        for row in tables.rows {
+            try connection.query("ANALYZE \(connection.quoteIdentifier(schema)).\(connection.quoteIdentifier(try row.requireString(0)))")
+        }
+    }
+
     /// The events this projection skipped because an operator set them aside: one row
     /// each, from the set-aside event alone, so that a replay writes the same rows.
     static func createSetAsideTable(in schema: String, on connection: PostgresConnection) throws {

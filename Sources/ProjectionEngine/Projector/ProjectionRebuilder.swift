@@ -90,12 +90,19 @@ public struct ProjectionRebuilder: Sendable {
                     pipelines.leave()
                 }
                 do {
+                    var batches = 0
                     while let next = decoded.take() {
                         let (events, prepared) = try next.get()
                         try worker.transaction { tx in
                             try tx.query("SET LOCAL synchronous_commit TO off")
                             try fold(projection, events[...], prepared: prepared, into: ProjectionSchema.buildSchema(of: projection),
                                      setAside: setAside, on: tx)
+                        }
+                        batches += 1
+                        // Statistics after the first batch and each time the tables may have
+                        // grown fourfold: the next batches' lookups are planned on them.
+                        if batches & (batches - 1) == 0 && batches.trailingZeroBitCount % 2 == 0 {
+                            try ProjectionSchema.analyze(ProjectionSchema.buildSchema(of: projection), on: worker)
                         }
                         let head = try LogReader(worker).headPosition()
                         reporting.withLock { _ in progress(projection.name, events.last!.position, head) }

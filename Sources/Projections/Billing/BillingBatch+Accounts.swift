@@ -21,7 +21,7 @@ extension BillingBatch {
 
     func projectCreated(_ e: ProjectCreated) throws {
         projects.append([e.projectID, e.name, position])
-        try setFunding(project: e.projectID, funding: e.funding, effectiveMicros: event.occurredAt.microseconds)
+        try setFunding(project: e.projectID, funding: e.funding, effectiveMicros: eventTime.microseconds)
     }
 
     func fundingChanged(_ e: ProjectFundingChanged) throws {

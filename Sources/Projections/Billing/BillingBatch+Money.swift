@@ -37,7 +37,7 @@ extension BillingBatch {
             journal.text(entry.holdID)
             journal.text(entry.corrects)
             journal.text(entry.description)
-            journal.timestamptz(unixMicroseconds: event.occurredAt.microseconds)
+            journal.timestamptz(unixMicroseconds: eventTime.microseconds)
             addToBalance(account, pool: entry.pool, column, entry.amount)
         }
         postedEntries[id] = PostedEntry(accounts: accounts, project: entry.projectID, pool: entry.pool, month: entry.month)

@@ -5,8 +5,8 @@ extension BillingBatch {
     /// U4, as `UnitPricing` decides it: counted units take what is left of the pool's free
     /// limit, in log order; the rest is billed at the unit price in force (in log order) now.
     func usageRecorded(_ e: UsageRecorded) throws {
-        let pool = try poolOf(project: e.projectID, at: event.occurredAt).description
-        let month = UTCMonth(containing: event.occurredAt).description
+        let pool = try poolOf(project: e.projectID, at: eventTime).description
+        let month = UTCMonth(containing: eventTime).description
         var state = try poolMonth(pool, month)
         guard state.status == .open else {
             // Recorded after the month started closing: kept, never billed (docs/billing.md).

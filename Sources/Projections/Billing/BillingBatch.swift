@@ -9,13 +9,30 @@ import ProjectionEngine
 /// the projection's own tables, never the clock.
 final class BillingBatch {
     let db: ProjectionContext
+    /// The batch's billing events, in log order.
+    private let events: [RecordedEvent]
+    /// The index in `events` of the event being folded, its position and when it occurred
+    /// (kept here: reading them through the event would retain and release an object that
+    /// every projection's thread shares, for each use).
+    private var current = 0
+    private(set) var position: Int64 = 0
+    private(set) var eventTime = Timestamp.minimum
+
     /// The event being folded.
-    var event: RecordedEvent!
+    var event: RecordedEvent { events[current] }
+    var occurredAt: String { eventTime.iso8601 }
 
-    var position: Int64 { event.position }
-    var occurredAt: String { event.occurredAt.iso8601 }
+    init(db: ProjectionContext, events: [RecordedEvent]) {
+        self.db = db
+        self.events = events
+    }
 
-    init(db: ProjectionContext) { self.db = db }
+    /// Makes the `index`th event of the batch the one being folded.
+    func fold(at index: Int, occurredAt: Timestamp) {
+        current = index
+        position = events[index].position
+        eventTime = occurredAt
+    }
 
     // MARK: New rows, written by COPY
 
@@ -87,11 +104,37 @@ final class BillingBatch {
 
     // MARK: Reading
 
+    /// What a batch must read before it folds, gathered from its events as they are decoded.
+    struct PrefetchKeys: Sendable {
+        /// Projects whose funding history the batch needs or changes.
+        var fundedProjects = OrderedKeys<String>()
+        /// Pools a project becomes funded by within the batch.
+        var batchPools: [String: Set<String>] = [:]
+        /// Each project-month the batch records usage in, once.
+        var usageMonths = OrderedKeys<ProjectMonth>()
+
+        struct ProjectMonth: Hashable, Sendable { var project: String; var month: UTCMonth }
+
+        mutating func note(_ e: BillingEvent, occurredAt: Timestamp) {
+            switch e {
+            case .usageRecorded(let u):
+                fundedProjects.insert(u.projectID)
+                usageMonths.insert(ProjectMonth(project: u.projectID, month: UTCMonth(containing: occurredAt)))
+            case .fundingChanged(let f):
+                fundedProjects.insert(f.projectID)
+                batchPools[f.projectID, default: []].insert(f.funding.pool(of: f.projectID).description)
+            case .projectCreated(let c):
+                fundedProjects.insert(c.projectID)
+                batchPools[c.projectID, default: []].insert(c.funding.pool(of: c.projectID).description)
+            default: break
+            }
+        }
+    }
+
     /// Reads, in one statement each, the funding of every project the batch's events name
     /// and the pool-months their usage may fall in, so that folding them reads nothing.
-    func prefetch(_ events: [(RecordedEvent, BillingEvent)]) throws {
-        var projectIDs = OrderedKeys<String>()
-        for (_, e) in events { if let p = e.fundedProject { projectIDs.insert(p) } }
+    func prefetch(_ keys: PrefetchKeys) throws {
+        let projectIDs = keys.fundedProjects
         guard !projectIDs.isEmpty else { return }
         var changes: [String: [FundingHistory.Change]] = [:]
         for row in try db.execute("""
@@ -101,26 +144,11 @@ final class BillingBatch {
         }
         for id in projectIDs.keys { fundingHistory[id] = FundingHistory(changes[id] ?? []) }
         // Any pool a project was or becomes funded by, for each month it records usage in.
-        var batchPools: [String: Set<String>] = [:]
-        for (_, e) in events {
-            switch e {
-            case .fundingChanged(let f): batchPools[f.projectID, default: []].insert(f.funding.pool(of: f.projectID).description)
-            case .projectCreated(let c): batchPools[c.projectID, default: []].insert(c.funding.pool(of: c.projectID).description)
-            default: break
-            }
-        }
-        // Each project-month once (a batch holds many usage events of each).
-        struct ProjectMonth: Hashable { var project: String; var month: UTCMonth }
-        var usageMonths = OrderedKeys<ProjectMonth>()
-        for (event, e) in events {
-            guard case .usageRecorded(let u) = e else { continue }
-            usageMonths.insert(ProjectMonth(project: u.projectID, month: UTCMonth(containing: event.occurredAt)))
-        }
         var poolsOf: [String: Set<String>] = [:]
         var wanted = OrderedKeys<PoolMonthKey>()
-        for key in usageMonths.keys {
+        for key in keys.usageMonths.keys {
             let pools = poolsOf[key.project] ?? {
-                let pools = Set((fundingHistory[key.project]?.changes ?? []).map(\.pool.description)).union(batchPools[key.project] ?? [])
+                let pools = Set((fundingHistory[key.project]?.changes ?? []).map(\.pool.description)).union(keys.batchPools[key.project] ?? [])
                 poolsOf[key.project] = pools
                 return pools
             }()
@@ -201,3 +229,5 @@ struct OrderedKeys<Key: Hashable> {
     mutating func insert(_ key: Key) { if seen.insert(key).inserted { keys.append(key) } }
     func contains(_ key: Key) -> Bool { seen.contains(key) }
 }
+
+extension OrderedKeys: Sendable where Key: Sendable {}

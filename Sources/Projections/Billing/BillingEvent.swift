@@ -41,14 +41,4 @@ enum BillingEvent: Sendable {
         default: return nil
         }
     }
-
-    /// The project whose funding history folding this event needs or changes.
-    var fundedProject: String? {
-        switch self {
-        case .usageRecorded(let e): return e.projectID
-        case .fundingChanged(let e): return e.projectID
-        case .projectCreated(let e): return e.projectID
-        default: return nil
-        }
-    }
 }

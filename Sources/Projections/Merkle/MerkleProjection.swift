@@ -117,24 +117,37 @@ public struct MerkleProjection: Projection {
                 }
             }
         }
-        var blocks = RowBuffer(columns: 2)
+        // The new nodes of every block as one `bytea` and where each block's part starts and
+        // how long it is: as an array of `bytea`, the server parsed the array's text
+        // character by character (`array_in`, most of this projection's server time in a
+        // replay); one `bytea` is decoded from hex in one pass.
+        var blockIDs: [String] = [], starts: [String] = [], lengths: [String] = []
+        var nodes: [UInt8] = []
+        nodes.reserveCapacity(runHashes.reduce(0) { $0 + $1.count })
         for level in runStart.indices where runStart[level] >= 0 {
             var index = runStart[level]
             let hashes = runHashes[level]
             var offset = 0
             while offset < hashes.count {
                 let count = min(Int(Self.blockWidth - index % Self.blockWidth), (hashes.count - offset) / 32)
-                blocks.append([Self.blockID(level: level, index: index), PostgresBytes(Array(hashes[offset..<offset + 32 * count]))])
+                blockIDs.append(String(Self.blockID(level: level, index: index)))
+                starts.append(String(nodes.count + 1))
+                lengths.append(String(32 * count))
+                nodes.append(contentsOf: hashes[offset..<offset + 32 * count])
                 index += Int64(count)
                 offset += 32 * count
             }
         }
         // A block the batch starts inside was begun by an earlier batch: the new nodes follow
         // its last one (the frontier check above holds the order).
-        context.enqueue("""
-            INSERT INTO blocks (id, hashes) SELECT * FROM unnest($1::bigint[], $2::bytea[])
-            ON CONFLICT (id) DO UPDATE SET hashes = blocks.hashes || excluded.hashes
-            """, rows: blocks)
+        if !blockIDs.isEmpty {
+            context.enqueue("""
+                INSERT INTO blocks (id, hashes)
+                SELECT b.id, substring($2::bytea FROM b.start FOR b.length)
+                FROM unnest($1::bigint[], $3::integer[], $4::integer[]) AS b (id, start, length)
+                ON CONFLICT (id) DO UPDATE SET hashes = blocks.hashes || excluded.hashes
+                """, [PostgresTextArray(blockIDs), PostgresBytes(nodes), PostgresTextArray(starts), PostgresTextArray(lengths)])
+        }
         try context.copy(into: "checkpoints", columns: ["position", "size", "origin", "root", "head", "time_us", "key_id",
                                                         "public_key", "signature"], rows: checkpoints)
         var last = RowBuffer(columns: 3)
