@@ -61,6 +61,8 @@ public struct ProjectionRebuilder: Sendable {
         let setAsides = try SetAsides.load(on: connection, archives: archives)
         let reader = EventPrefetcher(conninfo: conninfo, after: 0, batchSize: batchSize, consumers: projections.count, archives: archives)
         defer { reader.stop() }
+        let releaser = BatchReleaser()
+        defer { releaser.finish() }
         let failures = Mutex<[Int: any Error]>([:])
         let reporting = Mutex(())
         let pipelines = DispatchGroup()
@@ -106,6 +108,7 @@ public struct ProjectionRebuilder: Sendable {
                         }
                         let head = try LogReader(worker).headPosition()
                         reporting.withLock { _ in progress(projection.name, events.last!.position, head) }
+                        releaser.release(next)
                     }
                 } catch {
                     failures.withLock { $0[i] = error }
