@@ -123,6 +123,12 @@ public struct PostgresBinaryCopyRows: Sendable {
         return next
     }
 
+    /// The bytes that open every binary COPY stream (`init` writes them first).
+    public static let header: [UInt8] = PostgresBinaryCopyRows().bytes
+
+    /// The bytes that end every binary COPY stream (`finish` writes them last).
+    public static let trailer: [UInt8] = [0xFF, 0xFF]
+
     /// The stream with its trailer; call once, after the last row.
     public mutating func finish() {
         guard !finished else { return }

@@ -48,6 +48,37 @@ extension PostgresConnection {
         }
     }
 
+    /// Starts `COPY … FROM STDIN` and leaves it open, for rows sent as they are made
+    /// (`sendCopyData`) between other work of the caller; `endCopyIn` ends it. Until then
+    /// the connection runs nothing else: libpq refuses any other statement.
+    public func beginCopyIn(_ sql: String) throws {
+        try withUnsafeConnection { connection in
+            let result = PQexec(connection, sql)
+            defer { PQclear(result) }
+            guard let result, PQresultStatus(result) == PGRES_COPY_IN else {
+                throw result.map { Self.error(from: $0, connection: connection) }
+                    ?? PostgresError(code: isOpen ? .serverError : .connectionLost, message: Self.trimmed(PQerrorMessage(connection)))
+            }
+        }
+    }
+
+    /// Sends rows of the COPY `beginCopyIn` opened.
+    public func sendCopyData(_ data: [UInt8]) throws {
+        try withUnsafeConnection { connection in
+            if let message = Self.putCopyData(data, on: connection) {
+                throw PostgresError(code: isOpen ? .serverError : .connectionLost, message: message)
+            }
+        }
+    }
+
+    /// Ends the COPY `beginCopyIn` opened and returns the rows copied; with `failure`,
+    /// aborts it instead (nothing of it is inserted, the transaction is in error) and
+    /// throws.
+    @discardableResult
+    public func endCopyIn(failure: String? = nil) throws -> Int {
+        try withUnsafeConnection { connection in try endCopy(connection, failure: failure) }
+    }
+
     private func copyIn(_ sql: String, data: [UInt8]) throws -> Int {
         try withUnsafeConnection { connection in
             try query(sql)

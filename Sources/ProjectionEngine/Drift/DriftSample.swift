@@ -198,9 +198,7 @@ public enum DriftSample {
             let done = last.position >= position
             events.removeAll { $0.position > position || setAside[$0.position] != nil }
             if !events.isEmpty {
-                let context = ProjectionContext(connection: connection)
-                try projection.apply(events[...], in: context)
-                try context.flush()
+                try ProjectionContext.folding(on: connection) { try projection.apply(events[...], in: $0) }
                 folded += events.count
             }
             if done { break }

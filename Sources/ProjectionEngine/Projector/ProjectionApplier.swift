@@ -94,27 +94,27 @@ struct ProjectionApplier {
             if !then.isEmpty { try connection.pipeline(then) }
             return
         }
-        let context = ProjectionContext(connection: connection)
-        if setAside.isEmpty {
-            if let prepared {
-                try projection.apply(prepared: prepared, events: events, in: context)
+        try ProjectionContext.folding(on: connection) { context in
+            if setAside.isEmpty {
+                if let prepared {
+                    try projection.apply(prepared: prepared, events: events, in: context)
+                } else {
+                    try projection.apply(events, in: context)
+                }
             } else {
-                try projection.apply(events, in: context)
+                var kept: [RecordedEvent] = []
+                kept.reserveCapacity(events.count)
+                for event in events {
+                    guard let entry = setAside[event.position] else { kept.append(event); continue }
+                    context.enqueue("""
+                        INSERT INTO _set_aside (position, event_type, error, set_aside_at, reason) VALUES ($1, $2, $3, $4, $5)
+                        ON CONFLICT DO NOTHING
+                        """, [event.position, event.type, entry.event.error, entry.position, entry.reason])
+                }
+                if !kept.isEmpty { try projection.apply(kept[...], in: context) }
             }
-        } else {
-            var kept: [RecordedEvent] = []
-            kept.reserveCapacity(events.count)
-            for event in events {
-                guard let entry = setAside[event.position] else { kept.append(event); continue }
-                context.enqueue("""
-                    INSERT INTO _set_aside (position, event_type, error, set_aside_at, reason) VALUES ($1, $2, $3, $4, $5)
-                    ON CONFLICT DO NOTHING
-                    """, [event.position, event.type, entry.event.error, entry.position, entry.reason])
-            }
-            if !kept.isEmpty { try projection.apply(kept[...], in: context) }
+            for statement in then { context.enqueue(statement.sql, texts: statement.parameters) }
         }
-        for statement in then { context.enqueue(statement.sql, texts: statement.parameters) }
-        try context.flush()
     }
 
     /// Marks the projection stopped in front of `event`, at `appliedThrough`.

@@ -18,7 +18,8 @@ extension BillingBatch {
     }
 
     func post(_ entry: Entry, to accounts: [String], balance column: BillingBalanceColumn) {
-        let id = JournalEntryID(position: position, index: entry.index).description
+        let entryID = JournalEntryID(position: position, index: entry.index)
+        let id = entryID.description
         // Most entries post to one account: no set to build for it.
         let accounts = accounts.count == 1 ? accounts : Set(accounts).sorted()
         let pool = entry.pool.description
@@ -40,7 +41,7 @@ extension BillingBatch {
             journal.timestamptz(unixMicroseconds: eventTime.microseconds)
             addToBalance(account, pool: entry.pool, column, entry.amount)
         }
-        postedEntries[id] = PostedEntry(accounts: accounts, project: entry.projectID, pool: entry.pool, month: entry.month)
+        postedEntries[entryID] = PostedEntry(accounts: accounts, project: entry.projectID, pool: entry.pool, month: entry.month)
     }
 
     func creditPosted(_ e: CreditPosted) {
@@ -65,14 +66,15 @@ extension BillingBatch {
 
     /// An entry of the journal: posted in this batch, or read from the table.
     private func postedEntry(_ id: String) throws -> PostedEntry {
-        if let posted = postedEntries[id] { return posted }
+        let key = JournalEntryID(id)
+        if let key, let posted = postedEntries[key] { return posted }
         let rows = try db.execute("SELECT account, project_id, pool, month FROM journal WHERE entry_id = $1 ORDER BY account", [id])
         guard rows.rowCount > 0, let poolText = rows[0].string(2), let pool = Pool(poolText) else {
             throw ProjectionError("entry.corrected names \(id), which is not in the journal")
         }
         let entry = PostedEntry(accounts: try rows.rows.map { try $0.requireString(0) }, project: rows[0].string(1),
                                 pool: pool, month: rows[0].string(3))
-        postedEntries[id] = entry
+        if let key { postedEntries[key] = entry }
         return entry
     }
 

@@ -22,9 +22,14 @@ final class BillingBatch {
     var event: RecordedEvent { events[current] }
     var occurredAt: String { eventTime.iso8601 }
 
-    init(db: ProjectionContext, events: [RecordedEvent]) {
+    /// Journal rows gathered before they are sent, the batch still folding (`streamJournal`).
+    let journalStreamBytes: Int
+
+    init(db: ProjectionContext, events: [RecordedEvent], journalStreamBytes: Int) {
         self.db = db
         self.events = events
+        self.journalStreamBytes = journalStreamBytes
+        postedEntries.reserveCapacity(events.count)
     }
 
     /// Makes the `index`th event of the batch the one being folded.
@@ -98,9 +103,10 @@ final class BillingBatch {
     var newHolds = OrderedKeys<String>()
     var settledHolds = OrderedKeys<String>()
 
-    /// Entries posted in the batch, by id, as a correction needs them.
+    /// Entries posted in the batch, by id, as a correction needs them (keyed by the id's
+    /// numbers: nearly every event posts one, and few are ever looked up).
     struct PostedEntry { var accounts: [String]; var project: String?; var pool: Pool; var month: String? }
-    var postedEntries: [String: PostedEntry] = [:]
+    var postedEntries: [JournalEntryID: PostedEntry] = [:]
 
     // MARK: Reading
 
@@ -156,6 +162,9 @@ final class BillingBatch {
             for pool in pools { wanted.insert(PoolMonthKey(pool: pool, month: month)) }
         }
         try loadPoolMonths(wanted.keys)
+        // Usage is priced: read now rather than at the first usage event, where it would
+        // end the journal's COPY under way (`streamJournal`).
+        if !keys.usageMonths.isEmpty { _ = try prices() }
     }
 
     /// Reads pool-months; those not in the table are new and open.

@@ -17,6 +17,10 @@ public struct BillingProjection: Projection {
     public let tables = ["payers", "projects", "funding", "pools", "keys", "pricing", "journal", "corrections",
                          "balances", "holds", "pool_months", "project_months", "charges", "late_usage"]
 
+    /// How many bytes of journal rows a batch gathers before it sends them to the server,
+    /// still folding (`BillingBatch.streamJournal`); tests set it low to send every row.
+    public var journalStreamBytes = 64 << 10
+
     public init() {}
 
     public var tablesSQL: [String] { BillingSchema.statements }
@@ -65,7 +69,7 @@ public struct BillingProjection: Projection {
 
     private func apply(_ decoded: Decoded, in context: ProjectionContext) throws {
         guard !decoded.events.isEmpty else { return }
-        let batch = BillingBatch(db: context, events: decoded.events)
+        let batch = BillingBatch(db: context, events: decoded.events, journalStreamBytes: journalStreamBytes)
         try batch.prefetch(decoded.keys)
         for i in decoded.payloads.indices {
             batch.fold(at: i, occurredAt: decoded.occurred[i])
@@ -88,6 +92,7 @@ public struct BillingProjection: Projection {
                 case .monthClosed(let e): try batch.monthClosed(e)
                 }
             }
+            try batch.streamJournal()
         }
         try batch.write()
     }

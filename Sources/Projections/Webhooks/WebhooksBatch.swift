@@ -42,12 +42,8 @@ final class WebhooksBatch {
     private var made: [DeliveryKey: Delivery] = [:]
     private var madeOrder: [DeliveryKey] = []
 
-    /// Whether the batch folds events of `type` (besides the subscriptions' own).
-    static func folds(_ type: String) -> Bool {
-        WebhookMessages.sources.contains(type) || deliveryEvents.contains(type) || type == WebhookSubscriptionAdded.type
-            || type == WebhookSubscriptionDisabled.type
-    }
-
+    /// The types the batch folds: these, the messages' sources, and the subscriptions'
+    /// (`WebhooksProjection.relevant`).
     static let deliveryEvents: Set<String> = [WebhookDeliveryAttempted.type, WebhookDeliveryRetried.type, WebhookReplayRequested.type]
     private let context: ProjectionContext
 

@@ -185,6 +185,13 @@ struct BillingModelTests {
         try ProjectionRebuilder(conninfo: f.service.db.projectorURL, batchSize: 37, log: { _, _, _ in }).rebuild([billing])
         #expect(try billing.tables.map { try ProjectionSchema.checksum(schema: billing.schema, table: $0, on: connection) } == tables)
         #expect(try reads(f, keys: keys) == before)
+        // Again with every journal row sent as soon as it is made: the COPY under way is
+        // ended by each read the fold makes (a hold or an entry of an earlier batch) and
+        // opened again after it, and the tables are still the same, byte for byte.
+        var streaming = BillingProjection()
+        streaming.journalStreamBytes = 1
+        try ProjectionRebuilder(conninfo: f.service.db.projectorURL, batchSize: 37, log: { _, _, _ in }).rebuild([streaming])
+        #expect(try billing.tables.map { try ProjectionSchema.checksum(schema: billing.schema, table: $0, on: connection) } == tables)
     }
 
     /// Every read of every account, as JSON text, keyed by path.
