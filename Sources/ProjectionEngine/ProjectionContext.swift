@@ -32,7 +32,6 @@ public final class ProjectionContext: @unchecked Sendable {
     /// Runs one statement now and returns its rows.
     @discardableResult
     public func execute(_ sql: String, _ parameters: [any PostgresBindable] = []) throws -> PostgresResult {
-        try endStream()
         try flush()
         return try connection.query(sql, parameters)
     }
@@ -58,25 +57,18 @@ public final class ProjectionContext: @unchecked Sendable {
     /// Copies new rows into `table` (after what is queued); `columns` lists them in order.
     public func copy(into table: String, columns: [String], rows: RowBuffer) throws {
         guard !rows.isEmpty else { return }
-        try endStream()
         try flush()
         try connection.copyIn("COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN", rows: rows.copyRows)
     }
 
     /// Copies new rows written in COPY's binary format into `table` (after what is
     /// queued): for the tables a batch adds many rows to, whose numbers and times the
-    /// server would otherwise parse from text one by one.
-    /// Rows of a table that `stream` has sent part of are ended here: the rest, then the end.
+    /// server would otherwise parse from text one by one. For rows `stream` has sent part
+    /// of, this sends the rest and ends the COPY.
     public func copy(into table: String, columns: [String], binary rows: PostgresBinaryCopyRows) throws {
         var rows = rows
-        if streaming != table {
-            try stream(into: table, columns: columns, binary: &rows)
-            guard streaming == table else { return }  // no row left to send
-        }
-        rows.finish()
-        try connection.sendCopyData(rows.drain())
-        streaming = nil
-        try connection.endCopyIn()
+        try stream(into: table, columns: columns, binary: &rows)
+        if streaming == table { try endStream() }
     }
 
     /// Sends the rows gathered in `rows` now, in a COPY into `table` left open, so that the
@@ -87,8 +79,8 @@ public final class ProjectionContext: @unchecked Sendable {
     public func stream(into table: String, columns: [String], binary rows: inout PostgresBinaryCopyRows) throws {
         var data = rows.drain()
         guard data.count > (data.starts(with: PostgresBinaryCopyRows.header) ? PostgresBinaryCopyRows.header.count : 0) else { return }
-        if streaming != table {
-            try endStream()
+        // Writes queued since go first, as for any statement: the COPY under way ends.
+        if streaming != table || !pending.isEmpty {
             try flush()
             try connection.beginCopyIn("COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN WITH (FORMAT binary)")
             streaming = table
@@ -114,7 +106,7 @@ public final class ProjectionContext: @unchecked Sendable {
         _ = try? connection.endCopyIn(failure: "the fold failed")
     }
 
-    /// Sends what is queued.
+    /// Ends the COPY `stream` left open, if any, and sends what is queued.
     public func flush() throws {
         try endStream()
         guard !pending.isEmpty else { return }

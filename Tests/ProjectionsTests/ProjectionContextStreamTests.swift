@@ -22,13 +22,21 @@ struct ProjectionContextStreamTests {
         }
     }
 
-    @Test("a read between two streamed parts sees the first, and the table ends with every row once")
-    func readBetweenParts() throws {
+    /// Runs `body` in a transaction of a fresh database that has an empty table `streamed`
+    /// (`seq` numbers its rows in the order they were inserted).
+    private static func withStreamedTable(_ body: (PostgresConnection) throws -> Void) throws {
         let db = try TestDatabase.create()
         defer { db.drop() }
         let connection = try PostgresConnection(conninfo: db.superuserURL)
         try connection.transaction { tx in
-            try tx.query("CREATE TEMP TABLE streamed (n bigint NOT NULL, s text NOT NULL)")
+            try tx.query("CREATE TEMP TABLE streamed (seq bigserial, n bigint NOT NULL, s text NOT NULL)")
+            try body(tx)
+        }
+    }
+
+    @Test("a read between two streamed parts sees the first, and the table ends with every row once")
+    func readBetweenParts() throws {
+        try Self.withStreamedTable { tx in
             try ProjectionContext.folding(on: tx) { context in
                 var rows = Self.rows(1...3)
                 try context.stream(into: "streamed", columns: ["n", "s"], binary: &rows)
@@ -45,13 +53,24 @@ struct ProjectionContextStreamTests {
         }
     }
 
+    @Test("a write queued between two streamed parts lands between them, as it was made")
+    func queuedWriteKeepsItsPlace() throws {
+        try Self.withStreamedTable { tx in
+            try ProjectionContext.folding(on: tx) { context in
+                var rows = Self.rows(1...2)
+                try context.stream(into: "streamed", columns: ["n", "s"], binary: &rows)
+                context.enqueue("INSERT INTO streamed (n, s) VALUES ($1, $2)", [Int64(100), "queued"])
+                Self.append(3...4, to: &rows)
+                try context.stream(into: "streamed", columns: ["n", "s"], binary: &rows)
+                try context.copy(into: "streamed", columns: ["n", "s"], binary: rows)
+            }
+            #expect(try tx.query("SELECT n FROM streamed ORDER BY seq").rows.map { try $0.requireInt64(0) } == [1, 2, 100, 3, 4])
+        }
+    }
+
     @Test("rows never streamed go in one COPY at the end; none at all sends nothing")
     func notStreamed() throws {
-        let db = try TestDatabase.create()
-        defer { db.drop() }
-        let connection = try PostgresConnection(conninfo: db.superuserURL)
-        try connection.transaction { tx in
-            try tx.query("CREATE TEMP TABLE streamed (n bigint NOT NULL, s text NOT NULL)")
+        try Self.withStreamedTable { tx in
             try ProjectionContext.folding(on: tx) { context in
                 try context.copy(into: "streamed", columns: ["n", "s"], binary: PostgresBinaryCopyRows())
                 try context.copy(into: "streamed", columns: ["n", "s"], binary: Self.rows(1...4))
