@@ -22,6 +22,13 @@ public protocol Projection: Sendable {
     var deferredIndexesSQL: [String] { get }
     /// Tables compared by `ledger replay` and the replay tests.
     var tables: [String] { get }
+    /// The event types the fold reads, or nil (the default) for every event; the fold
+    /// leaves its tables as they are for any other type. A rebuild hands the projection
+    /// only events of these types (its checkpoint still moves past the others), so that a
+    /// projection folding a few types of a million events does not walk the rest on its
+    /// own thread. The live projector hands it every event: each test that compares a
+    /// rebuild with the live tables checks the declaration as well.
+    var eventTypes: Set<String>? { get }
     /// Folds a batch of events, in log order, and writes what they change through
     /// `context`: the fold keeps the batch's state in memory, reads each row it needs
     /// once (the tables are as the previous batch left them), and writes each table once
@@ -46,6 +53,8 @@ public protocol AccountFigures: Projection {
 
 extension Projection {
     public var deferredIndexesSQL: [String] { [] }
+
+    public var eventTypes: Set<String>? { nil }
 
     public func prepare(_ events: ArraySlice<RecordedEvent>) -> (any Sendable)? { nil }
 

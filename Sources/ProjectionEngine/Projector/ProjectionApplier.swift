@@ -14,18 +14,27 @@ struct ProjectionApplier {
         case failed(ProjectionFailure, appliedThrough: Int64)
     }
 
-    /// Applies `events` (all after the schema's checkpoint, in order). A poison event
+    /// Applies `events` (all after the schema's checkpoint, in order) and moves the
+    /// checkpoint to `end` when given (a batch's end, past events of types the projection
+    /// does not fold: `Projection.eventTypes`), else to the last event. A poison event
     /// leaves the projection at the event before it, marked failed, and nothing after it
     /// applied; the caller's transaction stays usable. `prepared` is what the projection's
     /// `prepare` made of exactly these events, if it was called (the fast path uses it).
-    func apply(_ events: ArraySlice<RecordedEvent>, from checkpoint: Int64, prepared: (any Sendable)? = nil,
+    func apply(_ events: ArraySlice<RecordedEvent>, from checkpoint: Int64, through end: Int64? = nil, prepared: (any Sendable)? = nil,
                on connection: PostgresConnection) throws -> Outcome {
-        guard let first = events.first, let last = events.last else { return .applied(through: checkpoint) }
+        let quoted = connection.quoteIdentifier(schema)
+        guard let first = events.first, let last = events.last else {
+            guard let end, end > checkpoint else { return .applied(through: checkpoint) }
+            // The search path first, on its own: the pipeline's statements are prepared before it runs.
+            try connection.query("SET LOCAL search_path TO \(quoted), public")
+            try connection.pipeline(checkpointStatements(end) + [("SET LOCAL search_path TO public", [])])
+            return .applied(through: end)
+        }
         // The checkpoint only moves forward, over events in the log's order: a batch that
         // starts at or before it would fold events twice, and every figure after them.
         precondition(first.position > checkpoint && last.position >= first.position,
                      "\(projection.name): a batch of positions \(first.position)…\(last.position) after the checkpoint \(checkpoint)")
-        let quoted = connection.quoteIdentifier(schema)
+        let through = max(end ?? last.position, last.position)
         // Few round trips per projection and batch: a projector at the head applies many
         // small batches, and every projection pays these for each of them.
         try connection.pipeline([("SAVEPOINT projection_apply", []), ("SET LOCAL search_path TO \(quoted), public", [])])
@@ -40,10 +49,10 @@ struct ProjectionApplier {
         var poison: PoisonEvent?
         do {
             try fold(events, prepared: prepared, on: connection,
-                     then: checkpointStatements(last.position) + [("RELEASE SAVEPOINT projection_apply", []),
-                                                                  ("SET LOCAL search_path TO public", [])])
+                     then: checkpointStatements(through) + [("RELEASE SAVEPOINT projection_apply", []),
+                                                            ("SET LOCAL search_path TO public", [])])
             searchPathReset = true
-            return .applied(through: last.position)
+            return .applied(through: through)
         } catch let error as PostgresError where error.code == .connectionLost || !connection.isOpen {
             throw error
         } catch let located as PoisonEvent {
@@ -81,9 +90,9 @@ struct ProjectionApplier {
             }
         }
         // Every event applied on its own: the failure was not reproducible (it should be).
-        try moveCheckpoint(to: last.position, on: connection)
+        try moveCheckpoint(to: through, on: connection)
         try connection.query("RELEASE SAVEPOINT projection_apply")
-        return .applied(through: last.position)
+        return .applied(through: through)
     }
 
     /// Folds events into the projection, skipping (and recording) those set aside.

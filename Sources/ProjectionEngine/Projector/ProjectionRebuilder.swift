@@ -59,7 +59,10 @@ public struct ProjectionRebuilder: Sendable {
         // this one is written. Durability of those commits is not waited for: a crash
         // loses build schemas only, which the next rebuild drops.
         let setAsides = try SetAsides.load(on: connection, archives: archives)
-        let reader = EventPrefetcher(conninfo: conninfo, after: 0, batchSize: batchSize, consumers: projections.count, archives: archives)
+        // Each projection takes the types it folds; one with events set aside takes every
+        // event, for the applier to record those it skips.
+        let consumers = projections.map { setAsides.forProjection($0.name).isEmpty ? $0.eventTypes : nil }
+        let reader = EventPrefetcher(conninfo: conninfo, after: 0, batchSize: batchSize, consumers: consumers, archives: archives)
         defer { reader.stop() }
         let releaser = BatchReleaser()
         defer { releaser.finish() }
@@ -69,16 +72,14 @@ public struct ProjectionRebuilder: Sendable {
         for (i, projection) in projections.enumerated() {
             let setAside = setAsides.forProjection(projection.name)
             let worker = try PostgresConnection(conninfo: conninfo)
-            let decoded = HandoffQueue<Result<(events: [RecordedEvent], prepared: (any Sendable)?), any Error>>(capacity: 1)
+            let decoded = HandoffQueue<Result<(batch: EventPrefetcher.Batch, prepared: (any Sendable)?), any Error>>(capacity: 1)
             let decoder = Thread {
                 defer { decoded.close() }
                 do {
-                    while true {
-                        let events = try reader.next(for: i)
-                        if events.isEmpty { return }
+                    while let batch = try reader.next(for: i) {
                         // With events set aside the applier filters the batch first: nothing to decode ahead.
-                        let prepared = setAside.isEmpty ? projection.prepare(events[...]) : nil
-                        guard decoded.put(.success((events, prepared))) else { return }
+                        let prepared = setAside.isEmpty && !batch.events.isEmpty ? projection.prepare(batch.events[...]) : nil
+                        guard decoded.put(.success((batch, prepared))) else { return }
                     }
                 } catch {
                     _ = decoded.put(.failure(error))
@@ -94,11 +95,11 @@ public struct ProjectionRebuilder: Sendable {
                 do {
                     var batches = 0
                     while let next = decoded.take() {
-                        let (events, prepared) = try next.get()
+                        let (batch, prepared) = try next.get()
                         try worker.transaction { tx in
                             try tx.query("SET LOCAL synchronous_commit TO off")
-                            try fold(projection, events[...], prepared: prepared, into: ProjectionSchema.buildSchema(of: projection),
-                                     setAside: setAside, on: tx)
+                            try fold(projection, batch.events[...], through: batch.through, prepared: prepared,
+                                     into: ProjectionSchema.buildSchema(of: projection), setAside: setAside, on: tx)
                         }
                         batches += 1
                         // Statistics after the first batch and each time the tables may have
@@ -107,7 +108,7 @@ public struct ProjectionRebuilder: Sendable {
                             try ProjectionSchema.analyze(ProjectionSchema.buildSchema(of: projection), on: worker)
                         }
                         let head = try LogReader(worker).headPosition()
-                        reporting.withLock { _ in progress(projection.name, events.last!.position, head) }
+                        reporting.withLock { _ in progress(projection.name, batch.through, head) }
                         releaser.release(next)
                     }
                 } catch {
@@ -130,9 +131,10 @@ public struct ProjectionRebuilder: Sendable {
     }
 
     /// Folds `events` (those after the schema's checkpoint) into `schema`; returns the
-    /// position reached.
+    /// position reached: `through` when given (the batch's end, past events of types the
+    /// projection does not fold), else the last event's.
     @discardableResult
-    func fold(_ projection: any Projection, _ events: ArraySlice<RecordedEvent>, prepared: (any Sendable)? = nil,
+    func fold(_ projection: any Projection, _ events: ArraySlice<RecordedEvent>, through: Int64? = nil, prepared: (any Sendable)? = nil,
               into schema: String, setAside: [Int64: SetAsides.Entry], on connection: PostgresConnection) throws -> Int64 {
         guard let checkpoint = try ProjectionSchema.progress(schema, on: connection) else {
             throw ProjectionError("schema \(schema) disappeared during the rebuild")
@@ -140,8 +142,8 @@ public struct ProjectionRebuilder: Sendable {
         let pending = events.drop { $0.position <= checkpoint.position }
         let applier = ProjectionApplier(projection: projection, schema: schema, setAside: setAside)
         // What was decoded ahead stands for the whole batch only.
-        switch try applier.apply(pending, from: checkpoint.position, prepared: pending.count == events.count ? prepared : nil,
-                                 on: connection) {
+        switch try applier.apply(pending, from: checkpoint.position, through: through,
+                                 prepared: pending.count == events.count ? prepared : nil, on: connection) {
         case .applied(let through): return through
         case .failed(let failure, _): throw failure
         }

@@ -20,6 +20,11 @@ enum BillingEvent: Sendable {
     case monthClosing(MonthClosing)
     case monthClosed(MonthClosed)
 
+    /// Every type `init` decodes: billing's `eventTypes`.
+    static let types: Set<String> = [PayerCreated.type, ProjectCreated.type, ProjectFundingChanged.type, PlanSet.type, KeyIssued.type,
+                                     KeyRevoked.type, PricingConfigured.type, CreditPosted.type, EntryCorrected.type, HoldPlaced.type,
+                                     HoldCaptured.type, HoldReleased.type, UsageRecorded.type, MonthClosing.type, MonthClosed.type]
+
     /// The event decoded, or nil for a type billing does not fold.
     init?(_ event: RecordedEvent) throws {
         switch event.type {

@@ -24,6 +24,7 @@ public struct BillingProjection: Projection {
     public init() {}
 
     public var tablesSQL: [String] { BillingSchema.statements }
+    public var eventTypes: Set<String>? { BillingEvent.types }
     public var deferredIndexesSQL: [String] { BillingSchema.deferredIndexes }
 
     public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {

@@ -51,6 +51,8 @@ public struct CatalogProjection: Projection {
         ]
     }
 
+    public var eventTypes: Set<String>? { CatalogBatch.types }
+
     public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
         let batch = CatalogBatch()
         for event in events where CatalogBatch.folds(event.type) {

@@ -44,6 +44,16 @@ final class OrganizationsBatch {
         admins[key] = present
     }
 
+    /// Every type `fold` reads: the projection's `eventTypes`.
+    static let types: Set<String> = [
+        OrganizationCreated.type, AccountTokenCreated.type, AdminDesignated.type, AdminRemoved.type, DelegatedToReseller.type,
+        DelegationEnded.type, StaffPlanDecided.type, BillingPlanChanged.type, StaffEducationDecided.type,
+        EducationEligibilityGranted.type, AppStoreTransactionRecorded.type, AppStoreSubscriptionClaimed.type,
+        AppStoreSubscriptionEnded.type, AppStoreRenewalFailed.type, AppStorePriceIncreaseReported.type,
+        AppStoreRenewalExtensionFailed.type, AppStoreConsumptionRequested.type, AppStoreConsumptionAnswered.type,
+        AppStoreNotificationAcknowledged.type,
+    ]
+
     func fold(_ event: RecordedEvent) throws {
         let p = event.position
         switch event.type {

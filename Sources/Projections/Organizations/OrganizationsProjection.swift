@@ -21,6 +21,8 @@ public struct OrganizationsProjection: Projection {
 
     public init() {}
 
+    public var eventTypes: Set<String>? { OrganizationsBatch.types }
+
     public var tablesSQL: [String] {
         [
             """

@@ -28,6 +28,8 @@ public struct WebCheckoutProjection: Projection {
         ]
     }
 
+    public var eventTypes: Set<String>? { [StripeEventRecorded.type] }
+
     public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
         var rows = RowBuffer(columns: 9)
         for event in events where event.type == StripeEventRecorded.type {

@@ -64,6 +64,8 @@ public struct WebhooksProjection: Projection {
     static let relevant: Set<String> = folded.union(WebhookMessages.sources).union(WebhooksBatch.deliveryEvents)
         .union([WebhookSubscriptionAdded.type, WebhookSubscriptionDisabled.type])
 
+    public var eventTypes: Set<String>? { Self.relevant }
+
     public func apply(_ events: ArraySlice<RecordedEvent>, in context: ProjectionContext) throws {
         let relevant = events.filter { Self.relevant.contains($0.type) }
         guard !relevant.isEmpty else { return }
