@@ -64,8 +64,6 @@ extension BillingBatch {
 
     /// Adds to one column of an account's balance on a pool, creating the row on first use.
     func addToBalance(_ account: String, pool: Pool, _ column: BillingBalanceColumn, _ amount: Int128) {
-        let key = BalanceKey(account: account, pool: pool.description)
-        balanceOrder.insert(key)
-        balances[key, default: [:]][column, default: 0] += amount
+        balances[BalanceKey(account: account, pool: pool.description), default: BillingBalanceColumn.zeros][column.ordinal] += amount
     }
 }

@@ -41,7 +41,9 @@ extension BillingBatch {
             journal.timestamptz(unixMicroseconds: eventTime.microseconds)
             addToBalance(account, pool: entry.pool, column, entry.amount)
         }
-        postedEntries[entryID] = PostedEntry(accounts: accounts, project: entry.projectID, pool: entry.pool, month: entry.month)
+        if keepsPostedEntries {
+            postedEntries[entryID] = PostedEntry(accounts: accounts, project: entry.projectID, pool: entry.pool, month: entry.month)
+        }
     }
 
     func creditPosted(_ e: CreditPosted) {

@@ -14,23 +14,17 @@ extension BillingBatch {
             return
         }
         let key = ProjectMonthKey(project: e.projectID, month: month, pool: pool)
-        projectMonthOrder.insert(key)
-        var delta = projectMonths[key] ?? ProjectMonthDelta()
         switch e.meter {
         case .apiRequests, .streamEvents, .webhookDeliveries:
             let priced = try UnitPricing.price(quantity: e.quantity, freeUsed: state.freeUsed, unitPrice: Millicredits(try prices().unit))
             state.freeUsed += priced.free
             setPoolMonth(pool, month, state)
-            delta.counters[e.meter, default: 0] += Int128(e.quantity)
-            delta.freeUnits += Int128(priced.free)
-            delta.billedUnits += Int128(priced.billed)
-            delta.unitsAmount += priced.amount.value
+            projectMonths[key, default: ProjectMonthDelta()].add(counted: e.meter, e.quantity, priced: priced)
         case .storageBytes:
-            delta.storagePeak = max(delta.storagePeak, e.quantity)
+            projectMonths[key, default: ProjectMonthDelta()].measure(storage: e.quantity)
         case .bytesServed, .bytesReceived:
-            delta.counters[e.meter, default: 0] += Int128(e.quantity)
+            projectMonths[key, default: ProjectMonthDelta()].counters[e.meter, default: 0] += Int128(e.quantity)
         }
-        projectMonths[key] = delta
     }
 
     /// Freezes the month: what it owes is what was folded before this position, priced with

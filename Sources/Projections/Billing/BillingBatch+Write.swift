@@ -102,8 +102,7 @@ extension BillingBatch {
 
     private func writeProjectMonths() {
         var rows = RowBuffer(columns: 12)
-        for key in projectMonthOrder.keys {
-            let d = projectMonths[key]!
+        for (key, d) in zip(projectMonths.keys, projectMonths.values) {
             rows.append([key.project, key.month, key.pool, d.counters[.apiRequests] ?? 0, d.counters[.streamEvents] ?? 0,
                          d.counters[.webhookDeliveries] ?? 0, d.freeUnits, d.billedUnits, d.unitsAmount, d.storagePeak,
                          d.counters[.bytesServed] ?? 0, d.counters[.bytesReceived] ?? 0])
@@ -126,9 +125,8 @@ extension BillingBatch {
     private func writeBalances() {
         let columns = BillingBalanceColumn.allCases
         var rows = RowBuffer(columns: 2 + columns.count)
-        for key in balanceOrder.keys {
-            let deltas = balances[key]!
-            rows.append([key.account, key.pool] + columns.map { deltas[$0] ?? 0 })
+        for (key, deltas) in zip(balances.keys, balances.values) {
+            rows.append([key.account, key.pool] + columns.map { deltas[$0.ordinal] })
         }
         let names = columns.map(\.rawValue)
         db.enqueue("""

@@ -25,11 +25,12 @@ final class BillingBatch {
     /// Journal rows gathered before they are sent, the batch still folding (`streamJournal`).
     let journalStreamBytes: Int
 
-    init(db: ProjectionContext, events: [RecordedEvent], journalStreamBytes: Int) {
+    init(db: ProjectionContext, events: [RecordedEvent], corrects: Bool, journalStreamBytes: Int) {
         self.db = db
         self.events = events
         self.journalStreamBytes = journalStreamBytes
-        postedEntries.reserveCapacity(events.count)
+        keepsPostedEntries = corrects
+        if corrects { postedEntries.reserveCapacity(events.count) }
     }
 
     /// Makes the `index`th event of the batch the one being folded.
@@ -87,13 +88,23 @@ final class BillingBatch {
         var billedUnits: Int128 = 0
         var unitsAmount: Int128 = 0
         var storagePeak: Int64 = 0
+
+        /// A storage measurement: the month bills its peak.
+        mutating func measure(storage bytes: Int64) { storagePeak = max(storagePeak, bytes) }
+
+        /// Counted units of `meter`, as `UnitPricing` priced them.
+        mutating func add(counted meter: Meter, _ quantity: Int64, priced: UnitPricing.Priced) {
+            counters[meter, default: 0] += Int128(quantity)
+            freeUnits += Int128(priced.free)
+            billedUnits += Int128(priced.billed)
+            unitsAmount += priced.amount.value
+        }
     }
-    var projectMonths: [ProjectMonthKey: ProjectMonthDelta] = [:]
-    var projectMonthOrder = OrderedKeys<ProjectMonthKey>()
+    var projectMonths = OrderedTable<ProjectMonthKey, ProjectMonthDelta>()
 
     struct BalanceKey: Hashable { var account: String; var pool: String }
-    var balances: [BalanceKey: [BillingBalanceColumn: Int128]] = [:]
-    var balanceOrder = OrderedKeys<BalanceKey>()
+    /// What the batch adds to each balance row, by `BillingBalanceColumn.ordinal`.
+    var balances = OrderedTable<BalanceKey, [Int128]>()
 
     /// A hold's `status` is its own lifecycle (`open`, then `captured` or `released`), not
     /// a month's `MonthStatus`: the two share a word, not a rule.
@@ -104,9 +115,11 @@ final class BillingBatch {
     var settledHolds = OrderedKeys<String>()
 
     /// Entries posted in the batch, by id, as a correction needs them (keyed by the id's
-    /// numbers: nearly every event posts one, and few are ever looked up).
+    /// numbers: nearly every event posts one, and few are ever looked up); kept only when
+    /// the batch has a correction to look them up.
     struct PostedEntry { var accounts: [String]; var project: String?; var pool: Pool; var month: String? }
     var postedEntries: [JournalEntryID: PostedEntry] = [:]
+    let keepsPostedEntries: Bool
 
     // MARK: Reading
 
@@ -118,6 +131,8 @@ final class BillingBatch {
         var batchPools: [String: Set<String>] = [:]
         /// Each project-month the batch records usage in, once.
         var usageMonths = OrderedKeys<ProjectMonth>()
+        /// Whether the batch corrects an entry (and so looks up the entries it posts).
+        var corrects = false
 
         struct ProjectMonth: Hashable, Sendable { var project: String; var month: UTCMonth }
 
@@ -132,6 +147,8 @@ final class BillingBatch {
             case .projectCreated(let c):
                 fundedProjects.insert(c.projectID)
                 batchPools[c.projectID, default: []].insert(c.funding.pool(of: c.projectID).description)
+            case .entryCorrected:
+                corrects = true
             default: break
             }
         }

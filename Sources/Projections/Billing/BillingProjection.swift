@@ -70,7 +70,8 @@ public struct BillingProjection: Projection {
 
     private func apply(_ decoded: Decoded, in context: ProjectionContext) throws {
         guard !decoded.events.isEmpty else { return }
-        let batch = BillingBatch(db: context, events: decoded.events, journalStreamBytes: journalStreamBytes)
+        let batch = BillingBatch(db: context, events: decoded.events, corrects: decoded.keys.corrects,
+                                 journalStreamBytes: journalStreamBytes)
         try batch.prefetch(decoded.keys)
         for i in decoded.payloads.indices {
             batch.fold(at: i, occurredAt: decoded.occurred[i])
