@@ -145,4 +145,26 @@ struct RebuildPipelineTests {
         try rebuilder.rebuild([catalogue])
         #expect(try catalogueTotals(on: connection).types == 341)
     }
+
+    @Test("a rebuild's schema tells listeners nothing until it is swapped in, then its position once")
+    func notifiesOnlyWhenSwapped() throws {
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let store = EventStore(conninfo: db.writerURL)
+        defer { store.close() }
+        for i in 0..<120 { _ = try store.append(AppendRequest(event("s-\(i % 7)"))) }
+        let catalogue = LogIndexProjection()
+        let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 50, pollInterval: 0.2)
+        #expect(try waitForProjections([catalogue], url: db.writerURL))
+        projector.stop()
+        let listener = try db.connect()
+        try listener.listen(Projector.notificationChannel)
+        try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: 10, log: { _, _, _ in }).rebuild([catalogue])
+        // Delivered at the swap's commit, before `rebuild` returns; polled until a quiet second.
+        var payloads: [String] = []
+        while case let notes = try listener.waitForNotifications(timeout: 1), !notes.isEmpty {
+            payloads += notes.map(\.payload)
+        }
+        #expect(payloads == ["catalogue:120"], "twelve batches folded into the build schema, one notification: the swap's")
+    }
 }

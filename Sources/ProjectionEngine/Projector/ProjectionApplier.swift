@@ -137,15 +137,19 @@ struct ProjectionApplier {
         return .failed(failure, appliedThrough: appliedThrough)
     }
 
-    /// Moves the checkpoint and tells listeners (`ledger_projections`, payload
-    /// `<name>:<position>`, delivered when the caller commits) so that caches of the
+    /// Moves the checkpoint and, for the live schema, tells listeners (`ledger_projections`,
+    /// payload `<name>:<position>`, delivered when the caller commits) so that caches of the
     /// projection's tables reload without polling.
     private func moveCheckpoint(to position: Int64, on connection: PostgresConnection) throws {
         try connection.pipeline(checkpointStatements(position))
     }
 
     private func checkpointStatements(_ position: Int64) -> [(sql: String, parameters: [String?])] {
-        [("UPDATE _checkpoint SET position = $1", [String(position)]),
-         ("SELECT pg_notify($1, $2)", [Projector.notificationChannel, "\(projection.name):\(position)"])]
+        let moved = ("UPDATE _checkpoint SET position = $1", [String(position) as String?])
+        // A rebuild's schema says nothing until it is swapped in (`RebuiltProjections`
+        // notifies then): the payload names the projection, and a reader waiting for its own
+        // write would take the build's position for the live tables' and read them too soon.
+        guard schema == projection.schema else { return [moved] }
+        return [moved, ("SELECT pg_notify($1, $2)", [Projector.notificationChannel, "\(projection.name):\(position)"])]
     }
 }

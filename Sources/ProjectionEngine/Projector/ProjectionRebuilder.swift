@@ -94,9 +94,12 @@ public struct ProjectionRebuilder: Sendable {
                 }
                 do {
                     var batches = 0
+                    var head: Int64 = 0
                     while let next = decoded.take() {
                         let (batch, prepared) = try next.get()
                         try worker.transaction { tx in
+                            // Per transaction, never for the session: behind a pooler in
+                            // transaction mode a session setting would reach other clients.
                             try tx.query("SET LOCAL synchronous_commit TO off")
                             try fold(projection, batch.events[...], through: batch.through, prepared: prepared,
                                      into: ProjectionSchema.buildSchema(of: projection), setAside: setAside, on: tx)
@@ -107,7 +110,8 @@ public struct ProjectionRebuilder: Sendable {
                         if batches & (batches - 1) == 0 && batches.trailingZeroBitCount % 2 == 0 {
                             try ProjectionSchema.analyze(ProjectionSchema.buildSchema(of: projection), on: worker)
                         }
-                        let head = try LogReader(worker).headPosition()
+                        // The head the progress shows, read again every sixteenth batch.
+                        if batches % 16 == 1 || batch.through > head { head = try LogReader(worker).headPosition() }
                         reporting.withLock { _ in progress(projection.name, batch.through, head) }
                         releaser.release(next)
                     }

@@ -20,30 +20,32 @@ enum BillingEvent: Sendable {
     case monthClosing(MonthClosing)
     case monthClosed(MonthClosed)
 
-    /// Every type `init` decodes: billing's `eventTypes`.
-    static let types: Set<String> = [PayerCreated.type, ProjectCreated.type, ProjectFundingChanged.type, PlanSet.type, KeyIssued.type,
-                                     KeyRevoked.type, PricingConfigured.type, CreditPosted.type, EntryCorrected.type, HoldPlaced.type,
-                                     HoldCaptured.type, HoldReleased.type, UsageRecorded.type, MonthClosing.type, MonthClosed.type]
+    /// How each type billing folds is decoded, by type: one lookup per event (a replay's
+    /// million), where a `switch` compared the type with each case in turn.
+    private static let decoders: [String: @Sendable (RecordedEvent) throws -> BillingEvent] = [
+        PayerCreated.type: { .payerCreated(try $0.decode(PayerCreated.self)) },
+        ProjectCreated.type: { .projectCreated(try $0.decode(ProjectCreated.self)) },
+        ProjectFundingChanged.type: { .fundingChanged(try $0.decode(ProjectFundingChanged.self)) },
+        PlanSet.type: { .planSet(try $0.decode(PlanSet.self)) },
+        KeyIssued.type: { .keyIssued(try $0.decode(KeyIssued.self)) },
+        KeyRevoked.type: { .keyRevoked(try $0.decode(KeyRevoked.self)) },
+        PricingConfigured.type: { .pricingConfigured(try $0.decode(PricingConfigured.self)) },
+        CreditPosted.type: { .creditPosted(try $0.decode(CreditPosted.self)) },
+        EntryCorrected.type: { .entryCorrected(try $0.decode(EntryCorrected.self)) },
+        HoldPlaced.type: { .holdPlaced(try $0.decode(HoldPlaced.self)) },
+        HoldCaptured.type: { .holdCaptured(try $0.decode(HoldCaptured.self)) },
+        HoldReleased.type: { .holdReleased(try $0.decode(HoldReleased.self)) },
+        UsageRecorded.type: { .usageRecorded(try $0.decode(UsageRecorded.self)) },
+        MonthClosing.type: { .monthClosing(try $0.decode(MonthClosing.self)) },
+        MonthClosed.type: { .monthClosed(try $0.decode(MonthClosed.self)) },
+    ]
+
+    /// Every type billing folds: its `eventTypes`.
+    static let types = Set(decoders.keys)
 
     /// The event decoded, or nil for a type billing does not fold.
     init?(_ event: RecordedEvent) throws {
-        switch event.type {
-        case PayerCreated.type: self = .payerCreated(try event.decode(PayerCreated.self))
-        case ProjectCreated.type: self = .projectCreated(try event.decode(ProjectCreated.self))
-        case ProjectFundingChanged.type: self = .fundingChanged(try event.decode(ProjectFundingChanged.self))
-        case PlanSet.type: self = .planSet(try event.decode(PlanSet.self))
-        case KeyIssued.type: self = .keyIssued(try event.decode(KeyIssued.self))
-        case KeyRevoked.type: self = .keyRevoked(try event.decode(KeyRevoked.self))
-        case PricingConfigured.type: self = .pricingConfigured(try event.decode(PricingConfigured.self))
-        case CreditPosted.type: self = .creditPosted(try event.decode(CreditPosted.self))
-        case EntryCorrected.type: self = .entryCorrected(try event.decode(EntryCorrected.self))
-        case HoldPlaced.type: self = .holdPlaced(try event.decode(HoldPlaced.self))
-        case HoldCaptured.type: self = .holdCaptured(try event.decode(HoldCaptured.self))
-        case HoldReleased.type: self = .holdReleased(try event.decode(HoldReleased.self))
-        case UsageRecorded.type: self = .usageRecorded(try event.decode(UsageRecorded.self))
-        case MonthClosing.type: self = .monthClosing(try event.decode(MonthClosing.self))
-        case MonthClosed.type: self = .monthClosed(try event.decode(MonthClosed.self))
-        default: return nil
-        }
+        guard let decode = Self.decoders[event.type] else { return nil }
+        self = try decode(event)
     }
 }
