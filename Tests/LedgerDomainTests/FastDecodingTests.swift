@@ -54,6 +54,43 @@ struct FastDecodingTests {
         }
     }
 
+    /// An App Store transaction's members: the required ones, often some optional ones
+    /// (sometimes `null`), each value usually valid and otherwise what `Codable` refuses.
+    static func transactionMembers(_ rng: inout SeededRandom) -> [(String, JSONValue)] {
+        func instant() -> JSONValue {
+            .string(rng.chance(0.9) ? rng.pick(["2026-11-29T12:00:00Z", "2026-12-01T08:30:15.123456Z", "1970-01-01T00:00:00Z"])
+                                    : rng.pick(["2026-13-01T00:00:00Z", "yesterday", ""]))
+        }
+        var members: [(String, JSONValue)] = [
+            ("org_id", .string("org-\(rng.int(0...9))")), ("original_transaction_id", .string("\(rng.int(1000...9999))")),
+            ("transaction_id", .string("\(rng.int(1000...9999))")), ("product_id", .string("pro.monthly")),
+            ("plan", .string(rng.chance(0.9) ? rng.pick(Plan.allCases).rawValue : "platinum")), ("purchase_date", instant()),
+            ("signed_date", instant()), ("environment", .string(rng.pick(["Sandbox", "Production"]))),
+            ("via", .string(rng.pick(["storekit", "DID_RENEW"]))), ("expired_when_recorded", .bool(rng.chance(0.2))),
+        ]
+        let optional: [(String, JSONValue)] = [
+            ("expires_date", instant()), ("revocation_date", instant()), ("person_id", .string("person-\(rng.int(0...9))")),
+            ("in_app_ownership_type", .string(rng.pick(["PURCHASED", "FAMILY_SHARED"]))), ("offer_type", .integer(Int64(rng.int(1...4)))),
+            ("offer_identifier", .string("winback")), ("offer_discount_type", .string("FREE_TRIAL")),
+        ]
+        for member in optional where rng.chance(0.4) { members.append(rng.chance(0.15) ? (member.0, .null) : member) }
+        return members
+    }
+
+    @Test("T4: appstore.transaction_recorded read fast or through Codable is the same value or the same refusal")
+    func transactionRecordedAgreesWithCodable() throws {
+        try Self.agree(AppStoreTransactionRecorded.self, "fast.appstore-transaction") { rng in
+            Dictionary(uniqueKeysWithValues: Self.transactionMembers(&rng))
+        }
+    }
+
+    @Test("T4: appstore.transaction_recorded read straight from its text or parsed is the same value or the same refusal")
+    func transactionRecordedTextAgreesWithParsing() throws {
+        try Self.agreeOnText(AppStoreTransactionRecorded.self, "fast.appstore-transaction.text") { rng in
+            Self.transactionMembers(&rng).map { ($0.0, $0.1.canonicalText) }
+        }
+    }
+
     /// Payload texts of `T` (PostgreSQL's layout or another, members in any order, often
     /// altered at the byte level) decode to the same value or the same error whether the
     /// text is read straight or parsed first, and the text path takes only what the

@@ -48,14 +48,7 @@ public enum WebhookMessages {
         case BillingPlanChanged.type:
             return [Derived(.planChanged, [WebhookSubject(.org, try decoder.decode(BillingPlanChanged.self, from: data).orgID)])]
         case AppStoreTransactionRecorded.type:
-            let e = try decoder.decode(AppStoreTransactionRecorded.self, from: data)
-            let org = [WebhookSubject(.org, e.orgID)]
-            if e.revocationDate != nil { return [Derived(.subscriptionRefunded, org)] }
-            if e.expiredWhenRecorded { return [] }   // a fact kept for the record (T5): nothing changed
-            guard let previous = previousPlan else { return [Derived(.subscriptionStarted, org)] }
-            if e.plan.level > previous.level { return [Derived(.subscriptionUpgraded, org)] }
-            if e.plan.level < previous.level { return [Derived(.subscriptionDowngraded, org)] }
-            return [Derived(.subscriptionRenewed, org)]
+            return derive(try decoder.decodeFast(AppStoreTransactionRecorded.self, from: data), previousPlan: previousPlan)
         case WebhookBalanceThresholdCrossed.type:
             let e = try decoder.decode(WebhookBalanceThresholdCrossed.self, from: data)
             return e.below ? [Derived(.balanceLow, [e.subject])] : []
@@ -66,6 +59,18 @@ public enum WebhookMessages {
         default:
             return []
         }
+    }
+
+    /// The messages of a recorded App Store transaction, given the plan of the same
+    /// subscription's last transaction recorded before it (nil for its first).
+    public static func derive(_ e: AppStoreTransactionRecorded, previousPlan: Plan?) -> [Derived] {
+        let org = [WebhookSubject(.org, e.orgID)]
+        if e.revocationDate != nil { return [Derived(.subscriptionRefunded, org)] }
+        if e.expiredWhenRecorded { return [] }   // a fact kept for the record (T5): nothing changed
+        guard let previous = previousPlan else { return [Derived(.subscriptionStarted, org)] }
+        if e.plan.level > previous.level { return [Derived(.subscriptionUpgraded, org)] }
+        if e.plan.level < previous.level { return [Derived(.subscriptionDowngraded, org)] }
+        return [Derived(.subscriptionRenewed, org)]
     }
 
     /// A message's id: the same for the same event, type and subject, on every replay, in

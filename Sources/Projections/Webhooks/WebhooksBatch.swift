@@ -108,16 +108,18 @@ final class WebhooksBatch {
             break
         }
         guard WebhookMessages.sources.contains(event.type) else { return }
-        let data = try event.data()
-        var previous: Plan?
         if event.type == AppStoreTransactionRecorded.type {
+            // Decoded once, straight from its text: the fold's most frequent message source.
             let e = try event.decode(AppStoreTransactionRecorded.self)
-            previous = plans[e.originalTransactionID]
+            let previous = plans[e.originalTransactionID]
             if !e.expiredWhenRecorded {
                 plans[e.originalTransactionID] = e.plan
                 changedPlans.insert(e.originalTransactionID)
             }
+            for derived in WebhookMessages.derive(e, previousPlan: previous) { try record(derived, event, only: nil) }
+            return
         }
+        let data = try event.data()
         if event.type == WebhookBalanceThresholdCrossed.type {
             let e = try event.decode(WebhookBalanceThresholdCrossed.self)
             context.enqueue("""
@@ -127,7 +129,8 @@ final class WebhooksBatch {
                 """, [e.webhookID, e.subject.description, e.below, e.available.description, event.position])
         }
         let only = WebhookMessages.onlySubscription(type: event.type, data: data)
-        for derived in try WebhookMessages.derive(type: event.type, stream: event.stream, data: data, previousPlan: previous) {
+        // A previous plan matters to transactions alone, derived above.
+        for derived in try WebhookMessages.derive(type: event.type, stream: event.stream, data: data, previousPlan: nil) {
             try record(derived, event, only: only)
         }
     }
