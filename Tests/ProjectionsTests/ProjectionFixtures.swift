@@ -26,6 +26,13 @@ func waitForProjections(_ projections: [any Projection], url: String, timeout: D
     }
 }
 
+/// Runs a projector over `projections` until each has reached the log's head, then stops it.
+func projectToHead(_ projections: [any Projection], db: TestDatabase, batchSize: Int) throws -> Bool {
+    let projector = ProjectorThread(url: db.projectorURL, projections: projections, batchSize: batchSize, pollInterval: 0.2)
+    defer { projector.stop() }
+    return try waitForProjections(projections, url: db.writerURL)
+}
+
 func checksums(_ projection: any Projection, on connection: PostgresConnection) throws -> [String] {
     try projection.tables.map { try ProjectionSchema.checksum(schema: projection.schema, table: $0, on: connection) }
 }

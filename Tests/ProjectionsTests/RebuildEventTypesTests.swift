@@ -63,9 +63,7 @@ struct RebuildEventTypesTests {
         let types = (0..<60).map { "t.\($0 < 40 ? $0 % 4 : 0)" } + ["t.1"] + (0..<12).map { _ in "t.2" }
         for (i, type) in types.enumerated() { _ = try store.append(AppendRequest(event("s-\(i % 5)", type))) }
         let projection = TypedProjection()
-        let projector = ProjectorThread(url: db.projectorURL, projections: [projection], batchSize: 16, pollInterval: 0.2)
-        #expect(try waitForProjections([projection], url: db.writerURL))
-        projector.stop()
+        #expect(try projectToHead([projection], db: db, batchSize: 16))
         #expect(projection.others.value.withLock { $0 } > 0, "the live projector hands every event")
         let connection = try db.connect()
         let live = try checksums(projection, on: connection)

@@ -52,9 +52,7 @@ struct RebuildPipelineTests {
         defer { store.close() }
         for i in 0..<230 { _ = try store.append(AppendRequest(event("s-\(i % 17)", "t.\(i % 5)"))) }
         let projections: [any Projection] = [LogIndexProjection(), PreparingProjection(), PoisonProjection()]
-        let projector = ProjectorThread(url: db.projectorURL, projections: projections, batchSize: 33, pollInterval: 0.2)
-        #expect(try waitForProjections(projections, url: db.writerURL))
-        projector.stop()
+        #expect(try projectToHead(projections, db: db, batchSize: 33))
         let connection = try db.connect()
         let live = try projections.map { try checksums($0, on: connection) }
         try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: batchSize, log: { _, _, _ in }).rebuild(projections)
@@ -94,9 +92,7 @@ struct RebuildPipelineTests {
         defer { store.close() }
         for i in 0..<120 { _ = try store.append(AppendRequest(event("s-\(i % 7)"))) }
         let projection = DeferredIndexProjection()
-        let projector = ProjectorThread(url: db.projectorURL, projections: [projection], batchSize: 25, pollInterval: 0.2)
-        #expect(try waitForProjections([projection], url: db.writerURL))
-        projector.stop()
+        #expect(try projectToHead([projection], db: db, batchSize: 25))
         let connection = try db.connect()
         func hasPrimaryKey(_ schema: String) throws -> Bool {
             try connection.query("SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND tablename = 'rows' AND indexname = 'rows_pkey'",
@@ -125,9 +121,7 @@ struct RebuildPipelineTests {
         defer { store.close() }
         for i in 0..<40 { _ = try store.append(AppendRequest(event("s-\(i % 3)"))) }
         let catalogue = LogIndexProjection()
-        let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 16, pollInterval: 0.2)
-        #expect(try waitForProjections([catalogue], url: db.writerURL))
-        projector.stop()
+        #expect(try projectToHead([catalogue], db: db, batchSize: 16))
         let poison = try store.append(AppendRequest(event("s-x", "poison"))).position
         for i in 0..<300 { _ = try store.append(AppendRequest(event("s-\(i % 3)"))) }
         let connection = try db.connect()
@@ -154,9 +148,7 @@ struct RebuildPipelineTests {
         defer { store.close() }
         for i in 0..<120 { _ = try store.append(AppendRequest(event("s-\(i % 7)"))) }
         let catalogue = LogIndexProjection()
-        let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 50, pollInterval: 0.2)
-        #expect(try waitForProjections([catalogue], url: db.writerURL))
-        projector.stop()
+        #expect(try projectToHead([catalogue], db: db, batchSize: 50))
         let listener = try db.connect()
         try listener.listen(Projector.notificationChannel)
         try ProjectionRebuilder(conninfo: db.projectorURL, batchSize: 10, log: { _, _, _ in }).rebuild([catalogue])
