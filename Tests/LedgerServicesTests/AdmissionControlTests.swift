@@ -11,8 +11,8 @@ struct AdmissionControlTests {
     /// write goes in when nobody is queued before it, the lag is within the bound, and the
     /// events ahead of it when it lands (the backlog less what the projection folds during
     /// the quickest recent append, plus writes let in and not yet appended) and its
-    /// own take no longer than the bound at the fold rate (or nothing is ahead, or no rate
-    /// is known); otherwise it queues. The length of an append that counts is the shortest
+    /// own take no longer than the bound at the fold rate (or nothing is ahead; with no rate
+    /// known, only then); otherwise it queues. The length of an append that counts is the shortest
     /// of the last sixteen measured. Queued writes go in, oldest first, when a fold or an
     /// append that ends makes them fit. A cancelled write still queued is refused.
     struct Model {
@@ -30,7 +30,8 @@ struct AdmissionControlTests {
             guard lagWithin else { return false }
             let foldedWhileAppending = Int((rate ?? 0) * (appendSeconds.min() ?? 0))
             let ahead = max(0, backlog - foldedWhileAppending) + inFlight.reduce(0) { $0 + $1.events }
-            guard ahead > 0, let rate else { return true }
+            guard ahead > 0 else { return true }
+            guard let rate else { return false }
             return Double(ahead + events) / rate <= boundSeconds
         }
 
@@ -166,6 +167,31 @@ struct AdmissionControlTests {
         load.withLock { $0.backlog = 0; $0.lag = .milliseconds(150) }
         control.appended(events: 290, projection: "billing", took: .milliseconds(80))
         #expect(!control.admitNow(events: 1, projection: "billing"))
+    }
+
+    @Test("before the projection has folded enough to give a rate, writes go in one at a time: none while anything is ahead")
+    func noRateYet() {
+        let load = Mutex(ProjectionLoad(lag: .zero, backlog: 0, foldRate: nil))
+        let control = AdmissionControl(settings: .init(bound: .milliseconds(50))) { _ in load.withLock { $0 } }
+        // Nothing ahead: the first of eight writers goes in; the other seven wait for it,
+        // though the lag is zero (it is in flight, not yet in the log).
+        #expect(control.admitNow(events: 1_000, projection: "billing"))
+        let woken = Mutex(0)
+        for _ in 0..<7 { _ = control.park(events: 1_000, projection: "billing") { woken.withLock { $0 += 1 } } }
+        #expect(woken.withLock { $0 } == 0)
+        // Appended, not yet folded: still ahead.
+        load.withLock { $0.backlog = 1_000 }
+        control.appended(events: 1_000, projection: "billing", took: .milliseconds(5))
+        #expect(woken.withLock { $0 } == 0)
+        // Folded: the next one goes in, only it.
+        load.withLock { $0.backlog = 0 }
+        control.folded(projection: "billing")
+        #expect(woken.withLock { $0 } == 1)
+        // A rate now known lets in what fits it: at 100,000 events/s, 5,000 in 50 ms, the
+        // 1,000 in flight and four more.
+        load.withLock { $0.foldRate = 100_000 }
+        control.folded(projection: "billing")
+        #expect(woken.withLock { $0 } == 5)
     }
 
     @Test("with no bound, every write is admitted at once")

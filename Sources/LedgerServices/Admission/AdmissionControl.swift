@@ -184,15 +184,19 @@ public final class AdmissionControl: Sendable {
     /// land as soon as the quickest of the last appends did: what is folded by then is
     /// surely not ahead of it, while an average append would count as folded, for half
     /// the writes, events still ahead of them (measured: docs/benchmarks.md). With
-    /// nothing ahead a write always fits the rate (a batch larger than a bound's worth of
-    /// folding goes in alone rather than never); with no rate known yet, the lag decides.
+    /// nothing ahead a write always fits (a batch larger than a bound's worth of folding
+    /// goes in alone rather than never); with no rate known yet (a process just started),
+    /// only then: one write at a time until the projection's folds give a rate. Letting
+    /// the lag decide instead let every writer in at once at the start, and those were the
+    /// slowest reads of a run (docs/benchmarks.md).
     private func fits(_ events: Int, _ load: ProjectionLoad, _ projection: String, _ s: State) -> Bool {
         guard let bound = settings.bound else { return true }
         guard load.lag <= bound else { return false }
-        guard let rate = load.foldRate, rate > 0 else { return true }
-        let foldedMeanwhile = Int64(rate * (s.appendSeconds.min() ?? 0))
+        let rate = load.foldRate.flatMap { $0 > 0 ? $0 : nil }
+        let foldedMeanwhile = Int64((rate ?? 0) * (s.appendSeconds.min() ?? 0))
         let ahead = max(0, load.backlog - foldedMeanwhile) + (s.inFlight[projection] ?? 0)
         guard ahead > 0 else { return true }
+        guard let rate else { return false }
         return Double(ahead + Int64(events)) / rate <= bound.seconds
     }
 

@@ -39,7 +39,7 @@ public final class ProjectionProgress: Sendable {
         /// Each projection's last advance, and whether it was behind the head then: the
         /// time to its next advance is then time spent folding, which the rate measures.
         var lastAdvance: [String: (at: ContinuousClock.Instant, behind: Bool)] = [:]
-        /// The rate each projection folded at lately while it had work.
+        /// The rate each projection folded at lately, from the moment it had work.
         var foldRates: [String: FoldRate] = [:]
         /// Called with each projection's advance (name, events applied).
         var observers: [@Sendable (String, Int64) -> Void] = []
@@ -209,7 +209,7 @@ public final class ProjectionProgress: Sendable {
             for (name, value) in positions {
                 if let before = s.positions[name], value > before {
                     advanced.append((name, value - before))
-                    Self.measureRate(name, events: value - before, at: now, &s)
+                    Self.measureRate(name, from: before, events: value - before, at: now, &s)
                 }
                 s.positions[name] = max(s.positions[name] ?? value, value)
                 s.lastAdvance[name] = (now, value < (s.head ?? 0))
@@ -275,13 +275,36 @@ public final class ProjectionProgress: Sendable {
         }
     }
 
-    /// A rate sample from an advance that followed one at which the projection was behind
-    /// (it folded all the time in between), kept with the last few (`FoldRate`).
-    private static func measureRate(_ name: String, events: Int64, at now: ContinuousClock.Instant, _ s: inout State) {
-        guard let last = s.lastAdvance[name], last.behind else { return }
-        let seconds = (now - last.at).seconds
+    /// A rate sample from every advance: its events over the time since the projection had
+    /// work, kept with the last few (`FoldRate`).
+    private static func measureRate(_ name: String, from before: Int64, events: Int64, at now: ContinuousClock.Instant,
+                                    _ s: inout State) {
+        guard let began = workBegan(after: before, lastAdvance: s.lastAdvance[name], heads: s.heads) else { return }
+        let seconds = (now - began).seconds
         guard seconds > 0.000_5 else { return }
         s.foldRates[name, default: FoldRate()].add(events: events, seconds: seconds)
+    }
+
+    /// When a projection that had applied `position` at its last advance had work again:
+    /// that advance itself when it was still behind the head (it went on folding), else
+    /// when the first head past `position` was seen (it waited for the log meanwhile, and
+    /// that wait is not folding). Nil when neither is known.
+    ///
+    /// Every advance is a sample, those that found the projection at the head too. Sampled
+    /// only after advances that found it behind (until 2026-12-07), the rate came from the
+    /// large folds of a projection catching up, whose fixed cost per batch (a transaction,
+    /// each projection's statements, the notification's way back) is spread thin, while
+    /// admission keeps a projection near the head, in small folds that cost more per event:
+    /// the rate read 35,000–42,000 events/s where the projector folded 27,282, and admission
+    /// let in half again what the bound allows (docs/benchmarks.md). From the moment there
+    /// was work, a small fold's sample carries that fixed cost, and also whatever delayed
+    /// the start (the end of the batch under way), which a write landing then waits too.
+    static func workBegan(after position: Int64, lastAdvance: (at: ContinuousClock.Instant, behind: Bool)?,
+                          heads: [(position: Int64, seen: ContinuousClock.Instant)]) -> ContinuousClock.Instant? {
+        guard let lastAdvance else { return nil }
+        if lastAdvance.behind { return lastAdvance.at }
+        guard let seen = heads.first(where: { $0.position > position })?.seen else { return nil }
+        return max(seen, lastAdvance.at)
     }
 
     /// Calls `observer` with every advance of a projection (its name, the events applied).
