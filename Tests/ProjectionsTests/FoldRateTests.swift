@@ -2,9 +2,9 @@ import ProjectionEngine
 import Testing
 import TestSupport
 
-@Suite("The fold rate admission reads: the events of the last advances over their time")
+@Suite("The fold rate admission reads: the events of the projector's last batches over their time")
 struct FoldRateTests {
-    @Test("over generated advances, the rate is the last eight advances' events over their seconds, computed apart",
+    @Test("over generated batches, the rate is the last eight batches' events over their seconds, computed apart",
           arguments: 0..<50)
     func againstTheSums(seed: Int) {
         var random = SeededRandom(seed: UInt64(seed) &* 104_729 &+ 3)
@@ -22,10 +22,10 @@ struct FoldRateTests {
         }
     }
 
-    @Test("a projection that folds a large batch after a short pause and a small one after a long pause reads at the rate it kept, not above it")
-    func unevenAdvances() {
-        // Alternately 4,000 events 50 ms after the advance before, and 1,000 after 75 ms:
-        // 5,000 events each 125 ms, 40,000 events/s. A mean of each advance's own rate
+    @Test("a projector that folds a large batch quickly and a small one slowly reads at the rate it kept, not above it")
+    func unevenBatches() {
+        // Alternately 4,000 events in 50 ms, and 1,000 in 75 ms:
+        // 5,000 events each 125 ms, 40,000 events/s. A mean of each batch's own rate
         // (80,000 and 13,333) would read 46,667.
         var rate = FoldRate()
         for i in 0..<16 {

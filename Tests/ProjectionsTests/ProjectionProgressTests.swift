@@ -29,6 +29,29 @@ struct ProjectionProgressTests {
         #expect(try ProjectionWait.until(catalogue, reaches: 26, connections: pool, timeout: 0.3) == false)
     }
 
+    @Test("the projector says the rate it folds at with its batches, and the progress hands it to admission for every projection")
+    func foldRate() throws {
+        let db = try TestDatabase.create()
+        defer { db.drop() }
+        let store = EventStore(conninfo: db.writerURL)
+        defer { store.close() }
+        let catalogue = LogIndexProjection()
+        let progress = ProjectionProgress(conninfo: db.writerURL, projections: [catalogue], logger: Logger(minimumLevel: .error))
+        progress.start()
+        defer { progress.stop() }
+        #expect(try Poll.until { progress.isConnected })
+        // Nothing folded yet: no rate.
+        #expect(progress.load(of: catalogue.name).foldRate == nil)
+        let projector = ProjectorThread(url: db.projectorURL, projections: [catalogue], batchSize: 10, pollInterval: 5)
+        defer { projector.stop() }
+        // The first batch has no rate to say; those after it say the ones before.
+        for i in 0..<25 { _ = try store.append(AppendRequest(event("s-\(i)"))) }
+        #expect(try Poll.until(timeout: 20) { progress.load(of: catalogue.name).foldRate != nil })
+        let rate = try #require(progress.load(of: catalogue.name).foldRate)
+        #expect(rate > 0 && rate.isFinite)
+        #expect(progress.load(of: "billing").foldRate == rate)
+    }
+
     @Test("a blocking wait for a projection that stopped on a poison event throws at once, naming the event")
     func stoppedProjection() throws {
         let db = try TestDatabase.create()

@@ -12,10 +12,10 @@ import Synchronization
 /// (`ProjectionLoad`), made for the moment the write's append is answered, which is when
 /// its client starts to wait: the events then ahead of it (those appended and not yet
 /// applied, less what the projection folds before the write can land, plus those
-/// admitted and still being appended) and its own, at the rate the projection folded
-/// lately while it had work, take no longer than the bound; and the
-/// projection's lag (the age of the oldest event it has not applied) is within the bound
-/// too, which catches a projection that stopped and so reports no rate. Bounding the
+/// admitted and still being appended) and its own, at the rate the projector says it
+/// folds at (`FoldRate`), take no longer than the bound; and the projection's lag (the age
+/// of the oldest event it has not applied) is within the bound too, which catches a
+/// projection that stopped, whose last rate no longer holds. Bounding the
 /// time-to-fold rather than the lag alone is what bounds the wait of an accepted write: at
 /// a lag just under the bound a write joins a backlog that may take several bounds to fold
 /// (docs/architecture.md, "Admission"). Nothing here holds a thread: a parked write is a

@@ -1,14 +1,16 @@
-/// The rate a projection folds at while it has work: the events of its last few advances
-/// over the time they took, as one ratio of sums.
+/// The rate the projector folds at: the events of its last few batches over the time they
+/// took, as one ratio of sums. A batch's time runs from its start to the next one's, less
+/// any wait for the log: its fixed cost (a transaction, each projection's statements) is in
+/// it, so the rate is the one of batches the size the projector is folding now, which is
+/// what a write waits behind.
 ///
-/// Not an average of each advance's own rate: advances differ in size (a small fold after a
-/// pause, then a large one), and a mean of ratios weighs a large fold that followed a short
-/// interval as much as the rest, which reads high. A high rate lets admission take more than
-/// the projection folds within the bound; the ratio of sums is the rate the projection
-/// actually kept over those advances.
+/// Not an average of each batch's own rate: batches differ in size (a small one at the
+/// head, then a large one), and a mean of ratios weighs a fast large batch as much as the
+/// slow small ones, which reads high. A high rate lets admission take more than the
+/// projector folds within the bound; the ratio of sums is the rate it actually kept.
 public struct FoldRate: Sendable, Equatable {
-    /// Advances kept: enough to span a few pause-and-fold cycles, few enough to follow a
-    /// change of the machine's speed within a second of folding.
+    /// Batches kept: enough to span a few sizes of batch, few enough to follow a change of
+    /// the machine's speed within a second of folding.
     public static let window = 8
 
     private var events: [Int64] = []
@@ -17,7 +19,7 @@ public struct FoldRate: Sendable, Equatable {
 
     public init() {}
 
-    /// An advance of `events` that took `seconds` since the one before it.
+    /// A batch of `events` that took `seconds`.
     public mutating func add(events: Int64, seconds: Double) {
         precondition(events > 0 && seconds > 0, "a fold rate sample is a positive number of events over a positive time")
         if self.events.count < Self.window {
@@ -30,7 +32,7 @@ public struct FoldRate: Sendable, Equatable {
         next = (next + 1) % Self.window
     }
 
-    /// Events per second over the advances kept; nil before the first.
+    /// Events per second over the batches kept; nil before the first.
     public var perSecond: Double? {
         guard !events.isEmpty else { return nil }
         return Double(events.reduce(0, +)) / seconds.reduce(0, +)

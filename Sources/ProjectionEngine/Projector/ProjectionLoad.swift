@@ -4,8 +4,8 @@ public struct ProjectionLoad: Sendable, Equatable {
     public var lag: Duration
     /// Events appended that it has not applied.
     public var backlog: Int64
-    /// Events per second it folded lately while it had work, nil until it has been
-    /// measured (a projection that is always at the head never is, and needs no rate).
+    /// Events per second the projector folds at, as it last said (`FoldRate`); nil until
+    /// it has said (a process just started, or a projector that has folded nothing yet).
     public var foldRate: Double?
 
     public init(lag: Duration, backlog: Int64 = 0, foldRate: Double? = nil) {

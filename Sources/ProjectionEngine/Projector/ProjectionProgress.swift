@@ -10,7 +10,8 @@ import Synchronization
 ///
 /// The projector notifies `ledger_projections` (`<name>:<position>`) in the transaction
 /// that moves a checkpoint, and the appender `ledger_events` (the new head) in the one
-/// that appends; this LISTENs to both. While anybody waits it also reads the checkpoints
+/// that appends; this LISTENs to both, and to the rate the projector says it folds at
+/// (`ledger_fold_rate`, for admission). While anybody waits it also reads the checkpoints
 /// once a second, so that a lost notification or a reconnection delays a waiter by a
 /// second at most, never forever (and a projection that stopped on a poison event, which
 /// notifies nothing, is seen within that second).
@@ -36,11 +37,8 @@ public final class ProjectionProgress: Sendable {
         /// When each head was first seen, oldest first, trimmed to what some projection has
         /// not applied yet: the lag of a projection is the age of the first head past it.
         var heads: [(position: Int64, seen: ContinuousClock.Instant)] = []
-        /// Each projection's last advance, and whether it was behind the head then: the
-        /// time to its next advance is then time spent folding, which the rate measures.
-        var lastAdvance: [String: (at: ContinuousClock.Instant, behind: Bool)] = [:]
-        /// The rate each projection folded at lately, from the moment it had work.
-        var foldRates: [String: FoldRate] = [:]
+        /// The rate the projector last said it folds at (`Projector.foldRateChannel`).
+        var foldRate: Double?
         /// Called with each projection's advance (name, events applied).
         var observers: [@Sendable (String, Int64) -> Void] = []
         /// Others waiting on progress (parked writes), who want the once-a-second refresh.
@@ -144,6 +142,7 @@ public final class ProjectionProgress: Sendable {
                 let connection = try PostgresConnection(conninfo: conninfo)
                 try connection.listen(Projector.notificationChannel)
                 try connection.listen(EventStore.notificationChannel)
+                try connection.listen(Projector.foldRateChannel)
                 state.withLock { $0.connected = true }
                 try refresh(connection)
                 var lastRefresh = ContinuousClock.now
@@ -188,6 +187,8 @@ public final class ProjectionProgress: Sendable {
         for n in notifications {
             if n.channel == EventStore.notificationChannel {
                 if let value = Int64(n.payload) { head = max(head ?? 0, value) }
+            } else if n.channel == Projector.foldRateChannel {
+                if let rate = Double(n.payload), rate > 0, rate.isFinite { state.withLock { $0.foldRate = rate } }
             } else if let colon = n.payload.lastIndex(of: ":"), let value = Int64(n.payload[n.payload.index(after: colon)...]) {
                 let name = String(n.payload[..<colon])
                 positions[name] = max(positions[name] ?? 0, value)
@@ -209,10 +210,8 @@ public final class ProjectionProgress: Sendable {
             for (name, value) in positions {
                 if let before = s.positions[name], value > before {
                     advanced.append((name, value - before))
-                    Self.measureRate(name, from: before, events: value - before, at: now, &s)
                 }
                 s.positions[name] = max(s.positions[name] ?? value, value)
-                s.lastAdvance[name] = (now, value < (s.head ?? 0))
             }
             Self.trim(&s)
             if let failures { s.failures = failures }
@@ -266,45 +265,15 @@ public final class ProjectionProgress: Sendable {
     }
 
     /// How `projection` stands now, for admission: its lag, the events it has not applied
-    /// and the rate it folded at lately.
+    /// and the rate the projector said it folds at. One rate for every projection: the
+    /// projector folds a batch into all of them in one transaction, and a write is visible
+    /// in any of them when that transaction commits.
     public func load(of projection: String) -> ProjectionLoad {
         let lag = self.lag(of: projection)
         return state.withLock { s in
             let backlog = s.positions[projection].map { max(0, (s.head ?? $0) - $0) } ?? 0
-            return ProjectionLoad(lag: lag, backlog: backlog, foldRate: s.foldRates[projection]?.perSecond)
+            return ProjectionLoad(lag: lag, backlog: backlog, foldRate: s.foldRate)
         }
-    }
-
-    /// A rate sample from every advance: its events over the time since the projection had
-    /// work, kept with the last few (`FoldRate`).
-    private static func measureRate(_ name: String, from before: Int64, events: Int64, at now: ContinuousClock.Instant,
-                                    _ s: inout State) {
-        guard let began = workBegan(after: before, lastAdvance: s.lastAdvance[name], heads: s.heads) else { return }
-        let seconds = (now - began).seconds
-        guard seconds > 0.000_5 else { return }
-        s.foldRates[name, default: FoldRate()].add(events: events, seconds: seconds)
-    }
-
-    /// When a projection that had applied `position` at its last advance had work again:
-    /// that advance itself when it was still behind the head (it went on folding), else
-    /// when the first head past `position` was seen (it waited for the log meanwhile, and
-    /// that wait is not folding). Nil when neither is known.
-    ///
-    /// Every advance is a sample, those that found the projection at the head too. Sampled
-    /// only after advances that found it behind (until 2026-12-07), the rate came from the
-    /// large folds of a projection catching up, whose fixed cost per batch (a transaction,
-    /// each projection's statements, the notification's way back) is spread thin, while
-    /// admission keeps a projection near the head, in small folds that cost more per event:
-    /// the rate read 35,000–42,000 events/s where the projector folded 27,282, and admission
-    /// let in half again what the bound allows (docs/benchmarks.md). From the moment there
-    /// was work, a small fold's sample carries that fixed cost, and also whatever delayed
-    /// the start (the end of the batch under way), which a write landing then waits too.
-    static func workBegan(after position: Int64, lastAdvance: (at: ContinuousClock.Instant, behind: Bool)?,
-                          heads: [(position: Int64, seen: ContinuousClock.Instant)]) -> ContinuousClock.Instant? {
-        guard let lastAdvance else { return nil }
-        if lastAdvance.behind { return lastAdvance.at }
-        guard let seen = heads.first(where: { $0.position > position })?.seen else { return nil }
-        return max(seen, lastAdvance.at)
     }
 
     /// Calls `observer` with every advance of a projection (its name, the events applied).

@@ -16,6 +16,10 @@ public final class Projector: Sendable {
     /// The channel the projector notifies when a projection's checkpoint moves, with the
     /// payload `<name>:<position>`.
     public static let notificationChannel = "ledger_projections"
+    /// The channel the projector notifies, in each batch's transaction, with the rate it
+    /// folds at (events per second of its batches' time, `FoldRate`; the payload is that
+    /// number): what admission predicts a write's wait from (`ProjectionProgress.load(of:)`).
+    public static let foldRateChannel = "ledger_fold_rate"
 
     public struct Configuration: Sendable {
         public var conninfo: String
@@ -63,6 +67,9 @@ public final class Projector: Sendable {
     /// Set-asides already reported as applied before they were set aside (said once per
     /// process, not once per batch).
     private let reportedLateSetAsides = Mutex<Set<String>>([])
+    /// The rate of the last batches: each one's events over its time, from its start to
+    /// the next one's (its pause too, when throttled); waiting for the log is not counted.
+    private let foldRate = Mutex(FoldRate())
 
     public init(configuration: Configuration, log: @escaping ProjectorLog) {
         self.configuration = configuration
@@ -87,6 +94,8 @@ public final class Projector: Sendable {
                     if let throttle = configuration.throttle, throttle > 1, applied > 0 {
                         Thread.sleep(forTimeInterval: (ContinuousClock.now - started).seconds * (throttle - 1))
                     }
+                    let took = (ContinuousClock.now - started).seconds
+                    if applied > 0 && took > 0 { foldRate.withLock { $0.add(events: Int64(applied), seconds: took) } }
                     if applied < configuration.batchSize {
                         _ = try connection.waitForNotifications(timeout: applied == 0 ? configuration.pollInterval : 0)
                     }
@@ -229,7 +238,13 @@ public final class Projector: Sendable {
                 log(.error, "fault injection: exiting after applying, before the checkpoint commits", ["position": String(events.last!.position)])
                 exit(97)
             }
-            try connection.query("COMMIT")
+            // The rate goes out with the checkpoints it explains, in one round trip.
+            if let rate = foldRate.withLock({ $0.perSecond }) {
+                try connection.pipeline([("SELECT pg_notify($1, $2)", [Self.foldRateChannel, String(Int64(rate.rounded()))]),
+                                         ("COMMIT", [])])
+            } else {
+                try connection.query("COMMIT")
+            }
             let through = events.last!.position
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             status.withLock { s in
