@@ -98,7 +98,10 @@ public enum BenchCommand: LedgerCommand {
                  log), and reports what each check took. --projector-batch N caps the
                  events the projector folds per transaction (default 5000, as `ledger
                  project --batch`); --projector-throttle F holds it to 1/F of its speed
-                 (a pause after each batch), so that the writers offer more than it folds.
+                 (a pause after each batch), so that the writers offer more than it folds:
+                 `--projector-throttle 5 --concurrency 8 --batches 1000` is the run at
+                 twice its capacity (docs/benchmarks.md: on 2 cores, eight writers
+                 offer about twice what it folds at 1/5 of its speed).
                  A batch refused for the projections' lag (503) is sent
                  again after its Retry-After, and the run prints `admission: admitted A
                  events/s of O offered; deferred D; refused R; projector capacity C
