@@ -86,6 +86,9 @@ public final class ProjectionProgress: Sendable {
     /// The last position seen for a projection (by its name), nil before the first read.
     public func position(_ projection: String) -> Int64? { state.withLock { $0.positions[projection] } }
 
+    /// The rate the projector last said it folds at (events per second), nil before it has.
+    public var foldRate: Double? { state.withLock { $0.foldRate } }
+
     /// The log's head as last seen, nil before the first read.
     public var head: Int64? { state.withLock { $0.head } }
 

@@ -59,6 +59,15 @@ struct AdmissionTests {
         #expect(Poll.until(timeout: 20) { f.service.context.progress.lag(of: "billing") == .zero })
         let again = try f.post("/v1/usage/events", key: service, body: batch("during"))
         #expect(again.status == 200 && again.body["accepted"] == 1, "\(again.body)")
+        // The rate the projector says it folds at is on /metrics.
+        let rate = Mutex<Double?>(nil)
+        #expect(try Poll.until(timeout: 20) {
+            let text = String(decoding: try f.service.operationsGet("/metrics").body, as: UTF8.self)
+            let line = text.split(separator: "\n").first { $0.hasPrefix("ledger_admission_fold_rate ") }
+            rate.withLock { $0 = line.flatMap { Double($0.split(separator: " ")[1]) } }
+            return rate.withLock { $0 } != nil
+        })
+        #expect((rate.withLock { $0 } ?? 0) > 0)
     }
 
     @Test("a batch parked behind a slow projection is released when the projection folds, and then recorded")
