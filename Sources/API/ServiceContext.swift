@@ -121,7 +121,7 @@ public final class ServiceContext: Sendable {
         self.appStoreVerifications = metrics.counter("ledger_appstore_verifications_total",
             help: "App Store JWS verifications by kind and outcome.", labelNames: ["kind", "outcome"])
         Self.registerLogMetrics(metrics, monitor: monitor)
-        Self.registerAdmissionMetrics(metrics, admission: admissionControl, progress: progress)
+        Self.registerAdmissionMetrics(metrics, admission: admissionControl, foldRate: { progress.foldRate })
         Self.registerReplicaMetrics(metrics, replicas: replicas)
     }
 

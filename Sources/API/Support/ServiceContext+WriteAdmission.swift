@@ -1,7 +1,6 @@
 import HTTP
 import LedgerServices
 import Observability
-import ProjectionEngine
 
 extension ServiceContext {
     /// `body` (the act's decision and append) once `act` is admitted: at once for a write
@@ -41,10 +40,10 @@ extension ServiceContext {
 
     /// The admission's counts, its bound, what is parked and the rate it predicts from, on
     /// `/metrics`.
-    static func registerAdmissionMetrics(_ metrics: MetricsRegistry, admission: AdmissionControl, progress: ProjectionProgress) {
-        metrics.gauge("ledger_admission_fold_rate", help: "Events per second the projector last said it folds at, which admission predicts a usage write's wait from (absent until it has said).") {
-            progress.foldRate
-        }
+    static func registerAdmissionMetrics(_ metrics: MetricsRegistry, admission: AdmissionControl,
+                                         foldRate: @escaping @Sendable () -> Double?) {
+        metrics.gauge("ledger_admission_fold_rate", help: "Events per second the projector last said it folds at, which admission predicts a usage write's wait from (absent until it has said).",
+                      value: foldRate)
         metrics.gauge("ledger_admission_lag_bound_seconds", help: "The projections' lag past which usage writes are parked.") {
             admission.settings.bound?.seconds
         }
