@@ -70,6 +70,10 @@ extension BillingBatch {
     private func postedEntry(_ id: String) throws -> PostedEntry {
         let key = JournalEntryID(id)
         if let key, let posted = postedEntries[key] { return posted }
+        if !entryIndexKnown {
+            if try db.execute(BillingSchema.entryIndexMissing).rowCount > 0 { try db.execute(BillingSchema.entryIndex) }
+            entryIndexKnown = true
+        }
         let rows = try db.execute("SELECT account, project_id, pool, month FROM journal WHERE entry_id = $1 ORDER BY account", [id])
         guard rows.rowCount > 0, let poolText = rows[0].string(2), let pool = Pool(poolText) else {
             throw ProjectionError("entry.corrected names \(id), which is not in the journal")

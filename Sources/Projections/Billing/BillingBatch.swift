@@ -119,6 +119,9 @@ final class BillingBatch {
     /// the batch has a correction to look them up.
     struct PostedEntry { var accounts: [String]; var project: String?; var pool: Pool; var month: String? }
     var postedEntries: [JournalEntryID: PostedEntry] = [:]
+    /// Whether the schema is known to have the journal's entry index (which a rebuild
+    /// builds at its first correction read from the table: `BillingSchema.entryIndex`).
+    var entryIndexKnown = false
     let keepsPostedEntries: Bool
 
     // MARK: Reading

@@ -8,10 +8,24 @@
 /// fold never stops on an accepted event. Instants that rules compare are microseconds
 /// since the Unix epoch.
 enum BillingSchema {
-    /// The journal's primary key, which the reads page by (J1) and the fold never reads
-    /// through: a rebuild builds it once at the end, where inserting 450,000 entries
-    /// into it one by one was a tenth of a replay's time.
-    static let deferredIndexes = ["ALTER TABLE journal ADD PRIMARY KEY (account, position, idx)"]
+    /// Indexes a rebuild builds once, at its end, rather than entry by entry as it folds
+    /// (inserting 450,000 entries one by one into the primary key was a tenth of a
+    /// replay's time). The journal's primary key, which the reads page by (J1), the fold
+    /// never reads through. The entry index it does, to correct an entry posted by an
+    /// earlier batch: the first such correction builds it then (`entryIndex`), and the
+    /// batches after it keep it up to date. A log with no correction builds it at the end.
+    static let deferredIndexes = ["ALTER TABLE journal ADD PRIMARY KEY (account, position, idx)", entryIndex]
+
+    /// The journal's entry index (`entry.corrected` names an entry by its id; the console
+    /// and the search find entries by it), if the schema does not have it yet.
+    static let entryIndex = "CREATE INDEX IF NOT EXISTS journal_entry_idx ON journal (entry_id)"
+
+    /// One row when the schema being folded lacks the entry index (a rebuild before its
+    /// first correction read from the table). Looked up rather than created blindly: a
+    /// `CREATE INDEX` that finds the index takes the table's share lock all the same.
+    static let entryIndexMissing = """
+        SELECT 1 WHERE to_regclass(quote_ident(current_schema()) || '.journal_entry_idx') IS NULL
+        """
 
     static let statements = [
         "CREATE TABLE payers (payer_id text PRIMARY KEY, name text NOT NULL, position bigint NOT NULL)",
@@ -40,7 +54,6 @@ enum BillingSchema {
             pool text NOT NULL, month text, hold_id text, corrects text, description text NOT NULL,
             occurred_at timestamptz NOT NULL)
         """,
-        "CREATE INDEX journal_entry_idx ON journal (entry_id)",
         """
         CREATE TABLE corrections (entry_id text NOT NULL, correction_id text NOT NULL, account text NOT NULL,
             position bigint NOT NULL, amount bigint NOT NULL, reason text NOT NULL, actor text NOT NULL,
