@@ -16,11 +16,19 @@ extension PostgresRow {
         return value
     }
 
-    /// A `uuid` sent in binary: its 16 bytes, in order.
-    public func requireBinaryUUID(_ column: Int) throws -> [UInt8] {
-        guard let value = try binary(column, length: 16, { Array($0) }) else { throw nullValue(column) }
+    /// A `uuid` sent in binary: its 16 bytes, in order (the layout of Foundation's
+    /// `uuid_t`), without an array to allocate for each row read.
+    public func requireBinaryUUID(_ column: Int) throws -> UUIDBytes {
+        let value = try binary(column, length: 16) { b -> UUIDBytes in
+            (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
+        }
+        guard let value else { throw nullValue(column) }
         return value
     }
+
+    /// A `uuid`'s 16 bytes.
+    public typealias UUIDBytes = (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                                  UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)
 
     /// A `bytea` sent in binary: the bytes themselves.
     public func requireBinaryBytes(_ column: Int) throws -> [UInt8] {

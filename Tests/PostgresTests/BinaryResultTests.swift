@@ -29,7 +29,7 @@ struct BinaryResultTests {
             let binary = try connection.query(sql, parameters, format: .binary)[0]
             let plain = try connection.query(sql, parameters)[0]
             #expect(try binary.requireBinaryInt64(0) == n, "seed \(seed.hex)")
-            #expect(try binary.requireBinaryUUID(1) == withUnsafeBytes(of: uuid.uuid) { Array($0) }, "seed \(seed.hex)")
+            #expect(UUID(uuid: try binary.requireBinaryUUID(1)) == uuid, "seed \(seed.hex)")
             #expect(try binary.requireBinaryBytes(2) == bytes, "seed \(seed.hex)")
             #expect(try binary.requireBinaryBytes(2) == plain.bytes(2), "seed \(seed.hex)")
             #expect(try binary.requireBinaryTimestampMicroseconds(3) == micros, "seed \(seed.hex)")

@@ -93,8 +93,7 @@ public final class RecordedEvent: Sendable, Equatable {
         let correctsPosition = try row.binaryInt64(9), idempotencyKey = try row.binaryString(10)
         let prevHash = try row.requireBinaryBytes(11), hash = try row.requireBinaryBytes(12)
         self.init(position: position,
-                  eventID: UUID(uuid: (id[0], id[1], id[2], id[3], id[4], id[5], id[6], id[7],
-                                       id[8], id[9], id[10], id[11], id[12], id[13], id[14], id[15])),
+                  eventID: UUID(uuid: id),
                   stream: stream, streamVersion: streamVersion, type: type, dataText: dataText, metadataText: metadataText,
                   occurredAt: occurredAt, recordedAt: recordedAt, correctsPosition: correctsPosition,
                   idempotencyKey: idempotencyKey, prevHash: prevHash, hash: hash)

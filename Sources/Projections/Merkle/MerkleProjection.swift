@@ -90,7 +90,13 @@ public struct MerkleProjection: Projection {
             var index = event.position - 1
             var hash = MerkleTree.leafHash(event.hash, using: &hasher)
             while true {
-                if runStart[level] < 0 { runStart[level] = index }
+                if runStart[level] < 0 {
+                    runStart[level] = index
+                    // Room for every node the batch makes at this level, at once: grown by
+                    // doubling, each level's array was copied and measured
+                    // (`malloc_usable_size`) again and again, every batch.
+                    runHashes[level].reserveCapacity(32 * ((events.count >> level) + 1))
+                }
                 runHashes[level].append(contentsOf: hash)
                 let left = frontier[level]
                 frontier[level] = (index, hash)
