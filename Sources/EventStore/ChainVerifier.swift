@@ -95,27 +95,28 @@ public struct ChainVerifier: Sendable {
                         reason: "missing: the next event in the log is at position \(event.position)")
                     return report
                 }
-                if event.prevHash != previousHash {
+                let prevHash = event.prevHash, hash = event.hash
+                if prevHash != previousHash {
                     report.failure = Failure(position: event.position,
-                        reason: "prev_hash \(Hex.encode(event.prevHash)) is not the hash of position \(event.position - 1) (\(Hex.encode(previousHash)))")
+                        reason: "prev_hash \(Hex.encode(prevHash)) is not the hash of position \(event.position - 1) (\(Hex.encode(previousHash)))")
                     return report
                 }
                 let recomputed = HashChain.hash(previous: previousHash, fields: event.chainFields)
-                if recomputed != event.hash {
+                if recomputed != hash {
                     report.failure = Failure(position: event.position,
-                        reason: "hash \(Hex.encode(event.hash)) does not match the row's content (recomputed \(Hex.encode(recomputed))): the row was altered")
+                        reason: "hash \(Hex.encode(hash)) does not match the row's content (recomputed \(Hex.encode(recomputed))): the row was altered")
                     return report
                 }
-                if let recorded = expected[event.position], recorded != event.hash {
+                if let recorded = expected[event.position], recorded != hash {
                     report.failure = Failure(position: event.position,
-                        reason: "hash \(Hex.encode(event.hash)) is not the hash recorded for this position (\(Hex.encode(recorded))): the history up to here is not the one that was recorded")
+                        reason: "hash \(Hex.encode(hash)) is not the hash recorded for this position (\(Hex.encode(recorded))): the history up to here is not the one that was recorded")
                     return report
                 }
-                previousHash = event.hash
+                previousHash = hash
                 expectedPosition += 1
                 report.verified += 1
                 report.headPosition = event.position
-                report.headHash = event.hash
+                report.headHash = hash
             }
             progress(report.verified)
         }

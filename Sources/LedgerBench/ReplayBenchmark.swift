@@ -59,12 +59,22 @@ enum ReplayBenchmark {
         func settle() { AppendBenchmark.settle(url: url, tables: "") }
         func scanRate() throws -> Double {
             settle()
+            let cpu = MachineCPU.seconds()
             let scan = try measure { try scanLog(connection: connection, batch: batch) }
+            BenchOutput.line(String(format: "scan: read in %.2f s", scan.seconds) + machineCPU(since: cpu))
             return Double(scan.value) / scan.seconds
+        }
+        // The machine's CPU over a measurement, every process: on two cores a replay's wall
+        // time moves ±15 % between rounds, its CPU far less.
+        func machineCPU(since start: Double?) -> String {
+            guard let start, let end = MachineCPU.seconds() else { return "" }
+            return String(format: ", %.1f CPU-s on the machine", end - start)
         }
         func replayRate(compare: Bool) throws -> Double {
             settle()
+            let cpu = MachineCPU.seconds()
             let built = try measure { try rebuilder.build(projections) }
+            let buildCPU = machineCPU(since: cpu)
             if compare {
                 let compared = try measure { try built.value.differences() }
                 for d in compared.value {
@@ -73,7 +83,7 @@ enum ReplayBenchmark {
                 BenchOutput.line(String(format: "replay: compared with the live projections in %.2f s, apart", compared.seconds))
             }
             let swapped = try measure { try built.value.swap() }
-            BenchOutput.line(String(format: "replay: rebuilt in %.2f s, swapped in %.2f s", built.seconds, swapped.seconds))
+            BenchOutput.line(String(format: "replay: rebuilt in %.2f s", built.seconds) + buildCPU + String(format: "; swapped in %.2f s", swapped.seconds))
             return Double(head) / (built.seconds + swapped.seconds)
         }
         // Alternating (scan, replay; replay, scan; …), so that neither always runs on the

@@ -1,3 +1,5 @@
+import Glibc
+
 // Accessors for values sent in binary form (`PostgresResult.Format.binary`): integers big
 // endian, a `uuid` as its 16 bytes, a `bytea` as itself, a `timestamptz` as microseconds
 // since 2000-01-01 UTC, a `text` as its UTF-8. Each checks the column's format and the
@@ -36,6 +38,13 @@ extension PostgresRow {
         return value
     }
 
+    /// A `bytea` of exactly `count` bytes sent in binary, lent to `body` (a fixed-size value
+    /// read without an array per row). Not generic: called from other modules, a generic
+    /// function looks its types up at run time on every call.
+    public func withRequiredBinaryBytes(_ column: Int, count: Int, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+        guard try binary(column, length: count, { body(UnsafeRawBufferPointer($0)) }) != nil else { throw nullValue(column) }
+    }
+
     /// A `timestamptz` sent in binary, as microseconds since 1970-01-01 UTC.
     public func requireBinaryTimestampMicroseconds(_ column: Int) throws -> Int64 {
         // The server counts from 2000-01-01: 946,684,800 seconds after the Unix epoch.
@@ -52,6 +61,21 @@ extension PostgresRow {
 
     public func requireBinaryString(_ column: Int) throws -> String {
         guard let value = try binaryString(column) else { throw nullValue(column) }
+        return value
+    }
+
+    /// A text-like value sent in binary, or `previous` itself when the value has the same
+    /// bytes: consecutive rows that repeat a value (an event's metadata, its stream) share
+    /// one string rather than allocate and free one each.
+    public func requireBinaryString(_ column: Int, reusing previous: String?) throws -> String {
+        let value = try binary(column, length: nil) { bytes -> String in
+            if let previous, previous.utf8.count == bytes.count,
+               previous.utf8.withContiguousStorageIfAvailable({ $0.count == 0 || memcmp($0.baseAddress!, bytes.baseAddress!, $0.count) == 0 }) == true {
+                return previous
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        guard let value else { throw nullValue(column) }
         return value
     }
 

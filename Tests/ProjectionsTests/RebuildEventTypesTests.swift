@@ -2,6 +2,7 @@
 import Foundation
 import LedgerDomain
 import Postgres
+import EventStore
 @testable import ProjectionEngine
 import Projections
 import Synchronization
@@ -41,7 +42,7 @@ struct RebuildEventTypesTests {
         func recorded(_ position: Int64, _ type: String) -> RecordedEvent {
             RecordedEvent(position: position, eventID: UUID(), stream: "s", streamVersion: position, type: type, dataText: "{}",
                           metadataText: "{}", occurredAt: Timestamp(microseconds: position)!, recordedAt: Timestamp(microseconds: position)!,
-                          correctsPosition: nil, idempotencyKey: nil, prevHash: [], hash: [])
+                          correctsPosition: nil, idempotencyKey: nil, prevHash: HashChain.genesis, hash: HashChain.genesis)
         }
         let events = (1...12).map { recorded(Int64($0), "t.\($0 % 4)") }
         let batches = BatchSplitter([nil, ["t.1", "t.3"], ["t.2"], ["none"]]).batches(events)

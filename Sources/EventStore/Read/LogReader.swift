@@ -43,8 +43,8 @@ public struct LogReader: Sendable {
     /// archived: the next event is always `position + 1`, or none.
     public func read(after position: Int64, limit: Int) throws -> [RecordedEvent] {
         let events = try on { connection in
-            try connection.query("SELECT \(eventColumns) FROM events WHERE position > $1 ORDER BY position LIMIT $2",
-                                 [position, limit], format: .binary).rows.map(RecordedEvent.init(row:))
+            try RecordedEvent.events(connection.query("SELECT \(eventColumns) FROM events WHERE position > $1 ORDER BY position LIMIT $2",
+                                                      [position, limit], format: .binary))
         }
         if let first = events.first, first.position != position + 1 {
             throw ArchivedPositions(requested: position + 1, firstLive: first.position)
@@ -120,7 +120,7 @@ public struct LogReader: Sendable {
             try connection.query("""
                 SELECT \(eventColumns) FROM events WHERE stream = $1 AND stream_version >= $2
                 ORDER BY stream_version LIMIT $3
-                """, [stream, version, limit], format: .binary).rows.map(RecordedEvent.init(row:))
+                """, [stream, version, limit], format: .binary).rows.map { try RecordedEvent(row: $0) }
         }
     }
 
@@ -134,7 +134,7 @@ public struct LogReader: Sendable {
                 SELECT \(eventColumns) FROM unnest($1::text[]) AS s(name) CROSS JOIN LATERAL (
                     SELECT * FROM events e WHERE e.stream = s.name AND e.position > $2 ORDER BY e.stream_version LIMIT $3
                 ) events ORDER BY position LIMIT $3
-                """, [PostgresTextArray(Array(Set(streams))), position, limit], format: .binary).rows.map(RecordedEvent.init(row:))
+                """, [PostgresTextArray(Array(Set(streams))), position, limit], format: .binary).rows.map { try RecordedEvent(row: $0) }
         }
     }
 
@@ -142,7 +142,7 @@ public struct LogReader: Sendable {
     public func event(at position: Int64) throws -> RecordedEvent? {
         try on { connection in
             try connection.query("SELECT \(eventColumns) FROM events WHERE position = $1", [position], format: .binary)
-                .rows.first.map(RecordedEvent.init(row:))
+                .rows.first.map { try RecordedEvent(row: $0) }
         }
     }
 
@@ -151,7 +151,7 @@ public struct LogReader: Sendable {
         guard !positions.isEmpty else { return [] }
         return try on { connection in
             try connection.query("SELECT \(eventColumns) FROM events WHERE position = ANY($1::bigint[]) ORDER BY position",
-                                 [PostgresTextArray(positions.map(String.init))], format: .binary).rows.map(RecordedEvent.init(row:))
+                                 [PostgresTextArray(positions.map(String.init))], format: .binary).rows.map { try RecordedEvent(row: $0) }
         }
     }
 
@@ -209,7 +209,7 @@ public struct LogReader: Sendable {
                 SELECT \(eventColumns)
                 FROM (SELECT position AS keyed FROM event_keys WHERE idempotency_key = ANY($1::text[])) k
                 JOIN events ON events.position = k.keyed ORDER BY position
-                """, [PostgresTextArray(Array(Set(keys)))], format: .binary).rows.map(RecordedEvent.init(row:))
+                """, [PostgresTextArray(Array(Set(keys)))], format: .binary).rows.map { try RecordedEvent(row: $0) }
         }
     }
 
@@ -225,7 +225,7 @@ public struct LogReader: Sendable {
             try connection.queryPlannedWithValues("""
                 SELECT \(eventColumns) FROM events WHERE type = $1 AND position > $2 AND position <= $3
                 ORDER BY position LIMIT $4
-                """, [type, after, through, limit.map(Int64.init)], format: .binary).rows.map(RecordedEvent.init(row:))
+                """, [type, after, through, limit.map(Int64.init)], format: .binary).rows.map { try RecordedEvent(row: $0) }
         }
     }
 }

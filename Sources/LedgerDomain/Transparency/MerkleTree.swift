@@ -46,6 +46,11 @@ public enum MerkleTree {
     /// RFC 9162's leaf hash, SHA-256(0x00 ‖ data), on a hasher reused from one hash to the
     /// next (a fold hashes two nodes per event).
     public static func leafHash(_ chainHash: [UInt8], using hasher: inout SHA256Hasher) -> [UInt8] {
+        chainHash.withUnsafeBytes { leafHash($0, using: &hasher) }
+    }
+
+    /// The leaf hash of bytes lent without an array (an event's chain hash, as a fold reads it).
+    public static func leafHash(_ chainHash: UnsafeRawBufferPointer, using hasher: inout SHA256Hasher) -> [UInt8] {
         var prefix: UInt8 = 0x00
         withUnsafeBytes(of: &prefix) { hasher.update($0) }
         hasher.update(chainHash)

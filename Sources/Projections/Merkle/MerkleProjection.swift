@@ -88,7 +88,7 @@ public struct MerkleProjection: Projection {
             expected += 1
             var level = 0
             var index = event.position - 1
-            var hash = MerkleTree.leafHash(event.hash, using: &hasher)
+            var hash = event.withHash { MerkleTree.leafHash($0, using: &hasher) }
             while true {
                 if runStart[level] < 0 {
                     runStart[level] = index

@@ -19,10 +19,14 @@ final class WebhooksBatch {
     private var subscriptions: [String: Subscription] = [:]
     /// Subscription ids in a fixed order, so that deliveries are written in one.
     private var subscriptionOrder: [String] = []
-    private var subjectSequences: [WebhookSubject: Int64] = [:]
+    /// How many messages the batch has made about each subject so far: a message's feed
+    /// number is the subject's last one in the table plus its rank here, the last ones read
+    /// for all the batch's subjects in one statement when the batch is written.
+    private var subjectCounts: [WebhookSubject: Int64] = [:]
+    private struct PendingMessage { var id: String; var position: Int64; var type: String; var subject: WebhookSubject; var rank: Int64 }
+    private var pendingMessages: [PendingMessage] = []
     private var plans: [String: Plan] = [:]
     private var changedPlans = OrderedKeys<String>()
-    private var messages = RowBuffer(columns: 5)
     private var attempts = RowBuffer(columns: 12)
 
     /// A delivery made in this batch: kept in memory until the batch is written, so that an
@@ -138,10 +142,11 @@ final class WebhooksBatch {
     private func record(_ derived: WebhookMessages.Derived, _ event: RecordedEvent, only: String?) throws {
         var ids: [WebhookSubject: String] = [:]
         for subject in derived.subjects {
-            let sequence = try nextSubjectSequence(subject)
+            let rank = subjectCounts[subject, default: 0] + 1
+            subjectCounts[subject] = rank
             let id = WebhookMessages.messageID(position: event.position, type: derived.type, subject: subject)
             ids[subject] = id
-            messages.append([id, event.position, derived.type.rawValue, subject.description, sequence])
+            pendingMessages.append(PendingMessage(id: id, position: event.position, type: derived.type.rawValue, subject: subject, rank: rank))
         }
         // A subscription covering several of the subjects gets the message once, about the
         // first of them it covers.
@@ -157,13 +162,24 @@ final class WebhooksBatch {
         }
     }
 
-    /// The subject's next feed number: its last one in the table, read the first time the
-    /// batch meets the subject, then counted in memory.
-    private func nextSubjectSequence(_ subject: WebhookSubject) throws -> Int64 {
-        let last = try subjectSequences[subject] ?? context.execute(
-            "SELECT coalesce(max(subject_sequence), 0) FROM messages WHERE subject = $1", [subject.description])[0].requireInt64(0)
-        subjectSequences[subject] = last + 1
-        return last + 1
+    /// The batch's messages, each numbered after its subject's last feed number in the
+    /// table: one statement for every subject the batch met, where one per subject and
+    /// batch was a round trip per message in a replay (docs/benchmarks.md).
+    private func messageRows() throws -> RowBuffer {
+        var last: [String: Int64] = [:]
+        if !subjectCounts.isEmpty {
+            for r in try context.execute("""
+                SELECT subject, max(subject_sequence) FROM messages WHERE subject = ANY($1::text[]) GROUP BY subject
+                """, [PostgresTextArray(subjectCounts.keys.map(\.description))]).rows {
+                last[try r.requireString(0)] = try r.requireInt64(1)
+            }
+        }
+        var rows = RowBuffer(columns: 5)
+        for m in pendingMessages {
+            let subject = m.subject.description
+            rows.append([m.id, m.position, m.type, subject, last[subject, default: 0] + m.rank])
+        }
+        return rows
     }
 
     /// An attempt: the delivery's state after it, and the attempt's own row. An attempt
@@ -190,7 +206,7 @@ final class WebhooksBatch {
     }
 
     func write() throws {
-        try context.copy(into: "messages", columns: ["message_id", "position", "type", "subject", "subject_sequence"], rows: messages)
+        try context.copy(into: "messages", columns: ["message_id", "position", "type", "subject", "subject_sequence"], rows: try messageRows())
         var deliveries = RowBuffer(columns: 8)
         for key in madeOrder {
             guard let d = made[key] else { continue }
