@@ -19,7 +19,7 @@ enum ReplayBenchmark {
         subscriptions and notifications, IAP purchases, offer impressions, app status),
         Then, in the same run, each from a cluster at rest (every table vacuumed and
         analysed as autovacuum would, then a checkpoint): the scan, every event read in
-        batches of B (default 10000) and its payload and metadata parsed; and the replay, every projection rebuilt from
+        batches of B (default \(ProjectionRebuilder.defaultBatchSize), as `ledger replay`) and its payload and metadata parsed; and the replay, every projection rebuilt from
         position 1 into fresh schemas and swapped in, as `ledger replay --yes` does (the
         comparison with the live projections, in the first round, is timed apart). K rounds
         (default 5) in alternating order (scan first, then replay first, …). Ends with the
@@ -32,7 +32,7 @@ enum ReplayBenchmark {
         let args = try Arguments(arguments, valued: ["events", "projects", "batch", "rounds", "only"])
         let events = try args.int("events", default: 1_000_000)
         let projects = try args.int("projects", default: 300)
-        let batch = try args.int("batch", default: 10_000)
+        let batch = try args.int("batch", default: ProjectionRebuilder.defaultBatchSize)
         let rounds = try args.int("rounds", default: 5)
         let projections = try selected(args.value("only"))
         guard projects > 0, batch > 0, rounds > 0 else { throw UsageError("--projects, --batch and --rounds must be positive") }

@@ -35,10 +35,32 @@ struct BinaryResultTests {
             #expect(try binary.requireBinaryTimestampMicroseconds(3) == micros, "seed \(seed.hex)")
             #expect(try binary.requireBinaryTimestampMicroseconds(3) == plain.int64(7), "seed \(seed.hex)")
             #expect(sameBytes(try binary.requireBinaryString(4), text), "seed \(seed.hex)")
+            // Reusing a candidate: the value whatever the candidate, in the candidate's own
+            // storage when its bytes are the same (strings past 15 bytes have storage to share).
+            let candidate: String? = rng.pick([text, text + "x", String(text.dropLast()), String(text.reversed()), nil])
+            let reused = try binary.requireBinaryString(4, reusing: candidate)
+            #expect(sameBytes(reused, text), "seed \(seed.hex)")
+            if let candidate, sameBytes(candidate, text), text.utf8.count > 15 {
+                #expect(storage(reused) == storage(candidate), "seed \(seed.hex)")
+            } else if let candidate, text.utf8.count > 15 {
+                #expect(storage(reused) != storage(candidate), "seed \(seed.hex)")
+            }
+            var fixed: [UInt8]?
+            if bytes.count == 16 {
+                try binary.withRequiredBinaryBytes(2, count: 16) { fixed = Array($0) }
+                #expect(fixed == bytes, "seed \(seed.hex)")
+            } else {
+                #expect(throws: PostgresError.self) { try binary.withRequiredBinaryBytes(2, count: 16) { _ in } }
+            }
             #expect(try binary.binaryInt64(5) == nil)
             #expect(try binary.binaryString(6) == nil)
             #expect(throws: PostgresError.self) { try binary.requireBinaryInt64(5) }
         }
+    }
+
+    /// Where a string's UTF-8 lives: the same address for two strings is one storage shared.
+    private func storage(_ s: String) -> UnsafeRawPointer? {
+        s.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
     }
 
     @Test("a text result read as binary, or a value of the wrong width, is an error rather than a number")

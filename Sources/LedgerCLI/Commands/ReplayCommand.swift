@@ -29,7 +29,7 @@ public enum ReplayCommand: LedgerCommand {
         LEDGER_OPERATOR, else USER) with the reason (default "ledger replay").
 
           --projection NAME   one of: \(AllProjections.all.map(\.name).joined(separator: ", "))
-          --batch N           events per transaction (default 10000)
+          --batch N           events per transaction (default \(ProjectionRebuilder.defaultBatchSize))
           --archive FILE      the files `ledger archive` wrote, in order: the rebuild reads
                               the archived positions from them (each file checked, linked
                               to the next and to the live log), then the live log; needed
@@ -60,7 +60,7 @@ public enum ReplayCommand: LedgerCommand {
         }
         let logger = try environment.logger(component: "replay")
         let bars = ProgressBarSet(projections: projections.map(\.name))
-        var rebuilder = ProjectionRebuilder(conninfo: url, batchSize: try args.int("batch", default: 10_000),
+        var rebuilder = ProjectionRebuilder(conninfo: url, batchSize: try args.int("batch", default: ProjectionRebuilder.defaultBatchSize),
                                             log: logger.projectorLog) { name, position, head in
             bars.update(name: name, position: position, head: head)
         }

@@ -22,7 +22,14 @@ public struct ProjectionRebuilder: Sendable {
     /// from the projections' threads, one call at a time.
     public var progress: @Sendable (_ projection: String, _ position: Int64, _ head: Int64) -> Void
 
-    public init(conninfo: String, batchSize: Int = 10_000, log: @escaping ProjectorLog,
+    /// Events a rebuild reads and folds per transaction unless told otherwise. Each batch
+    /// writes every row its events touch once (a stream's index row, an account's balance,
+    /// a subscription's frontier), so the fewer the batches the fewer the rewrites: at
+    /// 50,000 a replay of the bench's log costs about 5 % less CPU than at 10,000, for
+    /// about 130 MB more memory at its peak (docs/decisions.md).
+    public static let defaultBatchSize = 50_000
+
+    public init(conninfo: String, batchSize: Int = ProjectionRebuilder.defaultBatchSize, log: @escaping ProjectorLog,
                 progress: @escaping @Sendable (String, Int64, Int64) -> Void = { _, _, _ in }) {
         self.conninfo = conninfo
         self.batchSize = batchSize
