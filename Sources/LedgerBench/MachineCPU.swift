@@ -2,8 +2,9 @@ import Foundation
 
 /// The CPU time the whole machine has spent busy (user, nice, system, interrupts), every
 /// process together, from `/proc/stat`: what a replay costs its own process and
-/// PostgreSQL's backends at once. Its wall time on two busy cores moves by ±15 % from one
-/// round to the next; what it costs in CPU says whether a change made it cheaper.
+/// PostgreSQL's backends at once. A replay's wall time moves by ±15 % from one round to
+/// the next; its CPU says whether the round was slow because the machine was (the CPU
+/// moves with it) or because the work waited (the CPU stays put).
 enum MachineCPU {
     /// Busy seconds since boot; nil where `/proc/stat` cannot be read (not Linux).
     static func seconds() -> Double? {

@@ -64,8 +64,8 @@ enum ReplayBenchmark {
             BenchOutput.line(String(format: "scan: read in %.2f s", scan.seconds) + machineCPU(since: cpu))
             return Double(scan.value) / scan.seconds
         }
-        // The machine's CPU over a measurement, every process: on two cores a replay's wall
-        // time moves ±15 % between rounds, its CPU far less.
+        // The machine's CPU over a measurement, every process (`MachineCPU`): whether a
+        // slow round was a slow machine or work that waited.
         func machineCPU(since start: Double?) -> String {
             guard let start, let end = MachineCPU.seconds() else { return "" }
             return String(format: ", %.1f CPU-s on the machine", end - start)

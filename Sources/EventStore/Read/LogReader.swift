@@ -117,10 +117,10 @@ public struct LogReader: Sendable {
     /// A stream's events from `version` on, in version order, at most `limit`.
     public func readStream(_ stream: String, from version: Int64 = 1, limit: Int = 10_000) throws -> [RecordedEvent] {
         try on { connection in
-            try connection.query("""
+            try RecordedEvent.events(connection.query("""
                 SELECT \(eventColumns) FROM events WHERE stream = $1 AND stream_version >= $2
                 ORDER BY stream_version LIMIT $3
-                """, [stream, version, limit], format: .binary).rows.map { try RecordedEvent(row: $0) }
+                """, [stream, version, limit], format: .binary))
         }
     }
 
@@ -130,11 +130,11 @@ public struct LogReader: Sendable {
     public func read(streams: [String], after position: Int64, limit: Int) throws -> [RecordedEvent] {
         guard !streams.isEmpty else { return [] }
         return try on { connection in
-            try connection.query("""
+            try RecordedEvent.events(connection.query("""
                 SELECT \(eventColumns) FROM unnest($1::text[]) AS s(name) CROSS JOIN LATERAL (
                     SELECT * FROM events e WHERE e.stream = s.name AND e.position > $2 ORDER BY e.stream_version LIMIT $3
                 ) events ORDER BY position LIMIT $3
-                """, [PostgresTextArray(Array(Set(streams))), position, limit], format: .binary).rows.map { try RecordedEvent(row: $0) }
+                """, [PostgresTextArray(Array(Set(streams))), position, limit], format: .binary))
         }
     }
 
@@ -142,7 +142,7 @@ public struct LogReader: Sendable {
     public func event(at position: Int64) throws -> RecordedEvent? {
         try on { connection in
             try connection.query("SELECT \(eventColumns) FROM events WHERE position = $1", [position], format: .binary)
-                .rows.first.map { try RecordedEvent(row: $0) }
+                .rows.first.map { try RecordedEvent(row: $0, after: nil) }
         }
     }
 
@@ -150,8 +150,8 @@ public struct LogReader: Sendable {
     public func events(at positions: [Int64]) throws -> [RecordedEvent] {
         guard !positions.isEmpty else { return [] }
         return try on { connection in
-            try connection.query("SELECT \(eventColumns) FROM events WHERE position = ANY($1::bigint[]) ORDER BY position",
-                                 [PostgresTextArray(positions.map(String.init))], format: .binary).rows.map { try RecordedEvent(row: $0) }
+            try RecordedEvent.events(connection.query("SELECT \(eventColumns) FROM events WHERE position = ANY($1::bigint[]) ORDER BY position",
+                                                      [PostgresTextArray(positions.map(String.init))], format: .binary))
         }
     }
 
@@ -174,7 +174,7 @@ public struct LogReader: Sendable {
                 """, [position, position + Int64(PreparedAppend.maximumEvents), first[0].string(1)], format: .binary)
             var events: [RecordedEvent] = []
             for row in rows.rows {
-                let event = try RecordedEvent(row: row)
+                let event = try RecordedEvent(row: row, after: events.last)
                 // Consecutive only: a later append of the same request is another append.
                 if let last = events.last, event.position != last.position + 1 { break }
                 events.append(event)
@@ -205,11 +205,11 @@ public struct LogReader: Sendable {
     public func events(withKeys keys: [String]) throws -> [RecordedEvent] {
         guard !keys.isEmpty else { return [] }
         return try on { connection in
-            try connection.query("""
+            try RecordedEvent.events(connection.query("""
                 SELECT \(eventColumns)
                 FROM (SELECT position AS keyed FROM event_keys WHERE idempotency_key = ANY($1::text[])) k
                 JOIN events ON events.position = k.keyed ORDER BY position
-                """, [PostgresTextArray(Array(Set(keys)))], format: .binary).rows.map { try RecordedEvent(row: $0) }
+                """, [PostgresTextArray(Array(Set(keys)))], format: .binary))
         }
     }
 
@@ -222,10 +222,10 @@ public struct LogReader: Sendable {
     public func events(ofType type: String, after: Int64 = 0, through: Int64 = .max, limit: Int? = nil) throws -> [RecordedEvent] {
         guard through > after else { return [] }
         return try on { connection in
-            try connection.queryPlannedWithValues("""
+            try RecordedEvent.events(connection.queryPlannedWithValues("""
                 SELECT \(eventColumns) FROM events WHERE type = $1 AND position > $2 AND position <= $3
                 ORDER BY position LIMIT $4
-                """, [type, after, through, limit.map(Int64.init)], format: .binary).rows.map { try RecordedEvent(row: $0) }
+                """, [type, after, through, limit.map(Int64.init)], format: .binary))
         }
     }
 }

@@ -109,7 +109,7 @@ public final class RecordedEvent: Sendable, Equatable {
 
     /// An event from a row of `eventColumns` sent in binary; its stream and metadata shared
     /// with `previous` when they are the same.
-    convenience init(row: PostgresRow, after previous: RecordedEvent? = nil) throws {
+    convenience init(row: PostgresRow, after previous: RecordedEvent?) throws {
         func timestamp(_ column: Int) throws -> Timestamp {
             guard let t = Timestamp(microseconds: try row.requireBinaryTimestampMicroseconds(column)) else {
                 throw PostgresError(code: .unexpectedResult, message: "an event time is outside 1970-9999")

@@ -163,8 +163,9 @@ final class WebhooksBatch {
     }
 
     /// The batch's messages, each numbered after its subject's last feed number in the
-    /// table: one statement for every subject the batch met, where one per subject and
-    /// batch was a round trip per message in a replay (docs/benchmarks.md).
+    /// table: one statement for every subject the batch met, where a statement per subject
+    /// and batch made a replay's webhooks fold a round trip per message at worst
+    /// (docs/benchmarks.md).
     private func messageRows() throws -> RowBuffer {
         var last: [String: Int64] = [:]
         if !subjectCounts.isEmpty {
