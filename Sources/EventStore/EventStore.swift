@@ -39,7 +39,8 @@ public final class EventStore: Sendable {
         return try box.withLock { $0! }.get()
     }
 
-    /// Appends without waiting; `completion` runs on the appender's thread and must not block.
+    /// Appends without waiting; `completion` runs on the appender's answering thread and
+    /// must not block: the answers of later group commits wait behind it.
     public func submit(_ request: AppendRequest, completion: @escaping @Sendable (Result<AppendResult, AppendError>) -> Void) {
         let prepared: PreparedAppend
         do {
@@ -52,7 +53,7 @@ public final class EventStore: Sendable {
     }
 
     /// Appends what was prepared ahead, without waiting; `completion` runs on the
-    /// appender's thread and must not block.
+    /// appender's answering thread and must not block.
     public func submit(_ prepared: PreparedAppend, completion: @escaping @Sendable (Result<AppendResult, AppendError>) -> Void) {
         appender.submit(prepared, completion: completion)
     }

@@ -13,7 +13,13 @@ enum AppendBenchmark {
     struct Options {
         var events = 200_000
         var writers = 32
-        var window = 64
+        /// Appends each writer keeps in flight: 32 × 128 = 4,096, two group commits' worth,
+        /// so that a full one is queued behind the one being written and the measurement is
+        /// the log's rate, not the writers' turnaround. At 64 (2,048 in flight, about one
+        /// group commit) nothing could queue while a batch was written: each next batch
+        /// waited for the last one's callers to be answered and to send again
+        /// (docs/benchmarks.md, "Answers off the appender's thread").
+        var window = 128
         var streams = 1_000
         /// Events to fill the log with before measuring again (`--preload`); 0: none.
         var preload = 0

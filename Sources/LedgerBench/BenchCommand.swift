@@ -20,7 +20,7 @@ public enum BenchCommand: LedgerCommand {
         append   Appends N events (default 200000, ~300-byte JSON payloads, over 1000
                  streams) into a log of its own through the real append path, from
                  --writers concurrent writers (default 32), each keeping up to --window appends
-                 in flight (default 64) with an exact expected version per append. In the same
+                 in flight (default 128) with an exact expected version per append. In the same
                  run it measures the baseline: the same rows inserted by multi-row INSERTs of
                  500 rows through libpq into a scratch table with the same columns as `events`
                  and its uniqueness rules as unique indexes of that one table (no partitions,

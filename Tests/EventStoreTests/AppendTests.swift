@@ -23,6 +23,30 @@ struct AppendTests {
         }
     }
 
+    /// Each appender remembers the versions it wrote while the head is the one it left
+    /// (`StreamVersionCache`); another process appending in between must make it ask.
+    @Test("two stores appending to the same streams in turn each see the other's versions")
+    func twoStoresInTurn() throws {
+        try withStore { first, db in
+            let second = EventStore(conninfo: db.writerURL)
+            defer { second.close() }
+            var version: Int64 = 0
+            for turn in 0..<12 {
+                let store = turn % 3 == 0 ? second : first
+                let stale = version == 0 ? ExpectedVersion.noStream : .exactly(version - 1)
+                if version > 0 {
+                    #expect(throws: AppendError.self, "turn \(turn)") { try store.append(AppendRequest(event("shared"), expected: stale)) }
+                }
+                let expected = version == 0 ? ExpectedVersion.noStream : .exactly(version)
+                let appended = try store.append(AppendRequest(events: [event("shared"), event("other-\(turn % 2)")],
+                                                                   expectedVersions: ["shared": expected]))
+                version += 1
+                #expect(appended.events[0].streamVersion == version, "turn \(turn)")
+            }
+            #expect(try first.log.readStream("shared").map(\.streamVersion) == Array(1...12))
+        }
+    }
+
     @Test("an expected version that does not hold appends nothing")
     func expectedVersionConflict() throws {
         try withStore { store, _ in

@@ -7,9 +7,10 @@ import Synchronization
 ///
 /// Request threads hand it prepared appends and wait; a single thread takes everything
 /// queued (up to `maximumBatchEvents`), writes it in one transaction under the append
-/// lock, and answers each append with its own result. While one batch commits the next
-/// one queues up, so the batch grows with the load and the cost of a commit (the lock,
-/// the head read, the WAL flush) is shared by everyone in it.
+/// lock, and answers each append with its own result, or hands the answers to the
+/// answering thread (`AppendAnswerer`) when a full batch is already waiting.
+/// While one batch commits the next one queues up, so the batch grows with the load and
+/// the cost of a commit (the lock, the head read, the WAL flush) is shared by everyone in it.
 final class GroupCommitAppender: Sendable {
     typealias Completion = @Sendable (Result<AppendResult, AppendError>) -> Void
 
@@ -38,6 +39,7 @@ final class GroupCommitAppender: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let writer: AppendWriter
+    private let answerer = AppendAnswerer()
     private let maximumBatchEvents: Int
     let statistics = Mutex(Statistics())
     /// Told the head after each transaction that committed events, before any of its
@@ -89,6 +91,7 @@ final class GroupCommitAppender: Sendable {
                 backlog = submissions.takeAll()
                 if backlog.isEmpty {
                     writer.disconnect()
+                    answerer.close()
                     finished.signal()
                     return
                 }
@@ -101,13 +104,39 @@ final class GroupCommitAppender: Sendable {
                 events += n
                 end += 1
             }
-            let batch = Array(backlog[..<end])
-            backlog.removeFirst(end)
-            process(batch)
+            // Less than a full batch queued while the last one's callers are still being
+            // answered: they are about to send more. Taking what is queued now would pay a
+            // whole commit for a few appends (group commits alternated between large and
+            // small when the callers' appends in flight were about one batch); the appender
+            // takes it once they are answered, which is when it took it before answers
+            // moved off its thread. A full batch is written at once, beside the answers.
+            if end == backlog.count && events < maximumBatchEvents && answerer.waitForAnswers() { continue }
+            let batch: [Pending]
+            if end == backlog.count {
+                batch = backlog
+                backlog = []
+            } else {
+                batch = Array(backlog[..<end])
+                backlog.removeFirst(end)
+            }
+            let answers = process(batch)
+            // A full batch already queued: it is written while another thread answers these
+            // callers. Otherwise they are answered here, as before there was another
+            // thread: handing them over would only add that thread's wake-up to the time
+            // until they send again (the wait above would take it).
+            backlog.append(contentsOf: submissions.takeAll())
+            var queued = 0
+            for pending in backlog where queued < maximumBatchEvents { queued += pending.append.events.count }
+            if queued >= maximumBatchEvents {
+                answerer.answer(answers)
+            } else {
+                answerer.answerHere(answers)
+            }
         }
     }
 
-    private func process(_ batch: [Pending]) {
+    /// Writes `batch` and records it; its answers are for the caller to give.
+    private func process(_ batch: [Pending]) -> AppendAnswerer.Answers {
         let outcomes = writer.write(batch.map(\.append))
         // Each request is answered with its own outcome: a missing one would leave its
         // client waiting, then told "outcome unknown" for an append that is in the log.
@@ -136,6 +165,7 @@ final class GroupCommitAppender: Sendable {
             return s.lastFreshPosition > before ? s.lastFreshPosition : nil
         }
         if let head { for observer in commitObservers.withLock({ $0 }) { observer(head) } }
-        for (pending, outcome) in zip(batch, outcomes) { pending.completion(outcome) }
+        return AppendAnswerer.Answers(completions: batch.map(\.completion), outcomes: outcomes,
+                                      released: [batch, writer.takeCommittedRows()])
     }
 }

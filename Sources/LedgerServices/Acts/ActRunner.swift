@@ -99,7 +99,7 @@ public struct ActRunner: Sendable {
     }
 
     /// Appends `decision`, decided for `act`, without holding the caller's thread:
-    /// `completion` gets its outcome on the appender's thread, once the log has answered.
+    /// `completion` gets its outcome on the appender's answering thread, once the log has answered.
     public func submit(_ decision: Decision, of act: any LedgerAct, metadata: EventMetadata, key: String?,
                        completion: @escaping @Sendable (ActOutcome) -> Void) {
         store.submit(request(decision, metadata: metadata, key: key)) { [self] result in
