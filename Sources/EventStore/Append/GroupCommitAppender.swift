@@ -104,12 +104,11 @@ final class GroupCommitAppender: Sendable {
                 events += n
                 end += 1
             }
-            // Less than a full batch queued while the last one's callers are still being
-            // answered: they are about to send more. Taking what is queued now would pay a
+            // Less than a full batch queued while answers handed over are still being given:
+            // those callers are about to send more. Taking what is queued now would pay a
             // whole commit for a few appends (group commits alternated between large and
-            // small when the callers' appends in flight were about one batch); the appender
-            // takes it once they are answered, which is when it took it before answers
-            // moved off its thread. A full batch is written at once, beside the answers.
+            // small when the appends in flight were about one batch); the appender takes it
+            // once they are answered, as it would have after answering them itself.
             if end == backlog.count && events < maximumBatchEvents && answerer.waitForAnswers() { continue }
             let batch: [Pending]
             if end == backlog.count {
