@@ -58,8 +58,7 @@ struct AppendAnswererTests {
             waited.withLock { $0 = (busy, answered.load(ordering: .sequentiallyConsistent)) }
         }
         waiter.start()
-        // The waiter has had every chance to return early while the completion is held.
-        Thread.sleep(forTimeInterval: 0.2)
+        #expect(Poll.until(timeout: 30) { answerer.appenderWaits }, "the waiter never waited")
         #expect(waited.withLock { $0 } == nil, "the wait ended while a completion was still running")
         gate.signal()
         #expect(Poll.until(timeout: 30) { waited.withLock { $0 } != nil })
@@ -133,7 +132,7 @@ struct AppendAnswererTests {
             done.store(true, ordering: .sequentiallyConsistent)
         }
         appender.start()
-        Thread.sleep(forTimeInterval: 0.2)
+        #expect(Poll.until(timeout: 30) { answerer.appenderWaits }, "the appender did not wait for the answers handed over")
         #expect(order.withLock { $0 }.isEmpty, "answered here before the batch handed over")
         gate.signal()
         #expect(Poll.until(timeout: 30) { done.load(ordering: .sequentiallyConsistent) })

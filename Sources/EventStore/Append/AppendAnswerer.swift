@@ -48,21 +48,20 @@ final class AppendAnswerer: Sendable {
 
     /// Queues `answers` behind every batch handed over before. Called by the appender only.
     func answer(_ answers: Answers) {
-        precondition(answers.completions.count == answers.outcomes.count,
-                     "\(answers.outcomes.count) outcomes for \(answers.completions.count) appends")
         hand(answers)
     }
 
     /// Answers on the calling thread, after every batch handed over before. Called by the
     /// appender only.
     func answerHere(_ answers: Answers) {
-        precondition(answers.completions.count == answers.outcomes.count,
-                     "\(answers.outcomes.count) outcomes for \(answers.completions.count) appends")
         _ = waitForAnswers()
         Self.give(answers)
     }
 
     private static func give(_ answers: Answers) {
+        // Each append is answered with its own outcome: `zip` would leave a caller unanswered.
+        precondition(answers.completions.count == answers.outcomes.count,
+                     "\(answers.outcomes.count) outcomes for \(answers.completions.count) appends")
         for (completion, outcome) in zip(answers.completions, answers.outcomes) { completion(outcome) }
     }
 
@@ -76,6 +75,9 @@ final class AppendAnswerer: Sendable {
         if busy { answered.wait() }
         return busy
     }
+
+    /// Whether the appender is waiting in `waitForAnswers` (tests poll it).
+    var appenderWaits: Bool { state.withLock { $0.waited } }
 
     /// Answers everything handed over, then stops the thread.
     func close() {
